@@ -1,0 +1,49 @@
+/** `conform rules`: the requirement catalogue with, for each rule, the scenarios that cover it. */
+import path from 'node:path';
+import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
+import { parse } from '../args.js';
+import { defaults, type CliIo } from '../io.js';
+
+const HELP = `Usage: conform rules [--specs PATH]… [--rules FILE] [--json] [--uncovered]
+
+Prints every rule of the requirement catalogue (id, section, level, text) and the scenarios that cover it.
+  --json        Machine-readable output
+  --uncovered   Only rules no scenario covers
+`;
+
+export async function rulesCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parse(argv, {
+    specs: { type: 'string', multiple: true },
+    rules: { type: 'string' },
+    json: { type: 'boolean' },
+    uncovered: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const catalogue = await loadRules(values.rules !== undefined ? path.resolve(io.cwd, values.rules) : defaults.rules());
+  const suite = await loadSuite(values.specs?.length ? values.specs.map((s) => path.resolve(io.cwd, s)) : [defaults.specs()], catalogue);
+  const rows = catalogue.rules
+    .filter((r) => !r.retired)
+    .map((r) => ({ ...r, scenarios: suite.scenarios.filter((s) => s.rules.includes(r.id)).map((s) => s.id) }))
+    .filter((r) => !values.uncovered || r.scenarios.length === 0);
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  let section = '';
+  for (const r of rows) {
+    if (r.section !== section) {
+      section = r.section;
+      io.stdout.write(`\n${/^\d/.test(section) ? '§' : ''}${section}\n`);
+    }
+    const note = r.subject && r.subject !== 'server' ? ` [binds the ${r.subject}]` : r.checkable === false ? ' [not checkable]' : '';
+    io.stdout.write(`  ${r.level.padEnd(6)} ${r.id}${note}\n         ${r.text}\n`);
+    io.stdout.write(`         ${r.scenarios.length ? `covered by: ${r.scenarios.join(', ')}` : 'uncovered'}\n`);
+  }
+  const covered = rows.filter((r) => r.scenarios.length > 0).length;
+  io.stdout.write(`\n${rows.length} rules, ${covered} covered, ${rows.length - covered} uncovered\n`);
+  return 0;
+}

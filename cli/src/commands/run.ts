@@ -1,0 +1,228 @@
+/** `conform run`: resolve options once, load suite and profile, run, write reports, map the verdicts to an exit code. */
+import { randomInt } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { NO_AUTH } from '../../../harness/src/auth/types.js';
+import { ConformError } from '../../../harness/src/errors.js';
+import { createHttpClient } from '../../../harness/src/http/client.js';
+import { loadProfile } from '../../../harness/src/profile/load.js';
+import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
+import { createConsoleReporter } from '../../../harness/src/report/console.js';
+import { FILE_REPORTERS, REPORTER_NAMES } from '../../../harness/src/report/registry.js';
+import { exitCodeFor, runSuite, selectScenarios } from '../../../harness/src/runner/run-suite.js';
+import type { RunResult } from '../../../harness/src/runner/types.js';
+import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
+import { parseFaultNames, startServer } from '../../../reference-server/src/index.js';
+import { intOption, listOption, parse } from '../args.js';
+import { defaults, toolVersion, type CliIo } from '../io.js';
+
+const HELP = `Usage: conform run [options]
+
+Replays the scenarios against a target and writes compliance reports.
+
+Target:
+  --target URL          Base URL of the target (overrides the profile's target.http / target.https by scheme)
+  --profile FILE        The target's profile (default: the reference server's, reference-server/profile.yaml)
+  --embedded            Start the bundled reference server in-process on a free loopback port and run against it
+  --fault NAME          With --embedded: switch on a reference-server fault mode (repeatable; see conform serve --list-faults)
+  --insecure            Accept any TLS certificate
+  --ca FILE             Trust this CA certificate (PEM)
+
+Selection:
+  --specs PATH          Scenario file or folder (repeatable; default: the bundled specs/)
+  --rules FILE          Requirement catalogue (default: specs/rules.yaml)
+  --filter TEXT         Only scenarios whose id, rule id or tag contains TEXT (repeatable)
+
+Properties:
+  --seed N              Seed for every generator (default: random; the report records it)
+  --runs N              Property runs per property-based scenario (default 50)
+  --replay PATH         fast-check path of one counterexample (from the report) to replay directly
+
+Requests:
+  --timeout MS          Per-request timeout (default 10000)
+  --max-response-bytes N  Largest response body read (default 1048576)
+
+Output:
+  --report-dir DIR      Where reports go (default reports/); report.json is always written
+  --reporter LIST       Comma-separated reporters: ${REPORTER_NAMES.join(', ')} (default console,json)
+  --strict              SHOULD and MAY failures also fail the run
+  --quiet               Print failures and the summary only
+  --no-color            No ANSI colours (also: NO_COLOR set, or output not a terminal)
+`;
+
+export interface ResolvedRunOptions {
+  target?: string;
+  profileFile: string;
+  embedded: boolean;
+  faults: string[];
+  insecure: boolean;
+  ca?: string;
+  specs: string[];
+  rulesFile: string;
+  filter: string[];
+  seed: number;
+  runs: number;
+  replayPath?: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  reportDir: string;
+  reporters: string[];
+  strict: boolean;
+  quiet: boolean;
+  color: boolean;
+}
+
+export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions | 'help' {
+  const { values } = parse(argv, {
+    target: { type: 'string' },
+    profile: { type: 'string' },
+    embedded: { type: 'boolean' },
+    fault: { type: 'string', multiple: true },
+    insecure: { type: 'boolean' },
+    ca: { type: 'string' },
+    specs: { type: 'string', multiple: true },
+    rules: { type: 'string' },
+    filter: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    runs: { type: 'string' },
+    replay: { type: 'string' },
+    timeout: { type: 'string' },
+    'max-response-bytes': { type: 'string' },
+    'report-dir': { type: 'string' },
+    reporter: { type: 'string', multiple: true },
+    strict: { type: 'boolean' },
+    quiet: { type: 'boolean' },
+    'no-color': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return 'help';
+  const reporters = listOption(values.reporter ?? ['console,json']);
+  for (const r of reporters) {
+    if (!REPORTER_NAMES.includes(r)) throw new ConformError('CONFORM_USAGE', `unknown reporter "${r}" (known: ${REPORTER_NAMES.join(', ')})`);
+  }
+  if (values.target !== undefined && !/^https?:\/\/[^\s/]+/.test(values.target)) {
+    throw new ConformError('CONFORM_USAGE', `--target expects an http:// or https:// URL, got "${values.target}"`);
+  }
+  if (values.target !== undefined && values.embedded) throw new ConformError('CONFORM_USAGE', '--target and --embedded cannot be combined');
+  const faults = listOption(values.fault);
+  if (faults.length > 0 && !values.embedded) throw new ConformError('CONFORM_USAGE', '--fault needs --embedded (or run `conform serve --fault NAME` and point --target at it)');
+  if (faults.length > 0) parseFaultNames(faults);
+  const abs = (p: string) => path.resolve(io.cwd, p);
+  return {
+    ...(values.target !== undefined ? { target: values.target } : {}),
+    profileFile: values.profile !== undefined ? abs(values.profile) : defaults.profile(),
+    embedded: values.embedded ?? false,
+    faults,
+    insecure: values.insecure ?? false,
+    ...(values.ca !== undefined ? { ca: abs(values.ca) } : {}),
+    specs: values.specs?.length ? values.specs.map(abs) : [defaults.specs()],
+    rulesFile: values.rules !== undefined ? abs(values.rules) : defaults.rules(),
+    filter: listOption(values.filter),
+    seed: intOption(values.seed, 'seed', 0, 2 ** 31 - 1) ?? randomInt(0, 2 ** 31 - 1),
+    runs: intOption(values.runs, 'runs', 1, 100_000) ?? 50,
+    ...(values.replay !== undefined ? { replayPath: values.replay } : {}),
+    timeoutMs: intOption(values.timeout, 'timeout', 1, 3_600_000) ?? 10_000,
+    maxResponseBytes: intOption(values['max-response-bytes'], 'max-response-bytes', 1024, 1024 ** 3) ?? 1024 * 1024,
+    reportDir: abs(values['report-dir'] ?? 'reports'),
+    reporters,
+    strict: values.strict ?? false,
+    quiet: values.quiet ?? false,
+    color: !values['no-color'] && !io.env['NO_COLOR'] && io.stdout.isTTY === true,
+  };
+}
+
+function baseUrlFor(options: ResolvedRunOptions, profile: ResolvedProfile): string | undefined {
+  return options.target ?? profile.target.http ?? profile.target.https;
+}
+
+/** The command line that reproduces one scenario's result. */
+export function replayCommand(options: ResolvedRunOptions, io: CliIo, scenarioId: string, counterexamplePath?: string): string {
+  const rel = (p: string) => path.relative(io.cwd, p) || '.';
+  const parts = ['conform', 'run', '--filter', scenarioId, '--seed', String(options.seed)];
+  if (options.runs !== 50) parts.push('--runs', String(options.runs));
+  if (options.embedded) parts.push('--embedded', ...options.faults.flatMap((f) => ['--fault', f]));
+  if (options.target) parts.push('--target', options.target);
+  if (options.profileFile !== defaults.profile()) parts.push('--profile', rel(options.profileFile));
+  if (options.specs.length !== 1 || options.specs[0] !== defaults.specs()) options.specs.forEach((s) => parts.push('--specs', rel(s)));
+  if (counterexamplePath) parts.push('--replay', counterexamplePath);
+  return parts.map((p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+async function writeAtomic(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const options = resolveRunOptions(argv, io);
+  if (options === 'help') {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const catalogue = await loadRules(options.rulesFile);
+  const suite = await loadSuite(options.specs, catalogue);
+  let profile = await loadProfile(options.profileFile);
+  const selected = selectScenarios(suite.scenarios, options.filter);
+  if (selected.length === 0) {
+    io.stderr.write(`conform run: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`);
+    return 2;
+  }
+  const server = options.embedded ? await startServer({ port: 0, faults: parseFaultNames(options.faults) }) : undefined;
+  try {
+    if (server) profile = { ...profile, target: { ...profile.target, http: server.url } };
+    const baseUrl = server?.url ?? baseUrlFor(options, profile);
+    if (!baseUrl) throw new ConformError('CONFORM_USAGE', 'no target: pass --target URL, set target.http in the profile, or use --embedded');
+    const ca = options.ca !== undefined ? await readFile(options.ca, 'utf8').catch((err: Error) => { throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`); }) : undefined;
+    const client = createHttpClient({
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
+      insecure: options.insecure || profile.target.insecure,
+      ...(ca !== undefined ? { ca } : {}),
+    });
+    const printer = options.reporters.includes('console')
+      ? createConsoleReporter({ write: (s) => io.stdout.write(s), color: options.color, verbose: !options.quiet })
+      : undefined;
+    let run: RunResult;
+    try {
+      run = await runSuite(
+        suite,
+        {
+          baseUrl,
+          seed: options.seed,
+          runs: options.runs,
+          filter: options.filter,
+          strict: options.strict,
+          timeoutMs: options.timeoutMs,
+          version: toolVersion(),
+          ...(options.replayPath ? { replayPath: options.replayPath } : {}),
+          replayCommand: (r) => replayCommand(options, io, r.id, r.counterexample?.path),
+        },
+        { client, profile, authenticator: NO_AUTH, ...(printer ? { onEvent: printer } : {}) },
+      );
+    } finally {
+      await client.close();
+    }
+    const written: string[] = [];
+    for (const name of new Set(['json', ...options.reporters.filter((r) => r !== 'console')])) {
+      const reporter = FILE_REPORTERS[name];
+      if (!reporter) continue;
+      const file = path.join(options.reportDir, reporter.file);
+      await writeAtomic(file, reporter.render(run));
+      written.push(path.relative(io.cwd, file) || file);
+    }
+    if (printer) io.stdout.write(`Reports: ${written.join(', ')}\n`);
+    if (run.summary.total === run.summary.skipped) {
+      io.stderr.write('conform run: every selected scenario was skipped; nothing was checked\n');
+      return 2;
+    }
+    if (!run.unreachable && !run.scenarios.some((s) => s.level === 'MUST' && s.status !== 'skipped')) {
+      io.stderr.write('conform run: the selection covers no MUST rule; a run that checks nothing mandatory is not a pass\n');
+      return 2;
+    }
+    return exitCodeFor(run, options.strict);
+  } finally {
+    await server?.close();
+  }
+}

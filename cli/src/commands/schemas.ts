@@ -1,0 +1,53 @@
+/** `conform schemas`: the JSON Schemas for editors, generated from the same zod schemas that validate on load. */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { ProfileSchema } from '../../../harness/src/profile/schema.js';
+import { RuleFileSchema, ScenarioFileSchema } from '../../../harness/src/spec/schema.js';
+import { parse } from '../args.js';
+import { packageRoot, type CliIo } from '../io.js';
+
+const HELP = `Usage: conform schemas [--write | --check] [--dir DIR]
+
+Generates the JSON Schemas of scenario files, profiles and the rule catalogue (default DIR: specs/schema).
+  --write   Write them (default: print the list of files)
+  --check   Exit 1 when a committed schema differs from the generated one
+`;
+
+export function generatedSchemas(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const emit = (name: string, schema: z.ZodType, title: string) => {
+    const json = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }), title } as Record<string, unknown>;
+    out[name] = `${JSON.stringify(json, null, 2)}\n`;
+  };
+  emit('scenario.v1.schema.json', ScenarioFileSchema, 'conform scenario file, format v1');
+  emit('profile.v1.schema.json', ProfileSchema, 'conform target profile');
+  emit('rules.v1.schema.json', RuleFileSchema, 'conform requirement catalogue');
+  return out;
+}
+
+export async function schemasCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parse(argv, { write: { type: 'boolean' }, check: { type: 'boolean' }, dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const dir = values.dir !== undefined ? path.resolve(io.cwd, values.dir) : path.join(packageRoot(), 'specs', 'schema');
+  const schemas = generatedSchemas();
+  let stale = 0;
+  for (const [name, text] of Object.entries(schemas)) {
+    const file = path.join(dir, name);
+    if (values.write) {
+      await mkdir(dir, { recursive: true });
+      await writeFile(file, text);
+      io.stdout.write(`wrote ${path.relative(io.cwd, file)}\n`);
+    } else if (values.check) {
+      const current = await readFile(file, 'utf8').catch(() => '');
+      if (current !== text) {
+        stale++;
+        io.stderr.write(`${path.relative(io.cwd, file)} is out of date: run conform schemas --write\n`);
+      }
+    } else io.stdout.write(`${name}\n`);
+  }
+  return stale > 0 ? 1 : 0;
+}

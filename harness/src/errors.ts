@@ -1,0 +1,45 @@
+/**
+ * Typed errors with stable codes. Expected outcomes (a target breaking a rule, an unreachable target) are verdicts,
+ * not exceptions; these errors are for bad input to the harness itself (usage, invalid files) and for bugs.
+ */
+export type ConformErrorCode =
+  | 'CONFORM_USAGE'
+  | 'CONFORM_INVALID_FILE'
+  | 'CONFORM_IO'
+  | 'CONFORM_TEMPLATE'
+  | 'CONFORM_SELF_TEST'
+  | 'CONFORM_INTERNAL';
+
+/** A problem in a user's file, located precisely. */
+export interface SourceIssue {
+  file: string;
+  line: number;
+  column: number;
+  /** Path inside the document, e.g. `scenarios.0.steps.1.expect.status`. */
+  path: string;
+  message: string;
+}
+
+export class ConformError extends Error {
+  readonly code: ConformErrorCode;
+  constructor(code: ConformErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConformError';
+    this.code = code;
+  }
+}
+
+/** Raised when scenario files, profiles or the rule catalogue are invalid; carries every issue found. */
+export class InvalidFileError extends ConformError {
+  readonly issues: readonly SourceIssue[];
+  constructor(issues: readonly SourceIssue[]) {
+    super('CONFORM_INVALID_FILE', issues.map(formatIssue).join('\n'));
+    this.name = 'InvalidFileError';
+    this.issues = issues;
+  }
+}
+
+/** `file:line:col: message` — the form editors and CI annotations understand. */
+export function formatIssue(issue: SourceIssue): string {
+  return `${issue.file}:${issue.line}:${issue.column}: ${issue.message}`;
+}

@@ -1,0 +1,17 @@
+export { ConformError, InvalidFileError, formatIssue, type ConformErrorCode, type SourceIssue } from './errors.js';
+export { loadRules, loadSuite, findScenarioFiles, checkScenarioSource, readSource } from './spec/load.js';
+export type { Rule, RuleCatalogue, Scenario, Suite } from './spec/types.js';
+export { ScenarioFileSchema, RuleFileSchema } from './spec/schema.js';
+export { parseYamlSource } from './spec/yaml-source.js';
+export { loadProfile, checkProfileSource } from './profile/load.js';
+export { ProfileSchema, resolveProfile, type ResolvedProfile, type Scheme } from './profile/schema.js';
+export { CAPABILITIES, missingCapability } from './profile/capabilities.js';
+export { createHttpClient, type HttpClient, type HttpClientOptions, type HttpRequest, type HttpResponse, type SendResult } from './http/client.js';
+export { runSuite, exitCodeFor, selectScenarios, summarize, ruleResults, type RunSuiteOptions, type RunSuiteDeps } from './runner/run-suite.js';
+export { runScenario, scenarioSeed } from './runner/scenario.js';
+export { createRedactor, type Redactor } from './runner/redact.js';
+export type { RunResult, ScenarioResult, RuleResult, RunEvent, Exchange, ScenarioStatus, RuleStatus } from './runner/types.js';
+export { createConsoleReporter, renderSummary } from './report/console.js';
+export { FILE_REPORTERS, REPORTER_NAMES, type FileReporter } from './report/registry.js';
+export { NO_AUTH, type Authenticator } from './auth/types.js';
+export { GENERATORS } from './generators/registry.js';

@@ -1,0 +1,50 @@
+/**
+ * Capabilities a scenario may `require`. Each is computed from the resolved profile; a missing one skips the
+ * scenario with a reason that names the profile key. `!name` requires its absence.
+ */
+import type { ResolvedProfile } from './schema.js';
+
+interface Capability {
+  test: (p: ResolvedProfile) => boolean;
+  /** The profile key a user changes to enable it (for skip reasons). */
+  key: string;
+}
+
+export const CAPABILITIES: Readonly<Record<string, Capability>> = {
+  'articles.clientChosenPut': { test: (p) => p.articles.clientChosenPut, key: 'articles.clientChosenPut: true' },
+  'articles.readable': { test: (p) => p.articles.readable, key: 'articles.readable: true' },
+  'articles.deletable': { test: (p) => p.articles.deletable, key: 'articles.deletable: true' },
+  'articles.writeAuth': { test: (p) => p.articles.writeAuth, key: 'articles.writeAuth: true' },
+  'articles.aliases': { test: (p) => p.articles.aliases.length > 0, key: 'articles.aliases' },
+  'articles.optionalFields': { test: (p) => p.articles.optionalFields.length > 0, key: 'articles.optionalFields' },
+  options: { test: (p) => p.options.implemented, key: 'options.implemented: true' },
+  'target.http': { test: (p) => p.target.http !== undefined, key: 'target.http' },
+  'target.https': { test: (p) => p.target.https !== undefined, key: 'target.https' },
+  'users.two': { test: (p) => p.users.length >= 2, key: 'users (two or more)' },
+  protected: { test: (p) => p.protected.length > 0, key: 'protected' },
+  'protected.ownerOnly': { test: (p) => p.protected.some((x) => x.ownerOnly), key: 'protected[].ownerOnly' },
+  'auth.basic': { test: (p) => p.auth.schemes.includes('basic'), key: 'auth.schemes: [basic]' },
+  'auth.hmac': { test: (p) => p.auth.schemes.includes('hmac'), key: 'auth.schemes: [hmac]' },
+  'auth.hmac-nonce': { test: (p) => p.auth.schemes.includes('hmac-nonce'), key: 'auth.schemes: [hmac-nonce]' },
+  'auth.oauth2': { test: (p) => p.auth.schemes.includes('oauth2') && p.auth.oauth2 !== undefined, key: 'auth.schemes: [oauth2] and auth.oauth2' },
+  'auth.oauth1': { test: (p) => p.auth.schemes.includes('oauth1') && p.auth.oauth1 !== undefined, key: 'auth.schemes: [oauth1] and auth.oauth1' },
+  'auth.bodyHash': { test: (p) => p.auth.bodyHash, key: 'auth.bodyHash: true' },
+  'auth.any': { test: (p) => p.auth.schemes.length > 0, key: 'auth.schemes' },
+};
+
+export function isKnownCapability(name: string): boolean {
+  return Object.hasOwn(CAPABILITIES, name.replace(/^!/, ''));
+}
+
+/** Returns why the profile cannot run a scenario needing these capabilities, or null when it can. */
+export function missingCapability(requires: readonly string[], profile: ResolvedProfile): string | null {
+  for (const raw of requires) {
+    const negated = raw.startsWith('!');
+    const cap = CAPABILITIES[raw.replace(/^!/, '')];
+    if (!cap) return `unknown capability "${raw}"`;
+    if (cap.test(profile) === negated) {
+      return negated ? `profile has ${cap.key}, and this scenario is for targets without it` : `profile lacks ${cap.key}`;
+    }
+  }
+  return null;
+}

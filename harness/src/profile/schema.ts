@@ -1,0 +1,144 @@
+/**
+ * Profile: what a target offers where the spec leaves room (CONTRACT.md "Profiles"). Unknown keys are errors.
+ * `resolveProfile` fills every default once, so the runner never asks "is this set?".
+ */
+import { z } from 'zod';
+
+const PathTemplate = z.string().regex(/^\//, 'a path starts with "/"');
+const Url = z.string().regex(/^https?:\/\/[^\s]+$/, 'an http:// or https:// URL');
+export const SchemeSchema = z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1']);
+
+export const ProfileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  target: z
+    .strictObject({
+      http: Url.optional().describe('Plain-HTTP base URL.'),
+      https: Url.optional().describe('TLS base URL.'),
+      insecure: z.boolean().optional().describe('Accept a self-signed certificate.'),
+    })
+    .optional(),
+  users: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1),
+        password: z.string().optional().describe('Basic password; may contain ":" (RFC 7617).'),
+        secret: z.string().optional().describe('HMAC shared secret.'),
+      }),
+    )
+    .optional(),
+  articles: z
+    .strictObject({
+      collection: PathTemplate.optional().describe('POST here creates. Default /articles.'),
+      item: PathTemplate.optional().describe('Canonical item path with {id}. Default /articles/{id}.'),
+      aliases: z.array(PathTemplate).optional().describe('Other path forms that accept PUT for the same resource.'),
+      clientChosenPut: z.boolean().optional().describe('PUT may create at a client-chosen URL. Default true.'),
+      readable: z.boolean().optional().describe('GET on an item returns the representation. Default true.'),
+      deletable: z.boolean().optional().describe('DELETE on an item is supported. Default false.'),
+      writeAuth: z.boolean().optional().describe('PUT/POST/DELETE need authentication. Default false.'),
+      mediaType: z.string().optional().describe('Content-Type sent with article bodies. Default application/xml.'),
+      optionalFields: z.array(z.string().regex(/^[A-Za-z_][\w.-]*$/)).optional().describe('Optional text child elements of <article> that the target stores and returns.'),
+      replaceStatus: z.array(z.number().int().min(200).max(299)).min(1).optional().describe('Statuses of a successful replace. Default [200, 204] (RFC 9110 §9.3.4).'),
+    })
+    .optional(),
+  options: z
+    .strictObject({
+      implemented: z.boolean().optional().describe('The target implements OPTIONS (§4.3 rule 3). Default true.'),
+    })
+    .optional(),
+  protected: z
+    .array(
+      z.strictObject({
+        path: PathTemplate,
+        ownerOnly: z.boolean().optional().describe('Only {user} may read it.'),
+      }),
+    )
+    .optional(),
+  auth: z
+    .strictObject({
+      schemes: z.array(SchemeSchema).optional().describe('The schemes the target supports.'),
+      hmacHeader: z.string().optional().describe('Header carrying `hmac …` credentials. Default Authentication.'),
+      window: z.number().positive().optional().describe('Accepted clock difference, seconds. Default 600.'),
+      bodyHash: z.boolean().optional().describe('§5.2 rule 6 extension in use. Default false.'),
+      tlsOnly: z.array(SchemeSchema).optional().describe('Schemes refused over plain HTTP. Default [basic, oauth2, oauth1].'),
+      oauth2: z
+        .strictObject({
+          tokenEndpoint: PathTemplate,
+          clientId: z.string(),
+          clientSecret: z.string(),
+          user: z.string().optional(),
+          ttl: z.number().positive().optional(),
+        })
+        .optional(),
+      oauth1: z.record(z.string(), z.unknown()).optional().describe('OAuth 1.0a settings (defined by the token issue).'),
+    })
+    .optional(),
+});
+
+export type ProfileData = z.infer<typeof ProfileSchema>;
+export type Scheme = z.infer<typeof SchemeSchema>;
+
+/** A profile with every default filled. */
+export interface ResolvedProfile {
+  file: string;
+  target: { http?: string; https?: string; insecure: boolean };
+  users: Array<{ name: string; password?: string; secret?: string }>;
+  articles: {
+    collection: string;
+    item: string;
+    aliases: string[];
+    clientChosenPut: boolean;
+    readable: boolean;
+    deletable: boolean;
+    writeAuth: boolean;
+    mediaType: string;
+    optionalFields: string[];
+    replaceStatus: number[];
+  };
+  options: { implemented: boolean };
+  protected: Array<{ path: string; ownerOnly: boolean }>;
+  auth: {
+    schemes: Scheme[];
+    hmacHeader: string;
+    window: number;
+    bodyHash: boolean;
+    tlsOnly: Scheme[];
+    oauth2?: { tokenEndpoint: string; clientId: string; clientSecret: string; user?: string; ttl?: number };
+    oauth1?: Record<string, unknown>;
+  };
+}
+
+export function resolveProfile(data: ProfileData, file: string): ResolvedProfile {
+  const a = data.articles ?? {};
+  const auth = data.auth ?? {};
+  return {
+    file,
+    target: { ...stripUndefined({ http: data.target?.http, https: data.target?.https }), insecure: data.target?.insecure ?? false },
+    users: (data.users ?? []).map((u) => ({ ...u })),
+    articles: {
+      collection: a.collection ?? '/articles',
+      item: a.item ?? '/articles/{id}',
+      aliases: a.aliases ?? [],
+      clientChosenPut: a.clientChosenPut ?? true,
+      readable: a.readable ?? true,
+      deletable: a.deletable ?? false,
+      writeAuth: a.writeAuth ?? false,
+      mediaType: a.mediaType ?? 'application/xml',
+      optionalFields: a.optionalFields ?? [],
+      replaceStatus: a.replaceStatus ?? [200, 204],
+    },
+    options: { implemented: data.options?.implemented ?? true },
+    protected: (data.protected ?? []).map((p) => ({ path: p.path, ownerOnly: p.ownerOnly ?? false })),
+    auth: {
+      schemes: auth.schemes ?? [],
+      hmacHeader: auth.hmacHeader ?? 'Authentication',
+      window: auth.window ?? 600,
+      bodyHash: auth.bodyHash ?? false,
+      tlsOnly: auth.tlsOnly ?? ['basic', 'oauth2', 'oauth1'],
+      ...stripUndefined({ oauth2: auth.oauth2, oauth1: auth.oauth1 }),
+    },
+  };
+}
+
+function stripUndefined<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}

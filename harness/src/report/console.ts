@@ -1,0 +1,77 @@
+/** Console reporter: a line per scenario as it finishes, details for failures, and a summary. */
+import type { RunEvent, RunResult, ScenarioResult, ScenarioStatus } from '../runner/types.js';
+
+export interface ConsoleOptions {
+  write: (text: string) => void;
+  color: boolean;
+  /** Print passing scenarios too (default true). */
+  verbose?: boolean;
+}
+
+const MARK: Record<ScenarioStatus, string> = { passed: '✓', failed: '✗', errored: '!', skipped: '-' };
+const COLOR: Record<ScenarioStatus, number> = { passed: 32, failed: 31, errored: 35, skipped: 90 };
+
+export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent) => void {
+  const paint = (code: number, s: string) => (options.color ? `\u001b[${code}m${s}\u001b[0m` : s);
+  const w = options.write;
+  return (event) => {
+    switch (event.type) {
+      case 'run-start':
+        w(`conform: ${event.total} scenario${event.total === 1 ? '' : 's'} against ${event.target} (seed ${event.seed})\n`);
+        break;
+      case 'scenario-start':
+        break;
+      case 'scenario-end': {
+        const r = event.result;
+        const width = String(event.total).length;
+        const counter = `[${String(event.index + 1).padStart(width)}/${event.total}]`;
+        const warn = r.status === 'failed' && r.level !== 'MUST';
+        const mark = warn ? paint(33, '⚠') : paint(COLOR[r.status], MARK[r.status]);
+        if (r.status === 'passed' && options.verbose === false) break;
+        w(`${paint(90, counter)} ${mark} ${r.id} ${paint(90, `${r.level} · ${describeRuns(r)}`)}\n`);
+        if (r.status !== 'passed') w(details(r, paint));
+        break;
+      }
+      case 'run-end':
+        w(renderSummary(event.result, paint));
+        break;
+      default: {
+        const never: never = event;
+        throw new Error(`unhandled event ${JSON.stringify(never)}`);
+      }
+    }
+  };
+}
+
+function describeRuns(r: ScenarioResult): string {
+  if (r.status === 'skipped') return 'skipped';
+  return `${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.requests} request${r.requests === 1 ? '' : 's'}, ${r.durationMs} ms`;
+}
+
+function details(r: ScenarioResult, paint: (c: number, s: string) => string): string {
+  const lines: string[] = [];
+  if (r.status === 'skipped') lines.push(`skipped: ${r.reason ?? ''}`);
+  else {
+    lines.push(`${r.title}`);
+    lines.push(`rules: ${r.rules.join(', ')} (${r.file}:${r.line})`);
+    for (const m of r.failure?.messages ?? (r.reason ? [r.reason] : [])) lines.push(paint(r.status === 'errored' ? 35 : 31, m));
+    if (r.counterexample) lines.push(`counterexample (after ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`);
+    if (r.replay) lines.push(`replay: ${r.replay}`);
+  }
+  return lines.map((l) => `      ${l}\n`).join('');
+}
+
+export function renderSummary(run: RunResult, paint: (c: number, s: string) => string = (_c, s) => s): string {
+  const s = run.summary;
+  const failedMust = run.scenarios.filter((x) => x.status === 'failed' && x.level === 'MUST').length;
+  const warnings = run.scenarios.filter((x) => x.status === 'failed' && x.level !== 'MUST').length;
+  const rules = run.rules.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+  const lines = [
+    '',
+    `Scenarios: ${paint(32, `${s.passed} passed`)}, ${paint(s.failed ? 31 : 90, `${s.failed} failed`)}${warnings ? ` (${failedMust} MUST, ${warnings} SHOULD/MAY warnings)` : ''}, ${paint(s.errored ? 35 : 90, `${s.errored} errored`)}, ${s.skipped} skipped, ${s.total} total`,
+    `Rules:     ${['passed', 'failed', 'errored', 'skipped', 'uncovered'].map((k) => `${rules[k] ?? 0} ${k}`).join(', ')}`,
+    `Seed ${run.seed} · ${run.runs} property runs · ${(run.durationMs / 1000).toFixed(1)} s`,
+  ];
+  if (run.unreachable) lines.push(paint(31, `Target unreachable: ${run.unreachable}`));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,15 @@
+/** Reporters that write files, by name. `json` (report.json) is always written. */
+import type { RunResult } from '../runner/types.js';
+import { renderJson } from './json.js';
+
+export interface FileReporter {
+  file: string;
+  render(run: RunResult): string;
+}
+
+export const FILE_REPORTERS: Readonly<Record<string, FileReporter>> = {
+  json: { file: 'report.json', render: renderJson },
+};
+
+/** `console` prints; every other name must be a file reporter. */
+export const REPORTER_NAMES = ['console', ...Object.keys(FILE_REPORTERS)];

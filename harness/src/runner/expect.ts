@@ -1,0 +1,179 @@
+/** Expectations: each check returns the sentences that describe a violation (empty when the response complies). */
+import type { HttpResponse } from '../http/client.js';
+import type { ArticleValue } from '../generators/article.js';
+import type { ExpectData, HeaderExpectationData } from '../spec/schema.js';
+import { compareArticle } from '../xml/article-xml.js';
+
+export type Render = (template: string) => unknown;
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export function headerValue(res: HttpResponse, name: string): string | undefined {
+  const v = res.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** Parses an `Allow` value into method tokens; returns the malformed members too. */
+export function parseAllow(value: string): { methods: string[]; bad: string[] } {
+  const members = value.split(',').map((m) => m.trim()).filter((m) => m !== '');
+  return { methods: members.filter((m) => TOKEN.test(m)), bad: members.filter((m) => !TOKEN.test(m)) };
+}
+
+/** Accepts a code, a class like `2xx`, a list, or a template rendering to those. */
+export function statusSet(spec: unknown, render: Render): Array<number | string> {
+  const items = Array.isArray(spec) ? spec : [spec];
+  return items.flatMap((s): Array<number | string> => {
+    if (typeof s === 'number') return [s];
+    const str = String(s);
+    if (str.includes('{{')) return statusSet(render(str), render);
+    return /^\d{3}$/.test(str) ? [Number(str)] : [str.toLowerCase()];
+  });
+}
+
+export function statusMatches(status: number, set: ReadonlyArray<number | string>): boolean {
+  return set.some((s) => (typeof s === 'number' ? s === status : s === `${Math.floor(status / 100)}xx`));
+}
+
+const describeSet = (set: ReadonlyArray<number | string>) => set.join(' or ');
+
+/** Resolves a Location against the request URL and the target base: the path below the base, or a problem. */
+export function locationPath(location: string, requestUrl: string, baseUrl: string, sameOrigin = true): { path: string } | { problem: string } {
+  let resolved: URL;
+  try {
+    resolved = new URL(location.trim(), requestUrl);
+  } catch {
+    return { problem: `Location ${JSON.stringify(location)} is not a valid URI reference` };
+  }
+  const base = new URL(baseUrl);
+  if (sameOrigin && resolved.origin !== base.origin) return { problem: `Location ${JSON.stringify(location)} points outside the target (${base.origin})` };
+  const prefix = base.pathname.replace(/\/$/, '');
+  let p = resolved.pathname;
+  if (prefix && p.startsWith(prefix + '/')) p = p.slice(prefix.length);
+  return { path: p + resolved.search };
+}
+
+/** Compares paths segment by segment after percent-decoding, so `/a%2Db` equals `/a-b`. */
+export function samePath(a: string, b: string): boolean {
+  const norm = (p: string) =>
+    p.split('?')[0]!.split('/').map((seg) => {
+      try {
+        return decodeURIComponent(seg);
+      } catch {
+        return seg;
+      }
+    }).join('/');
+  return norm(a) === norm(b);
+}
+
+/** A path template such as `/articles/{id}` as a regular expression; each placeholder is one non-empty segment. */
+export function shapeRegex(template: string): RegExp {
+  const parts = template.split(/\{[^}]*\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/?#]+')}$`);
+}
+
+function checkHeader(res: HttpResponse, name: string, exp: HeaderExpectationData, render: Render): string[] {
+  const e = typeof exp === 'string' ? { present: exp === 'present' } : exp;
+  if ('ifStatus' in e && e.ifStatus && !e.ifStatus.includes(res.status)) return [];
+  const value = headerValue(res, name);
+  const out: string[] = [];
+  const wantsValue = 'equals' in e || 'matches' in e || 'contains' in e;
+  if (e.present === false) {
+    if (value !== undefined) out.push(`header ${name} must be absent, got ${JSON.stringify(value)}`);
+    return out;
+  }
+  if ((e.present === true || wantsValue) && value === undefined) return [`header ${name} is missing`];
+  if (value === undefined) return out;
+  if ('equals' in e && e.equals !== undefined) {
+    const want = String(render(e.equals));
+    if (value.trim() !== want) out.push(`header ${name} is ${JSON.stringify(value)}, expected ${JSON.stringify(want)}`);
+  }
+  if ('matches' in e && e.matches !== undefined && !new RegExp(e.matches).test(value)) out.push(`header ${name} ${JSON.stringify(value)} does not match /${e.matches}/`);
+  if ('contains' in e && e.contains !== undefined) {
+    const want = String(render(e.contains));
+    if (!value.includes(want)) out.push(`header ${name} ${JSON.stringify(value)} does not contain ${JSON.stringify(want)}`);
+  }
+  return out;
+}
+
+const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null || v === '' ? [] : String(v).split(',').map((s) => s.trim()));
+
+export interface CheckContext {
+  requestUrl: string;
+  baseUrl: string;
+  optionalFields: readonly string[];
+  render: Render;
+}
+
+/** Runs every expectation of a step against the response. */
+export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ctx: CheckContext): string[] {
+  if (!exp) return [];
+  const { render } = ctx;
+  const out: string[] = [];
+  if (exp.status !== undefined) {
+    const set = statusSet(exp.status, render);
+    if (!statusMatches(res.status, set)) out.push(`expected status ${describeSet(set)}, got ${res.status}`);
+  }
+  if (exp.statusNot !== undefined) {
+    const set = statusSet(exp.statusNot, render);
+    if (statusMatches(res.status, set)) out.push(`status must not be ${describeSet(set)}, got ${res.status}`);
+  }
+  for (const [name, h] of Object.entries(exp.headers ?? {})) out.push(...checkHeader(res, name, h, render));
+  if (exp.location) {
+    const loc = headerValue(res, 'location');
+    if (loc === undefined) out.push('Location header is missing');
+    else {
+      const r = locationPath(loc, ctx.requestUrl, ctx.baseUrl, exp.location.sameOrigin ?? true);
+      if ('problem' in r) out.push(r.problem);
+      else {
+        if (exp.location.path !== undefined) {
+          const want = (Array.isArray(exp.location.path) ? exp.location.path : [exp.location.path]).flatMap((t) => asList(render(t)));
+          if (!want.some((w) => samePath(r.path, w))) out.push(`Location path is ${JSON.stringify(r.path)}, expected ${want.map((w) => JSON.stringify(w)).join(' or ')}`);
+        }
+        if (exp.location.differsFrom !== undefined) {
+          const others = [exp.location.differsFrom].flat().flatMap((t) => asList(render(t)));
+          const same = others.find((o) => samePath(r.path, o));
+          if (same !== undefined) out.push(`Location path ${JSON.stringify(r.path)} is the same as an earlier one; a new resource needs a new URL`);
+        }
+        if (exp.location.shape !== undefined) {
+          const shape = String(render(exp.location.shape));
+          if (!shapeRegex(shape).test(r.path.split('?')[0]!)) out.push(`Location path ${JSON.stringify(r.path)} does not have the shape ${shape}`);
+        }
+      }
+    }
+  }
+  if (exp.allow) {
+    const allow = headerValue(res, 'allow');
+    if (allow === undefined) out.push('Allow header is missing');
+    else {
+      const { methods, bad } = parseAllow(allow);
+      if (bad.length > 0) out.push(`Allow ${JSON.stringify(allow)} is not a comma-separated list of method names (bad: ${bad.join(', ')})`);
+      const has = new Set(methods);
+      for (const m of (exp.allow.includes === undefined ? [] : [exp.allow.includes].flat()).flatMap((t) => asList(render(t)))) {
+        if (!has.has(m)) out.push(`Allow ${JSON.stringify(allow)} lacks ${m}`);
+      }
+      for (const m of (exp.allow.excludes === undefined ? [] : [exp.allow.excludes].flat()).flatMap((t) => asList(render(t)))) {
+        if (has.has(m)) out.push(`Allow ${JSON.stringify(allow)} must not list ${m}`);
+      }
+    }
+  }
+  if (exp.article !== undefined) {
+    const article = render(exp.article) as ArticleValue;
+    const text = Buffer.from(res.body).toString('utf8');
+    if (text.trim() === '') out.push('the body is empty, expected the article');
+    else out.push(...compareArticle(article, text, ctx.optionalFields).map((d) => `article: ${d}`));
+  }
+  if (exp.body) {
+    const text = Buffer.from(res.body).toString('utf8');
+    if (exp.body.empty === true && res.body.length > 0) out.push(`the body must be empty, got ${res.body.length} bytes`);
+    if (exp.body.empty === false && res.body.length === 0) out.push('the body is empty');
+    if (exp.body.contains !== undefined) {
+      const want = String(render(exp.body.contains));
+      if (!text.includes(want)) out.push(`the body does not contain ${JSON.stringify(want)}`);
+    }
+    if (exp.body.notContains !== undefined) {
+      const unwanted = String(render(exp.body.notContains));
+      if (text.includes(unwanted)) out.push(`the body contains ${JSON.stringify(unwanted)}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+/**
+ * Redaction of secrets from everything the harness records: raw, base64 (as inside Basic credentials),
+ * percent-encoded, JSON- and XML-escaped forms, and the values of credential headers.
+ */
+export interface Redactor {
+  text(s: string): string;
+  headers(h: Record<string, string | string[]>): Record<string, string | string[]>;
+  value<T>(v: T): T;
+}
+
+export const CREDENTIAL_HEADERS = new Set(['authorization', 'authentication', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+const MASK = '[redacted]';
+
+function encodings(secret: string): string[] {
+  const out = new Set<string>([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+  out.add(secret.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`));
+  out.add(Buffer.from(secret, 'utf8').toString('base64'));
+  out.add(Buffer.from(secret, 'utf8').toString('base64url'));
+  return [...out].filter((s) => s.length >= 3);
+}
+
+/**
+ * Builds a redactor for these secrets. `pairs` are Basic user/password pairs: their base64 `user:pass` form is
+ * redacted too (base64 of a substring does not appear inside base64 of the whole, so it needs its own entry).
+ */
+export function createRedactor(secrets: readonly string[], pairs: ReadonlyArray<readonly [string, string]> = []): Redactor {
+  const needles = new Set<string>();
+  for (const s of secrets) if (s) encodings(s).forEach((e) => needles.add(e));
+  for (const [user, pass] of pairs) encodings(`${user}:${pass}`).forEach((e) => needles.add(e));
+  const sorted = [...needles].sort((a, b) => b.length - a.length);
+  const text = (s: string): string => {
+    let out = s;
+    for (const n of sorted) if (out.includes(n)) out = out.split(n).join(MASK);
+    return out;
+  };
+  const headers = (h: Record<string, string | string[]>) => {
+    const out: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(h)) {
+      if (CREDENTIAL_HEADERS.has(k.toLowerCase())) out[k] = Array.isArray(v) ? v.map(maskCredential) : maskCredential(v);
+      else out[k] = Array.isArray(v) ? v.map(text) : text(v);
+    }
+    return out;
+  };
+  const value = <T>(v: T): T => JSON.parse(text(JSON.stringify(v) ?? 'null')) as T;
+  return { text, headers, value };
+}
+
+/** Keeps the scheme word (`Basic`, `hmac`, `Bearer`) so reports stay readable; hides the rest. */
+function maskCredential(v: string): string {
+  const scheme = /^\s*([A-Za-z][\w-]*)\s+/.exec(v)?.[1];
+  return scheme ? `${scheme} ${MASK}` : MASK;
+}

@@ -1,0 +1,150 @@
+/** Runs a suite against a target: selection, capability skips, reachability, verdicts, rule coverage. No printing. */
+import { randomBytes } from 'node:crypto';
+import type { Authenticator } from '../auth/types.js';
+import type { HttpClient } from '../http/client.js';
+import { missingCapability } from '../profile/capabilities.js';
+import type { ResolvedProfile } from '../profile/schema.js';
+import type { Scenario, Suite } from '../spec/types.js';
+import { createRedactor, type Redactor } from './redact.js';
+import { baseOf, runScenario } from './scenario.js';
+import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from './types.js';
+
+export interface RunSuiteOptions {
+  baseUrl: string;
+  seed: number;
+  runs: number;
+  filter: string[];
+  strict: boolean;
+  timeoutMs: number;
+  version: string;
+  replayPath?: string;
+  /** Rebuilds the command line that replays one scenario (for reports). */
+  replayCommand?: (scenario: ScenarioResult, seed: number) => string;
+}
+
+export interface RunSuiteDeps {
+  client: HttpClient;
+  profile: ResolvedProfile;
+  authenticator: Authenticator;
+  onEvent?: (event: RunEvent) => void;
+  now?: () => Date;
+}
+
+/** Scenarios whose id, a rule id or a tag contains one of the filter texts (all when the filter is empty). */
+export function selectScenarios(scenarios: readonly Scenario[], filter: readonly string[]): Scenario[] {
+  if (filter.length === 0) return [...scenarios];
+  return scenarios.filter((s) => filter.some((f) => s.id.includes(f) || s.rules.some((r) => r.includes(f)) || s.tags.some((t) => t.includes(f))));
+}
+
+/** Every secret the profile holds, for redaction. */
+export function profileRedactor(profile: ResolvedProfile): Redactor {
+  const secrets = profile.users.flatMap((u) => [u.password, u.secret]).filter((s): s is string => !!s);
+  if (profile.auth.oauth2) secrets.push(profile.auth.oauth2.clientSecret);
+  for (const v of Object.values(profile.auth.oauth1 ?? {})) if (typeof v === 'string' && /secret/i.test(v)) secrets.push(v);
+  const pairs = profile.users.filter((u) => u.password).map((u) => [u.name, u.password as string] as const);
+  if (profile.auth.oauth2) pairs.push([profile.auth.oauth2.clientId, profile.auth.oauth2.clientSecret]);
+  return createRedactor(secrets, pairs);
+}
+
+export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: RunSuiteDeps): Promise<RunResult> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  const t0 = performance.now();
+  const emit = deps.onEvent ?? (() => {});
+  const redactor = profileRedactor(deps.profile);
+  const selected = selectScenarios(suite.scenarios, options.filter);
+  const runTag = randomBytes(4).toString('hex');
+  let counter = 0;
+  const execDeps = {
+    client: deps.client,
+    baseUrl: options.baseUrl,
+    profile: deps.profile,
+    redactor,
+    authenticator: deps.authenticator,
+    uniq: () => `${runTag}${(counter++).toString(36)}`,
+    seed: options.seed,
+  };
+  emit({ type: 'run-start', total: selected.length, target: options.baseUrl, seed: options.seed });
+
+  const results: ScenarioResult[] = [];
+  let unreachable: string | undefined;
+  const probe = await deps.client.send({ method: 'OPTIONS', url: options.baseUrl.replace(/\/$/, '') + '/', headers: {} });
+  if (!probe.ok && probe.error.code !== 'BAD_RESPONSE' && probe.error.code !== 'RESPONSE_TOO_LARGE') {
+    unreachable = `${options.baseUrl}: ${probe.error.message}`;
+  }
+  let reached = !unreachable;
+  for (const [index, scenario] of selected.entries()) {
+    emit({ type: 'scenario-start', index, total: selected.length, scenario });
+    let result: ScenarioResult;
+    const missing = missingCapability(scenario.requires, deps.profile);
+    if (missing) {
+      result = { ...baseOf(scenario), status: 'skipped', reason: missing, requests: 0, runs: 0, durationMs: 0, transcript: [] };
+    } else if (unreachable && !reached) {
+      result = { ...baseOf(scenario), status: 'errored', reason: `target unreachable: ${unreachable}`, requests: 0, runs: 0, durationMs: 0, transcript: [] };
+    } else {
+      result = await runScenario(scenario, execDeps, { runs: options.runs, seed: options.seed, ...(options.replayPath ? { replayPath: options.replayPath } : {}) });
+      if (result.transcript.some((x) => x.response)) reached = true;
+    }
+    if ((result.status === 'failed' || result.status === 'errored') && options.replayCommand) {
+      result.replay = options.replayCommand(result, options.seed);
+    }
+    results.push(result);
+    emit({ type: 'scenario-end', index, total: selected.length, result });
+  }
+  const run: RunResult = {
+    schemaVersion: 1,
+    tool: { name: 'conform', version: options.version },
+    target: redactor.text(options.baseUrl),
+    profile: deps.profile.file,
+    seed: options.seed,
+    runs: options.runs,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    summary: summarize(results),
+    scenarios: results,
+    rules: ruleResults(suite, results),
+    ...(unreachable && !reached ? { unreachable } : {}),
+    options: { filter: options.filter, strict: options.strict, timeoutMs: options.timeoutMs },
+  };
+  emit({ type: 'run-end', result: run });
+  return run;
+}
+
+export function summarize(results: readonly ScenarioResult[]): RunSummary {
+  const s: RunSummary = { total: results.length, passed: 0, failed: 0, errored: 0, skipped: 0 };
+  for (const r of results) s[r.status]++;
+  return s;
+}
+
+/** Rule status from the scenarios that cover it in this run; rules no selected scenario covers are `uncovered`. */
+export function ruleResults(suite: Suite, results: readonly ScenarioResult[]): RuleResult[] {
+  return suite.catalogue.rules.filter((r) => !r.retired).map((rule) => {
+    const covering = results.filter((r) => r.rules.includes(rule.id));
+    const statuses = new Set(covering.map((c) => c.status));
+    const status: RuleResult['status'] = covering.length === 0 ? 'uncovered'
+      : statuses.has('failed') ? 'failed'
+      : statuses.has('errored') ? 'errored'
+      : statuses.has('passed') ? 'passed'
+      : 'skipped';
+    return {
+      id: rule.id,
+      section: rule.section,
+      level: rule.level,
+      text: rule.text,
+      ...(rule.source ? { source: rule.source } : {}),
+      ...(rule.subject ? { subject: rule.subject } : {}),
+      status,
+      scenarios: covering.map((c) => c.id),
+    };
+  });
+}
+
+/**
+ * Exit code per CONTRACT.md: 3 when the target was never reachable, 1 when a MUST scenario failed or errored (or,
+ * with `strict`, any scenario), 0 otherwise. Zero selected scenarios is a usage error (2), decided by the caller.
+ */
+export function exitCodeFor(run: RunResult, strict: boolean): 0 | 1 | 3 {
+  if (run.unreachable) return 3;
+  const bad = run.scenarios.some((s) => (s.status === 'failed' || s.status === 'errored') && (strict || s.level === 'MUST'));
+  return bad ? 1 : 0;
+}

@@ -1,0 +1,111 @@
+/** Runs one scenario as a fast-check property: N runs from a derived seed, shrinking a failure to a minimal one. */
+import fc from 'fast-check';
+import { GENERATORS } from '../generators/registry.js';
+import type { Scenario } from '../spec/types.js';
+import { executeOnce, type ExecDeps, type IterationOutcome } from './execute.js';
+import type { ScenarioResult } from './types.js';
+
+export interface ScenarioRunOptions {
+  /** Property runs when the scenario does not fix its own. */
+  runs: number;
+  /** The run's seed; the scenario's seed is derived from it and the scenario id. */
+  seed: number;
+  /** fast-check path to replay one counterexample directly. */
+  replayPath?: string;
+  /** Extra executions allowed for shrinking, beyond `runs`. Default 200. */
+  maxShrinkRuns?: number;
+  /** Time budget for one scenario, ms; shrinking stops at the best counterexample so far. Default 120 000. */
+  timeBudgetMs?: number;
+}
+
+/** FNV-1a over the id, mixed with the run seed: filtering scenarios never changes another's seed. */
+export function scenarioSeed(runSeed: number, id: string): number {
+  let h = 0x811c9dc5 ^ (runSeed >>> 0);
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) & 0x7fffffff;
+}
+
+type Base = Pick<ScenarioResult, 'id' | 'title' | 'file' | 'line' | 'rules' | 'level' | 'tags'>;
+
+export function baseOf(s: Scenario): Base {
+  return { id: s.id, title: s.title, file: s.file, line: s.line, rules: s.rules, level: s.level, tags: s.tags };
+}
+
+export async function runScenario(scenario: Scenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
+  const started = performance.now();
+  const seed = scenarioSeed(options.seed, scenario.id);
+  const numRuns = scenario.property ? (scenario.runs ?? options.runs) : 1;
+  const arbs = Object.fromEntries(
+    scenario.given.map((g) => [g.name, (GENERATORS[g.gen] ?? GENERATORS['count']!).make(g.options, deps.profile)]),
+  );
+  const arb = scenario.given.length > 0 ? fc.record(arbs) : fc.constant({});
+  const limit = numRuns + (options.maxShrinkRuns ?? 200);
+
+  let executions = 0;
+  let requests = 0;
+  let lastFailure: Extract<IterationOutcome, { kind: 'fail' }> | undefined;
+  let firstError: Extract<IterationOutcome, { kind: 'error' }> | undefined;
+  let lastPass: IterationOutcome | undefined;
+
+  const property = fc.asyncProperty(arb, async (values) => {
+    // After a transport error, or past the budget, every further run "passes": fast-check stops shrinking and
+    // reports the best counterexample found so far, and no more requests go to a target that is misbehaving.
+    if (firstError || executions >= limit) return true;
+    executions++;
+    const outcome = await executeOnce(scenario, values as Record<string, unknown>, { ...deps, seed });
+    requests += outcome.requests;
+    if (outcome.kind === 'pass') {
+      lastPass = outcome;
+      return true;
+    }
+    if (outcome.kind === 'error') firstError = outcome;
+    else lastFailure = outcome;
+    return false;
+  });
+
+  const details = await fc.check(property, {
+    seed,
+    numRuns,
+    ...(options.replayPath ? { path: options.replayPath } : {}),
+    interruptAfterTimeLimit: options.timeBudgetMs ?? 120_000,
+    markInterruptAsFailure: false,
+  });
+  const durationMs = Math.round(performance.now() - started);
+  const base = { ...baseOf(scenario), requests, runs: executions, durationMs };
+  const counterexample = details.failed && details.counterexample && scenario.property
+    ? {
+        values: deps.redactor.value(toPlain(details.counterexample[0] as Record<string, unknown>)),
+        seed,
+        path: details.counterexamplePath ?? '',
+        shrinks: details.numShrinks,
+      }
+    : undefined;
+
+  if (lastFailure) {
+    const f = lastFailure;
+    return {
+      ...base,
+      status: 'failed',
+      reason: f.messages.join('; '),
+      failure: { step: f.step, ...(f.stepName ? { stepName: f.stepName } : {}), messages: f.messages },
+      ...(counterexample ? { counterexample } : {}),
+      transcript: f.transcript,
+    };
+  }
+  if (firstError) {
+    return { ...base, status: 'errored', reason: firstError.message, transcript: firstError.transcript, ...(counterexample ? { counterexample } : {}) };
+  }
+  if (details.failed) {
+    // The property threw outside executeOnce: a harness bug, reported rather than hidden.
+    return { ...base, status: 'errored', reason: `internal error: ${String(details.errorInstance ?? 'property failed')}`, transcript: [] };
+  }
+  return { ...base, status: 'passed', transcript: lastPass?.transcript ?? [] };
+}
+
+/** Plain JSON-able data for reports (fast-check values may carry prototypes). */
+function toPlain(v: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(v)) as Record<string, unknown>;
+}

@@ -1,0 +1,89 @@
+import type { Level, Scenario } from '../spec/types.js';
+
+export type ScenarioStatus = 'passed' | 'failed' | 'errored' | 'skipped';
+export type RuleStatus = 'passed' | 'failed' | 'errored' | 'skipped' | 'uncovered';
+
+/** One request and its answer, as recorded for reports (already redacted). */
+export interface Exchange {
+  step: number;
+  stepName?: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string | string[]>; body?: string; durationMs: number };
+  error?: { code: string; message: string };
+}
+
+export interface Counterexample {
+  /** The generated values of the smallest failing run (redacted). */
+  values: Record<string, unknown>;
+  /** fast-check seed of this scenario (derived from the run seed and the scenario id). */
+  seed: number;
+  /** fast-check path of the counterexample: `--replay PATH` jumps straight to it. */
+  path: string;
+  shrinks: number;
+}
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  file: string;
+  line: number;
+  rules: string[];
+  level: Level;
+  tags: string[];
+  status: ScenarioStatus;
+  /** Why it failed, errored or was skipped. */
+  reason?: string;
+  /** Requests sent for this scenario. */
+  requests: number;
+  /** Property runs executed (1 for a plain scenario). */
+  runs: number;
+  durationMs: number;
+  failure?: { step: number; stepName?: string; messages: string[] };
+  counterexample?: Counterexample;
+  /** Exchanges of the failing run, or of the last run when it passed (bounded). */
+  transcript: Exchange[];
+  /** Command that reproduces this result. */
+  replay?: string;
+}
+
+export interface RuleResult {
+  id: string;
+  section: string;
+  level: Level;
+  text: string;
+  source?: string;
+  subject?: string;
+  status: RuleStatus;
+  scenarios: string[];
+}
+
+export interface RunSummary {
+  total: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  skipped: number;
+}
+
+export interface RunResult {
+  schemaVersion: 1;
+  tool: { name: 'conform'; version: string };
+  target: string;
+  profile: string;
+  seed: number;
+  runs: number;
+  startedAt: string;
+  durationMs: number;
+  summary: RunSummary;
+  scenarios: ScenarioResult[];
+  rules: RuleResult[];
+  /** Set when the target could not be reached at all (exit code 3). */
+  unreachable?: string;
+  options: { filter: string[]; strict: boolean; timeoutMs: number };
+}
+
+export type RunEvent =
+  | { type: 'run-start'; total: number; target: string; seed: number }
+  | { type: 'scenario-start'; index: number; total: number; scenario: Scenario }
+  | { type: 'scenario-end'; index: number; total: number; result: ScenarioResult }
+  | { type: 'run-end'; result: RunResult };

@@ -1,0 +1,56 @@
+/** Static checks of a scenario's templates: syntax, filters, regular expressions, and names used before defined. */
+import { ConformError } from '../errors.js';
+import type { ScenarioData } from './schema.js';
+import { compileTemplate, referencedNames } from './template.js';
+
+/** Names every scenario can read. */
+export const BUILTIN_NAMES = ['profile', 'target', 'uniq', 'methods', 'seed', 'users'] as const;
+
+interface PathIssue { path: PropertyKey[]; message: string }
+
+export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
+  const issues: PathIssue[] = [];
+  const defined = new Set<string>([...BUILTIN_NAMES, ...Object.keys(s.given ?? {})]);
+  const check = (value: unknown, path: PropertyKey[], scope: ReadonlySet<string>) => {
+    if (typeof value === 'string') {
+      if (!value.includes('{{')) return;
+      try {
+        const t = compileTemplate(value);
+        for (const name of referencedNames(t)) {
+          if (!scope.has(name)) issues.push({ path, message: `"${name}" is not defined here (defined: ${[...scope].join(', ')})` });
+        }
+      } catch (err) {
+        issues.push({ path, message: err instanceof ConformError ? err.message : String(err) });
+      }
+      return;
+    }
+    if (Array.isArray(value)) value.forEach((v, i) => check(v, [...path, i], scope));
+    else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        if (k === 'matches' && typeof v === 'string') {
+          try {
+            new RegExp(v);
+          } catch (err) {
+            issues.push({ path: [...path, k], message: `bad regular expression: ${(err as Error).message}` });
+          }
+        } else check(v, [...path, k], scope);
+      }
+    }
+  };
+  for (const [name, template] of Object.entries(s.let ?? {})) {
+    check(template, ['let', name], defined);
+    defined.add(name);
+  }
+  s.steps.forEach((step, i) => {
+    const scope = new Set(defined);
+    if (step.when !== undefined) check(step.when, ['steps', i, 'when'], defined);
+    if (step.each !== undefined) {
+      check(step.each, ['steps', i, 'each'], defined);
+      scope.add('item');
+    }
+    check(step.request, ['steps', i, 'request'], scope);
+    if (step.expect) check(step.expect, ['steps', i, 'expect'], scope);
+    for (const name of Object.keys(step.capture ?? {})) defined.add(name);
+  });
+  return issues;
+}

@@ -1,0 +1,147 @@
+/** Loads the rule catalogue and scenario files: YAML → validated, typed values, or every issue with file:line:col. */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ConformError, InvalidFileError, type SourceIssue } from '../errors.js';
+import { GENERATORS } from '../generators/registry.js';
+import { isKnownCapability } from '../profile/capabilities.js';
+import { RuleFileSchema, ScenarioFileSchema, type Level, type ScenarioData } from './schema.js';
+import { checkScenarioTemplates } from './check-templates.js';
+import type { RuleCatalogue, Scenario, Suite } from './types.js';
+import { issueAt, validateSource } from './validate.js';
+import { parseYamlSource, type YamlSource } from './yaml-source.js';
+
+const LEVEL_RANK: Record<Level, number> = { MUST: 3, SHOULD: 2, MAY: 1 };
+
+export async function readSource(file: string): Promise<YamlSource> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ConformError('CONFORM_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  return parseYamlSource(displayPath(file), text);
+}
+
+export function displayPath(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+}
+
+/** Loads and checks the requirement catalogue (`specs/rules.yaml`). */
+export async function loadRules(file: string): Promise<RuleCatalogue> {
+  const source = await readSource(file);
+  const result = validateSource(source, RuleFileSchema);
+  if (!result.ok) throw new InvalidFileError(result.issues);
+  const byId = new Map<string, (typeof result.value.rules)[number]>();
+  const issues: SourceIssue[] = [];
+  result.value.rules.forEach((rule, i) => {
+    if (byId.has(rule.id)) issues.push(issueAt(source, ['rules', i, 'id'], `duplicate rule id "${rule.id}"`));
+    byId.set(rule.id, rule);
+  });
+  if (issues.length > 0) throw new InvalidFileError(issues);
+  return { file: source.file, rules: result.value.rules, byId };
+}
+
+/** Expands files and folders into the sorted list of `.yaml`/`.yml` scenario files (rules.yaml excluded). */
+export async function findScenarioFiles(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (p: string, depth: number): Promise<void> => {
+    let st;
+    try {
+      st = await stat(p);
+    } catch {
+      throw new ConformError('CONFORM_USAGE', `no such file or folder: ${p}`);
+    }
+    if (st.isFile()) {
+      out.push(p);
+      return;
+    }
+    if (depth > 16) return;
+    const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) {
+      const full = path.join(p, e.name);
+      if (e.isDirectory()) {
+        if (!['schema', 'vectors', 'node_modules'].includes(e.name) && !e.name.startsWith('.')) await walk(full, depth + 1);
+      } else if (/\.ya?ml$/.test(e.name) && e.name !== 'rules.yaml' && !e.name.endsWith('.profile.yaml')) {
+        out.push(full);
+      }
+    }
+  };
+  for (const p of paths) await walk(p, 0);
+  return [...new Set(out)];
+}
+
+/** Validates one scenario file's text; returns scenarios and issues (both may be non-empty). */
+export function checkScenarioSource(source: YamlSource, catalogue: RuleCatalogue): { scenarios: Scenario[]; issues: SourceIssue[] } {
+  const result = validateSource(source, ScenarioFileSchema);
+  if (!result.ok) return { scenarios: [], issues: result.issues };
+  const issues: SourceIssue[] = [];
+  const scenarios = result.value.scenarios.map((s, i) => toScenario(source, s, i, result.value.tags ?? [], catalogue, issues));
+  return { scenarios, issues };
+}
+
+function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags: string[], catalogue: RuleCatalogue, issues: SourceIssue[]): Scenario {
+  const at = (p: PropertyKey[], message: string) => issues.push(issueAt(source, ['scenarios', index, ...p], message));
+  let level: Level | undefined = s.level;
+  s.rules.forEach((id, r) => {
+    const rule = catalogue.byId.get(id);
+    if (!rule) return at(['rules', r], `unknown rule "${id}" (not in ${catalogue.file})`);
+    if (rule.retired) at(['rules', r], `rule "${id}" is retired`);
+    if (!s.level && (!level || LEVEL_RANK[rule.level] > LEVEL_RANK[level])) level = rule.level;
+  });
+  (s.requires ?? []).forEach((cap, r) => {
+    if (!isKnownCapability(cap)) at(['requires', r], `unknown capability "${cap}"`);
+  });
+  const given: Scenario['given'] = [];
+  for (const [name, g] of Object.entries(s.given ?? {})) {
+    const gen = typeof g === 'string' ? g : g.gen;
+    const options = typeof g === 'string' ? {} : (g.options ?? {});
+    const def = GENERATORS[gen];
+    if (!def) {
+      at(['given', name], `unknown generator "${gen}" (known: ${Object.keys(GENERATORS).join(', ')})`);
+      continue;
+    }
+    const parsed = def.options.safeParse(options);
+    if (!parsed.success) at(['given', name, 'options'], `bad options for generator "${gen}": ${parsed.error.issues.map((x) => x.message).join('; ')}`);
+    given.push({ name, gen, options });
+  }
+  for (const issue of checkScenarioTemplates(s)) at(issue.path, issue.message);
+  const start = source.locate(['scenarios', index]);
+  return {
+    id: s.id,
+    title: s.title,
+    ...(s.description !== undefined ? { description: s.description } : {}),
+    file: source.file,
+    line: start.line,
+    rules: s.rules,
+    level: level ?? 'MUST',
+    tags: [...fileTags, ...(s.tags ?? [])],
+    requires: s.requires ?? [],
+    given,
+    ...(s.runs !== undefined ? { runs: s.runs } : {}),
+    property: given.length > 0,
+    let: Object.entries(s.let ?? {}).map(([name, template]) => ({ name, template })),
+    steps: s.steps,
+  };
+}
+
+/** Loads every scenario under `paths`; throws InvalidFileError listing every problem in every file. */
+export async function loadSuite(paths: readonly string[], catalogue: RuleCatalogue): Promise<Suite> {
+  const files = await findScenarioFiles(paths);
+  const issues: SourceIssue[] = [];
+  const scenarios: Scenario[] = [];
+  const seen = new Map<string, Scenario>();
+  for (const file of files) {
+    const source = await readSource(file);
+    const r = checkScenarioSource(source, catalogue);
+    issues.push(...r.issues);
+    for (const [i, sc] of r.scenarios.entries()) {
+      const prev = seen.get(sc.id);
+      if (prev) issues.push(issueAt(source, ['scenarios', i, 'id'], `duplicate scenario id "${sc.id}" (also ${prev.file}:${prev.line})`));
+      seen.set(sc.id, sc);
+      scenarios.push(sc);
+    }
+  }
+  if (issues.length > 0) throw new InvalidFileError(issues);
+  return { scenarios, catalogue };
+}

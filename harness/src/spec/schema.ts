@@ -1,0 +1,135 @@
+/**
+ * Scenario format v1. This zod schema is the single source of truth: the TypeScript types are inferred from it and
+ * the JSON Schema for editors (`specs/schema/scenario.v1.schema.json`) is generated from it.
+ */
+import { z } from 'zod';
+
+const Name = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a name is letters, digits and "_", not starting with a digit');
+const Template = z.string().describe('Text; `{{ expr }}` inserts a value (see docs/scenarios.md).');
+const TemplateList = z.union([z.array(Template), Template]);
+const StatusItem = z.union([
+  z.number().int().min(100).max(599),
+  z.string().regex(/^(?:[1-5]xx|[1-5]\d\d|\{\{.*\}\})$/, 'a status is a code (201), a class ("2xx") or a template'),
+]);
+const StatusSpec = z.union([StatusItem, z.array(StatusItem).min(1)]).describe('One status, a class like "2xx", a list of them, or a template evaluating to them.');
+
+export const LevelSchema = z.enum(['MUST', 'SHOULD', 'MAY']);
+
+const HeaderExpectation = z.union([
+  z.enum(['present', 'absent']),
+  z.strictObject({
+    present: z.boolean().optional(),
+    equals: Template.optional().describe('Exact value after trimming.'),
+    matches: z.string().optional().describe('A JavaScript regular expression the value must match.'),
+    contains: Template.optional(),
+    ifStatus: z.array(z.number().int()).optional().describe('Only check when the response status is one of these.'),
+  }),
+]);
+
+const RequestBody = z.union([
+  z.strictObject({ article: Template.describe('An article value (usually `{{ name }}` of a generated article), serialized as XML by the harness.') }),
+  z.strictObject({ raw: Template.describe('Sent as-is (after templating).') }),
+]);
+
+const AuthSpec = z.union([
+  z.enum(['auto', 'none']).describe('auto (default): credentials when the profile says the request needs them; none: never.'),
+  z.strictObject({ scheme: z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1']), user: Template.optional() }),
+]);
+
+const RequestSchema = z.strictObject({
+  method: Template,
+  path: Template.describe('Path (with optional query) below the target base URL.'),
+  headers: z.record(z.string(), Template).optional(),
+  body: RequestBody.optional(),
+  auth: AuthSpec.optional(),
+});
+
+const ExpectSchema = z.strictObject({
+  status: StatusSpec.optional(),
+  statusNot: StatusSpec.optional().describe('The status must not be any of these.'),
+  headers: z.record(z.string(), HeaderExpectation).optional(),
+  location: z
+    .strictObject({
+      path: TemplateList.optional().describe('The Location, resolved against the request URL, has this path (or one of these).'),
+      shape: Template.optional().describe('A path template such as `/articles/{id}`: each `{name}` matches one non-empty segment.'),
+      sameOrigin: z.boolean().optional().describe('Default true: an absolute Location must point at the target.'),
+      differsFrom: TemplateList.optional().describe('The Location path must differ from these (e.g. an earlier Location).'),
+    })
+    .optional()
+    .describe('Requires a Location header and checks it.'),
+  allow: z
+    .strictObject({
+      includes: TemplateList.optional(),
+      excludes: TemplateList.optional(),
+    })
+    .optional()
+    .describe('Requires a well-formed Allow header (comma-separated method tokens) and checks its members.'),
+  article: Template.optional().describe('The body is an XML article equal, as data, to this article value.'),
+  body: z.strictObject({ empty: z.boolean().optional(), contains: Template.optional(), notContains: Template.optional() }).optional(),
+});
+
+const CaptureSchema = z.union([
+  z.strictObject({ header: z.string() }),
+  z.strictObject({ location: z.literal('path') }),
+  z.strictObject({ allow: z.literal('list') }),
+  z.strictObject({ status: z.literal(true) }),
+]);
+
+const StepSchema = z.strictObject({
+  name: z.string().optional(),
+  when: Template.optional().describe('Run this step only when the template renders truthy (not false, 0, "", null or an empty list).'),
+  each: Template.optional().describe('Repeat this step for every element of a list; the element is `{{ item }}`.'),
+  request: RequestSchema,
+  expect: ExpectSchema.optional(),
+  capture: z.record(Name, CaptureSchema).optional(),
+});
+
+const GivenSchema = z.union([
+  z.string().describe('A generator name.'),
+  z.strictObject({ gen: z.string(), options: z.record(z.string(), z.unknown()).optional() }),
+]);
+
+export const ScenarioSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'an id is lowercase letters, digits and . _ / -'),
+  title: z.string().min(1),
+  description: z.string().optional(),
+  rules: z.array(z.string()).min(1).describe('Ids from specs/rules.yaml that this scenario checks.'),
+  level: LevelSchema.optional().describe('Default: the strongest level among its rules.'),
+  tags: z.array(z.string()).optional(),
+  requires: z.array(z.string()).optional().describe('Profile capabilities; the scenario is skipped with a reason when one is missing.'),
+  given: z.record(Name, GivenSchema).optional().describe('Values drawn from named generators; with `given`, the scenario is a property run N times.'),
+  runs: z.number().int().min(1).max(100000).optional().describe('Property runs (default: --runs).'),
+  let: z.record(Name, Template).optional().describe('Derived values, evaluated in order after `given`.'),
+  steps: z.array(StepSchema).min(1),
+});
+
+export const ScenarioFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  version: z.literal(1),
+  tags: z.array(z.string()).optional(),
+  scenarios: z.array(ScenarioSchema).min(1),
+});
+
+export type Level = z.infer<typeof LevelSchema>;
+export type ScenarioFileData = z.infer<typeof ScenarioFileSchema>;
+export type ScenarioData = z.infer<typeof ScenarioSchema>;
+export type StepData = z.infer<typeof StepSchema>;
+export type RequestData = z.infer<typeof RequestSchema>;
+export type ExpectData = z.infer<typeof ExpectSchema>;
+export type CaptureData = z.infer<typeof CaptureSchema>;
+export type HeaderExpectationData = z.infer<typeof HeaderExpectation>;
+export type StatusSpecData = z.infer<typeof StatusSpec>;
+export type GivenData = z.infer<typeof GivenSchema>;
+
+export const RuleSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/),
+  section: z.string(),
+  level: LevelSchema,
+  text: z.string(),
+  source: z.string().optional(),
+  subject: z.enum(['server', 'client', 'deployment']).optional(),
+  checkable: z.boolean().optional(),
+  retired: z.boolean().optional(),
+});
+export const RuleFileSchema = z.strictObject({ version: z.literal(1), rules: z.array(RuleSchema).min(1) });
+export type RuleData = z.infer<typeof RuleSchema>;

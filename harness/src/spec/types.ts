@@ -1,0 +1,38 @@
+import type { GivenData, Level, RuleData, StepData } from './schema.js';
+
+/** A rule of the requirement catalogue. */
+export type Rule = RuleData;
+
+export interface RuleCatalogue {
+  file: string;
+  rules: Rule[];
+  byId: ReadonlyMap<string, Rule>;
+}
+
+/** A validated scenario, ready to run. */
+export interface Scenario {
+  id: string;
+  title: string;
+  description?: string;
+  /** Path as given to the loader (relative to the working directory when possible). */
+  file: string;
+  line: number;
+  rules: string[];
+  level: Level;
+  tags: string[];
+  requires: string[];
+  given: Array<{ name: string; gen: string; options: Record<string, unknown> }>;
+  /** Fixed run count, when the scenario sets one. */
+  runs?: number;
+  /** True when values are generated: the scenario is a property checked over many runs. */
+  property: boolean;
+  let: Array<{ name: string; template: string }>;
+  steps: StepData[];
+}
+
+export interface Suite {
+  scenarios: Scenario[];
+  catalogue: RuleCatalogue;
+}
+
+export type { GivenData, Level, StepData };

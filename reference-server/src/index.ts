@@ -1,0 +1,15 @@
+export { startServer, parseFaultNames, UnknownFaultError, resolveServerOptions } from './server.js';
+export type { RunningServer, ServerOptions, ResolvedServerOptions } from './server.js';
+export { handle, createState, allowedMethods } from './handle.js';
+export { FAULTS, FAULT_NAMES, isFaultName } from './faults.js';
+export type { FaultName } from './faults.js';
+export { parseArticle, serializeArticle, escapeText, escapeAttribute } from './xml/article.js';
+export type { ArticleParseResult, ArticleProblem, ArticleProblemCode } from './xml/article.js';
+export { readXml } from './xml/reader.js';
+export type { XmlElement, XmlReadResult } from './xml/reader.js';
+export { ArticleStore } from './store/articles.js';
+export { matchRoute } from './routes/table.js';
+export type { Route, RouteKind, Handler, HandlerContext } from './routes/route.js';
+export { checkXmlMediaType } from './request.js';
+export { KNOWN_METHODS, isKnownMethod } from './types.js';
+export type { Article, HandlerDeps, HeaderMap, Limits, Method, RequestRecord, ResponseRecord, ServerState } from './types.js';

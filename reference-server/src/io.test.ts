@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { splitTarget } from './io.js';
+
+describe('splitTarget', () => {
+  it.each([
+    ['/articles/a?x=1', '/articles/a', 'x=1'],
+    ['/articles/%41', '/articles/%41', ''],
+    ['*', '*', ''],
+    ['http://example.com/articles?y', '/articles', 'y'],
+    ['http://example.com', '/', ''],
+    ['/a?b?c', '/a', 'b?c'],
+  ])('%s → path %s, query %s', (target, path, query) => {
+    expect(splitTarget(target)).toEqual({ path, query });
+  });
+});

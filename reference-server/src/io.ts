@@ -1,0 +1,61 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HeaderMap, RequestRecord, ResponseRecord } from './types.js';
+
+/** Splits a request target into raw path and query. Absolute-form targets lose their scheme and authority. */
+export function splitTarget(target: string): { path: string; query: string } {
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
+  const rest = authority ? target.slice(authority[0].length) : target;
+  const q = rest.indexOf('?');
+  const path = q < 0 ? rest : rest.slice(0, q);
+  return { path: path === '' ? '/' : path, query: q < 0 ? '' : rest.slice(q + 1) };
+}
+
+/** Builds the pure request record from a node request and its fully read body. */
+export function toRequestRecord(req: IncomingMessage, body: Uint8Array, secure: boolean): RequestRecord {
+  const headers: HeaderMap = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = value;
+  }
+  return { method: req.method ?? '', ...splitTarget(req.url ?? '/'), headers, body, secure };
+}
+
+/** Declared Content-Length of a request, or undefined when absent or not a plain number. */
+export function declaredLength(req: IncomingMessage): number | undefined {
+  const value = req.headers['content-length'];
+  return value !== undefined && /^[0-9]+$/.test(value) ? Number(value) : undefined;
+}
+
+/** Result of {@link readBody}. */
+export type BodyRead = { kind: 'body'; body: Uint8Array } | { kind: 'too-large' } | { kind: 'aborted' };
+
+/**
+ * Reads a request body, stopping as soon as it exceeds `cap` bytes (the rest is left unread; the caller answers
+ * 413 with `Connection: close`).
+ */
+export function readBody(req: IncomingMessage, cap: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (result: BodyRead): void => {
+      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onAbort);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.byteLength;
+      if (size > cap) {
+        req.pause();
+        settle({ kind: 'too-large' });
+      } else chunks.push(chunk);
+    };
+    const onEnd = (): void => settle({ kind: 'body', body: Buffer.concat(chunks, size) });
+    const onAbort = (): void => settle({ kind: 'aborted' });
+    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onAbort);
+  });
+}
+
+/** Writes a response record to a node response. */
+export function writeResponse(res: ServerResponse, record: ResponseRecord): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(record.status, record.headers);
+  res.end(record.body);
+}

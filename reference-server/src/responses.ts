@@ -1,0 +1,56 @@
+import type { HeaderMap, ResponseRecord } from './types.js';
+
+/** Media type of every article and document response. */
+export const XML_TYPE = 'application/xml; charset=utf-8';
+/** Media type of every error response (RFC 9457). */
+export const PROBLEM_TYPE = 'application/problem+json';
+/** Prefix of the problem `type` URIs this server mints; other problems use `about:blank`. */
+export const PROBLEM_BASE = 'tag:conform.example,2025:problems/';
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  507: 'Insufficient Storage',
+};
+
+/** The standard reason phrase for `status` (`Error` when unknown). */
+export function reasonPhrase(status: number): string {
+  return REASONS[status] ?? 'Error';
+}
+
+/** Extra fields of a problem: a minted type slug with its own title, and extra headers. */
+export interface ProblemOptions {
+  /** Slug appended to {@link PROBLEM_BASE}; without it the type is `about:blank` and the title the reason phrase. */
+  slug?: string;
+  title?: string;
+  headers?: HeaderMap;
+}
+
+/** An RFC 9457 `application/problem+json` response. */
+export function problem(status: number, detail: string, options: ProblemOptions = {}): ResponseRecord {
+  const type = options.slug === undefined ? 'about:blank' : PROBLEM_BASE + options.slug;
+  const title = options.slug === undefined ? reasonPhrase(status) : (options.title ?? reasonPhrase(status));
+  return {
+    status,
+    headers: { 'content-type': PROBLEM_TYPE, ...options.headers },
+    body: JSON.stringify({ type, title, status, detail }),
+  };
+}
+
+/** An XML document response. */
+export function xmlResponse(status: number, body: string, headers: HeaderMap = {}): ResponseRecord {
+  return { status, headers: { 'content-type': XML_TYPE, ...headers }, body };
+}
+
+/** UTF-8 byte length of a body. */
+export function byteLength(body: string | Uint8Array | undefined): number {
+  if (body === undefined) return 0;
+  return typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.byteLength;
+}

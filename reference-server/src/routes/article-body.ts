@@ -1,0 +1,46 @@
+import { headerValue, checkXmlMediaType, decodeUtf8 } from '../request.js';
+import { problem } from '../responses.js';
+import type { Article, ResponseRecord } from '../types.js';
+import { parseArticle } from '../xml/article.js';
+import type { ArticleProblemCode } from '../xml/article.js';
+import type { HandlerContext } from './route.js';
+
+/** Result of {@link readArticleBody}: the article to store, or the error response to send. */
+export type ArticleBody = { ok: true; article: Article } | { ok: false; response: ResponseRecord };
+
+const PROBLEMS: Readonly<Record<ArticleProblemCode, { slug: string; title: string }>> = {
+  doctype: { slug: 'doctype-refused', title: 'DOCTYPE refused' },
+  entity: { slug: 'undefined-entity', title: 'Undefined entity' },
+  encoding: { slug: 'unsupported-encoding', title: 'Unsupported encoding' },
+  'not-well-formed': { slug: 'not-well-formed', title: 'XML not well-formed' },
+  'invalid-article': { slug: 'invalid-article', title: 'Invalid article' },
+};
+
+/**
+ * Checks and parses an article request body: media type (415), size (413), empty or non-UTF-8 body (400), then
+ * the article XML (400). Applies the storage faults `currency-uppercase` and `price-float`.
+ */
+export function readArticleBody(ctx: HandlerContext): ArticleBody {
+  const { req, state, deps } = ctx;
+  const media = checkXmlMediaType(headerValue(req, 'content-type'));
+  if (!media.ok) return fail(problem(415, media.detail));
+  const max = state.limits.maxBodyBytes;
+  if (req.body.byteLength > max) return fail(problem(413, `request body exceeds ${max} bytes`));
+  if (req.body.byteLength === 0) {
+    return fail(problem(400, 'request body is empty; send an article XML document', { slug: 'empty-body', title: 'Empty body' }));
+  }
+  const text = decodeUtf8(req.body);
+  if (text === undefined) {
+    return fail(problem(400, 'request body is not valid UTF-8', { slug: 'not-utf8', title: 'Body not UTF-8' }));
+  }
+  const parsed = parseArticle(text, { expandInternalEntities: deps.faults.has('expand-entities') });
+  if (!parsed.ok) return fail(problem(400, parsed.problem.detail, PROBLEMS[parsed.problem.code]));
+  const article = { ...parsed.article };
+  if (deps.faults.has('currency-uppercase')) article.currency = article.currency.toUpperCase();
+  if (deps.faults.has('price-float')) article.price = String(Number(article.price));
+  return { ok: true, article };
+}
+
+function fail(response: ResponseRecord): ArticleBody {
+  return { ok: false, response };
+}

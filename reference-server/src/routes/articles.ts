@@ -1,0 +1,103 @@
+import { problem, xmlResponse } from '../responses.js';
+import type { Article, HeaderMap, ResponseRecord } from '../types.js';
+import { serializeArticle } from '../xml/article.js';
+import { readArticleBody } from './article-body.js';
+import type { HandlerContext, Route } from './route.js';
+
+/** Which path form addressed an item: `/articles/<id>` (plural) or its alias `/article/<id>` (singular). */
+export type ItemForm = 'plural' | 'singular';
+
+/** The id every POST reuses under the `post-same-id` fault. */
+export const SAME_ID = '0000000000000000';
+const MAX_ID_DRAWS = 16;
+
+/** `/articles`: POST creates an article at a server-chosen id. */
+export function collectionRoute(): Route {
+  return { kind: 'collection', methods: ['POST', 'OPTIONS'], writes: ['POST'], unlisted: 405, handlers: { POST: post } };
+}
+
+/** `/articles/<id>` and its alias `/article/<id>`: one resource, one store key (unless `alias-separate`). */
+export function itemRoute(id: string, form: ItemForm): Route {
+  const key = (ctx: HandlerContext) => (form === 'singular' && ctx.deps.faults.has('alias-separate') ? `article/${id}` : id);
+  const get = (ctx: HandlerContext) => read(ctx, key(ctx));
+  return {
+    kind: 'item',
+    methods: ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'],
+    writes: ['PUT', 'DELETE'],
+    unlisted: 405,
+    handlers: { GET: get, HEAD: get, PUT: (ctx) => put(ctx, key(ctx)), DELETE: (ctx) => remove(ctx, key(ctx)) },
+  };
+}
+
+function post(ctx: HandlerContext): ResponseRecord {
+  const body = readArticleBody(ctx);
+  if (!body.ok) return body.response;
+  const { faults } = ctx.deps;
+  const id = faults.has('post-same-id') ? SAME_ID : freshId(ctx);
+  if (id === undefined) return problem(500, `could not draw an unused id in ${MAX_ID_DRAWS} attempts`);
+  if (ctx.state.store.set(id, body.article) === 'full') return storeFull(ctx);
+  const headers: HeaderMap = {};
+  if (!faults.has('post-no-location')) {
+    if (faults.has('post-location-nowhere')) headers.location = `/articles/${freshId(ctx, id) ?? `${id}-elsewhere`}`;
+    else if (faults.has('post-location-shape')) headers.location = `/items/${id}`;
+    else headers.location = `/articles/${id}`;
+  }
+  return xmlResponse(faults.has('post-200') ? 200 : 201, render(ctx, body.article), headers);
+}
+
+function put(ctx: HandlerContext, key: string): ResponseRecord {
+  const body = readArticleBody(ctx);
+  if (!body.ok) return body.response;
+  const { faults } = ctx.deps;
+  const old = ctx.state.store.get(key);
+  let article = body.article;
+  if (old && faults.has('put-merge') && article.summary === undefined && old.summary !== undefined) {
+    article = { ...article, summary: old.summary };
+  }
+  if (old && faults.has('put-not-idempotent') && sameArticle(old, article)) {
+    article = { ...article, title: `${article.title} (2)` };
+  }
+  const outcome = ctx.state.store.set(key, article);
+  if (outcome === 'full') return storeFull(ctx);
+  if (outcome === 'replaced') return xmlResponse(200, render(ctx, article));
+  const headers: HeaderMap = faults.has('put-create-no-location') ? {} : { location: ctx.req.path };
+  return xmlResponse(faults.has('put-create-200') ? 200 : 201, render(ctx, article), headers);
+}
+
+function read(ctx: HandlerContext, key: string): ResponseRecord {
+  const article = ctx.state.store.get(key);
+  if (article === undefined) return notFound(ctx);
+  return xmlResponse(200, render(ctx, article));
+}
+
+function remove(ctx: HandlerContext, key: string): ResponseRecord {
+  if (!ctx.state.store.has(key)) return notFound(ctx);
+  if (!ctx.deps.faults.has('delete-noop')) ctx.state.store.delete(key);
+  return { status: 204, headers: {} };
+}
+
+/** Draws ids until one is unused (and differs from `avoid`); undefined after {@link MAX_ID_DRAWS} collisions. */
+function freshId(ctx: HandlerContext, avoid?: string): string | undefined {
+  for (let i = 0; i < MAX_ID_DRAWS; i++) {
+    const id = ctx.deps.newId();
+    if (id !== avoid && !ctx.state.store.has(id)) return id;
+  }
+  return undefined;
+}
+
+function render(ctx: HandlerContext, article: Article): string {
+  return serializeArticle(article, { escapeTitle: !ctx.deps.faults.has('title-unescaped') });
+}
+
+function sameArticle(a: Article, b: Article): boolean {
+  return a.title === b.title && a.price === b.price && a.currency === b.currency && a.summary === b.summary;
+}
+
+function notFound(ctx: HandlerContext): ResponseRecord {
+  return problem(404, `no article at ${ctx.req.path}`);
+}
+
+function storeFull(ctx: HandlerContext): ResponseRecord {
+  const detail = `the article store is full (${ctx.state.store.capacity} articles); delete one first`;
+  return problem(507, detail, { slug: 'store-full', title: 'Store full' });
+}

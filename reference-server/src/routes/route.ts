@@ -1,0 +1,29 @@
+import type { HandlerDeps, Method, RequestRecord, ResponseRecord, ServerState } from '../types.js';
+
+/** Everything a handler may use: the request, the mutable state and the injected effects. */
+export interface HandlerContext {
+  req: RequestRecord;
+  state: ServerState;
+  deps: HandlerDeps;
+}
+
+/** Answers one method on one matched resource. */
+export type Handler = (ctx: HandlerContext) => ResponseRecord;
+
+/** Kinds of resources, one per path shape. */
+export type RouteKind = 'collection' | 'item' | 'root' | 'records' | 'unknown';
+
+/** A resource matched from a path, with its handlers bound to the path's parameters. */
+export interface Route {
+  kind: RouteKind;
+  /** Methods the resource handles, in the order `Allow` lists them (OPTIONS included, answered generically). */
+  methods: readonly Method[];
+  /**
+   * Methods that change state. An authentication step (a later issue) guards these between routing and the
+   * handler; for now nothing is protected.
+   */
+  writes: readonly Method[];
+  /** Status for a known method the resource does not handle: 405 for real resources, 404 for unknown paths. */
+  unlisted: 404 | 405;
+  handlers: Partial<Record<Method, Handler>>;
+}

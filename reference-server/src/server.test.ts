@@ -1,0 +1,138 @@
+import { connect } from 'node:net';
+import { Client, request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveServerOptions, startServer } from './server.js';
+import type { RunningServer } from './server.js';
+import { articleXml } from './testkit.js';
+
+let running: RunningServer | undefined;
+
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+async function start(options: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
+  running = await startServer({ port: 0, ...options });
+  return running;
+}
+
+/** Writes raw bytes on one socket and collects everything until the server closes it or `done` says so. */
+function raw(port: number, data: string, done: (received: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    const finish = (): void => {
+      socket.destroy();
+      resolve(received);
+    };
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+      if (done(received)) finish();
+    });
+    socket.on('end', finish);
+    socket.on('error', reject);
+    socket.write(data);
+  });
+}
+
+describe('startServer', () => {
+  it('listens on 127.0.0.1 at a free port and serves articles', async () => {
+    const server = await start();
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+    const post = await request(`${server.url}/articles`, { method: 'POST', body: articleXml(), headers: { 'content-type': 'application/xml' } });
+    expect(post.statusCode).toBe(201);
+    const location = String(post.headers.location);
+    expect(location).toMatch(/^\/articles\/[0-9a-f]{16}$/);
+    const body = await post.body.text();
+    const get = await request(`${server.url}${location}`);
+    expect([get.statusCode, await get.body.text()]).toEqual([200, body]);
+  });
+
+  it('answers 413 from Content-Length without reading the body', async () => {
+    const server = await start({ maxBodyBytes: 1000 });
+    const res = await request(`${server.url}/articles`, { method: 'POST', body: 'x'.repeat(200_000) });
+    expect(res.statusCode).toBe(413);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(await res.body.text())).toMatchObject({ status: 413, detail: 'request body exceeds 1000 bytes' });
+  });
+
+  it('answers 413 to a chunked body once it passes the cap', async () => {
+    const server = await start({ maxBodyBytes: 1000 });
+    async function* chunks(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < 100; i++) yield Buffer.alloc(1000, 0x61);
+    }
+    const res = await request(`${server.url}/articles/a`, { method: 'PUT', body: chunks() });
+    expect(res.statusCode).toBe(413);
+    await res.body.dump();
+  });
+
+  it('answers 413 to Expect: 100-continue without asking for the body', async () => {
+    const server = await start({ maxBodyBytes: 10 });
+    const reply = await raw(server.port, 'PUT /articles/a HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nExpect: 100-continue\r\n\r\n', (r) => r.endsWith('}'));
+    expect(reply).toMatch(/^HTTP\/1\.1 413 /);
+    expect(reply).not.toContain('100 Continue');
+  });
+
+  it('keeps connections alive and sends no body for HEAD', async () => {
+    const server = await start();
+    const head = 'HEAD / HTTP/1.1\r\nHost: x\r\n\r\n';
+    const get = 'GET / HTTP/1.1\r\nHost: x\r\n\r\n';
+    const reply = await raw(server.port, head + get, (r) => r.endsWith('</service>'));
+    const responses = reply.split(/(?=HTTP\/1\.1 )/);
+    expect(responses).toHaveLength(2);
+    expect(responses[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*content-length: 87\r\n[^]*\r\n\r\n$/);
+    expect(responses[1]).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\n<\?xml [^]*<\/service>$/);
+  });
+
+  it('answers 501 to a method the HTTP parser rejects and keeps serving', async () => {
+    const server = await start();
+    const reply = await raw(server.port, 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', () => false);
+    expect(reply).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/);
+    expect((await request(`${server.url}/`)).statusCode).toBe(200);
+  });
+
+  it('keeps serving after an unexpected error', async () => {
+    const server = await start({
+      newId: () => {
+        throw new Error('boom');
+      },
+    });
+    const res = await request(`${server.url}/articles`, { method: 'POST', body: articleXml() });
+    expect(res.statusCode).toBe(500);
+    await res.body.dump();
+    expect((await request(`${server.url}/`)).statusCode).toBe(200);
+  });
+
+  it('logs one line per request', async () => {
+    const lines: string[] = [];
+    const server = await start({ log: (line) => lines.push(line) });
+    await (await request(`${server.url}/nowhere?q=1`)).body.dump();
+    expect(lines).toEqual(['GET /nowhere?q=1 404']);
+  });
+
+  it('close() returns promptly with an idle keep-alive connection open, and twice', async () => {
+    const server = await start();
+    const client = new Client(server.url);
+    try {
+      const res = await client.request({ method: 'GET', path: '/' });
+      await res.body.text();
+      const began = Date.now();
+      await server.close();
+      await server.close();
+      expect(Date.now() - began).toBeLessThan(1000);
+    } finally {
+      await client.destroy();
+    }
+  });
+});
+
+describe('resolveServerOptions', () => {
+  it('fills in every default', () => {
+    const resolved = resolveServerOptions();
+    expect(resolved).toMatchObject({ host: '127.0.0.1', port: 0, maxBodyBytes: 65536, maxArticles: 10000 });
+    expect([...resolved.faults]).toEqual([]);
+    expect(resolved.newId()).toMatch(/^[0-9a-f]{16}$/);
+  });
+});

@@ -1,0 +1,64 @@
+import type { FaultName } from './faults.js';
+import type { ArticleStore } from './store/articles.js';
+
+/** Header map with lowercased names; repeated headers may be arrays. */
+export type HeaderMap = Record<string, string | string[]>;
+
+/** One HTTP request as the pure core sees it (no sockets). */
+export interface RequestRecord {
+  /** Method token exactly as received (case-sensitive). */
+  method: string;
+  /** Raw path without the query, exactly as received (no percent-decoding). */
+  path: string;
+  /** Raw query without the leading `?`; empty when absent. */
+  query: string;
+  headers: HeaderMap;
+  body: Uint8Array;
+  /** True when the request arrived over TLS. */
+  secure: boolean;
+}
+
+/** One HTTP response produced by the pure core. */
+export interface ResponseRecord {
+  status: number;
+  headers: HeaderMap;
+  body?: string | Uint8Array;
+}
+
+/** A stored article. `price` keeps the decimal text exactly as sent. */
+export interface Article {
+  title: string;
+  price: string;
+  currency: string;
+  summary?: string;
+}
+
+/** Injected effects: the clock, the id source and the switched-on faults. */
+export interface HandlerDeps {
+  now: () => Date;
+  newId: () => string;
+  faults: ReadonlySet<FaultName>;
+}
+
+/** Limits enforced by the pure core (the IO shell enforces the body cap too). */
+export interface Limits {
+  maxBodyBytes: number;
+  maxArticles: number;
+}
+
+/** Mutable server state: the article store and the limits. */
+export interface ServerState {
+  store: ArticleStore;
+  limits: Limits;
+}
+
+/** HTTP methods this server knows; anything else answers 501. */
+export const KNOWN_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'CONNECT'] as const;
+
+/** A method token from {@link KNOWN_METHODS}. */
+export type Method = (typeof KNOWN_METHODS)[number];
+
+/** True when `token` is one of {@link KNOWN_METHODS}. */
+export function isKnownMethod(token: string): token is Method {
+  return (KNOWN_METHODS as readonly string[]).includes(token);
+}

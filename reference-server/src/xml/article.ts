@@ -1,0 +1,126 @@
+import type { Article } from '../types.js';
+import { isBlank } from './chars.js';
+import { readXml } from './reader.js';
+import type { XmlElement, XmlFaultCode } from './reader.js';
+
+/** Why an article body was refused: an XML-level fault, or well-formed XML that is not a valid article. */
+export type ArticleProblemCode = XmlFaultCode | 'invalid-article';
+
+/** A refused article body with a detail that says precisely what is wrong. */
+export interface ArticleProblem {
+  code: ArticleProblemCode;
+  detail: string;
+}
+
+/** Result of {@link parseArticle}. */
+export type ArticleParseResult = { ok: true; article: Article } | { ok: false; problem: ArticleProblem };
+
+/** Options for {@link parseArticle}. */
+export interface ParseArticleOptions {
+  /** Accept a DOCTYPE and expand internal entities (the `expand-entities` fault). Default: false. */
+  expandInternalEntities?: boolean;
+}
+
+/** Options for {@link serializeArticle}. */
+export interface SerializeArticleOptions {
+  /** Escape the title (default: true; false only for the `title-unescaped` fault). */
+  escapeTitle?: boolean;
+}
+
+const FIELDS = ['title', 'price', 'summary'] as const;
+type Field = (typeof FIELDS)[number];
+const PRICE = /^-?[0-9]+\.[0-9]+$/;
+const CURRENCY = /^[a-z]{3}$/;
+
+/**
+ * Parses an article document: root `<article>` with `title` (once, not blank), `price` (once, decimal with a
+ * fractional part, attribute `currency` of three lowercase letters) and optional `summary` (at most once).
+ * Text is kept exactly as decoded; the price text is never converted to a number.
+ */
+export function parseArticle(text: string, options: ParseArticleOptions = {}): ArticleParseResult {
+  const read = readXml(text, options);
+  if (!read.ok) return { ok: false, problem: { code: read.code, detail: read.detail } };
+  const root = read.root;
+  if (root.name !== 'article') return invalid(`the root element must be <article>, not <${root.name}>`);
+  const found: Partial<Record<Field, XmlElement>> = {};
+  for (const child of root.children) {
+    if (typeof child === 'string') {
+      if (!isBlank(child)) return invalid(`unexpected text ${quote(child.trim())} directly inside <article>`);
+      continue;
+    }
+    const field = FIELDS.find((f) => f === child.name);
+    if (field === undefined) return invalid(`unexpected element <${child.name}> in <article>; allowed: title, price, summary`);
+    if (found[field]) return invalid(`<${field}> must appear at most once in <article>`);
+    found[field] = child;
+  }
+  if (!found.title) return invalid('<article> is missing the required <title> element');
+  if (!found.price) return invalid('<article> is missing the required <price> element');
+  const title = textOf(found.title);
+  if (title === undefined) return invalid('<title> must contain only text, not elements');
+  if (isBlank(title)) return invalid('<title> must not be empty or whitespace-only');
+  const price = textOf(found.price);
+  if (price === undefined) return invalid('<price> must contain only text, not elements');
+  if (!PRICE.test(price)) {
+    if (/^-?[0-9]+$/.test(price)) return invalid(`price must have a fractional part, e.g. 12.50 (got ${quote(price)})`);
+    return invalid(`price must be a decimal number with a fractional part, e.g. 12.50 (got ${quote(price)})`);
+  }
+  const currency = found.price.attributes.get('currency');
+  if (currency === undefined) return invalid('<price> is missing the required currency attribute, e.g. currency="eur"');
+  if (!CURRENCY.test(currency)) return invalid(`currency must be three lowercase letters, e.g. eur (got ${quote(currency)})`);
+  const article: Article = { title, price, currency };
+  if (found.summary) {
+    const summary = textOf(found.summary);
+    if (summary === undefined) return invalid('<summary> must contain only text, not elements');
+    article.summary = summary;
+  }
+  return { ok: true, article };
+}
+
+/** Writes the article document (with XML declaration, no whitespace between elements). */
+export function serializeArticle(article: Article, options: SerializeArticleOptions = {}): string {
+  const title = options.escapeTitle === false ? article.title : escapeText(article.title);
+  const summary = article.summary === undefined ? '' : `<summary>${escapeText(article.summary)}</summary>`;
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>' +
+    `<article><title>${title}</title><price currency="${escapeAttribute(article.currency)}">${escapeText(article.price)}</price>` +
+    `${summary}</article>`
+  );
+}
+
+/** Escapes text content: the five predefined entities, and CR as `&#13;` so line-end normalisation keeps it. */
+export function escapeText(text: string): string {
+  return text.replace(/[&<>"'\r]/g, (ch) => ESCAPES[ch] ?? ch);
+}
+
+/** Escapes an attribute value: as {@link escapeText}, plus tab and LF as references (attribute normalisation). */
+export function escapeAttribute(text: string): string {
+  return text.replace(/[&<>"'\r\t\n]/g, (ch) => ESCAPES[ch] ?? ch);
+}
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  '\r': '&#13;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+};
+
+function textOf(element: XmlElement): string | undefined {
+  let text = '';
+  for (const child of element.children) {
+    if (typeof child !== 'string') return undefined;
+    text += child;
+  }
+  return text;
+}
+
+function quote(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+
+function invalid(detail: string): ArticleParseResult {
+  return { ok: false, problem: { code: 'invalid-article', detail } };
+}
