@@ -24,3 +24,14 @@ export function intOption(value: string | undefined, name: string, min: number, 
 export function listOption(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
 }
+
+/** Fault names for the reference server, as a usage error when one is unknown. */
+export function faultList(values: string[] | undefined, parseFaultNames: (l: string[]) => unknown[]): string[] {
+  const list = listOption(values);
+  try {
+    parseFaultNames(list);
+  } catch (err) {
+    throw new ConformError('CONFORM_USAGE', (err as Error).message);
+  }
+  return list;
+}

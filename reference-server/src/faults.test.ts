@@ -55,6 +55,14 @@ const CASES: Record<FaultName, FaultCase> = {
     correct: 'Hello',
     faulty: 'Hello (2)',
   },
+  'put-generated-405': {
+    observe: (s) => {
+      s.call('POST', '/articles', articleXml());
+      return s.call('PUT', '/articles/id-1', articleXml({ title: 'New' })).status;
+    },
+    correct: 200,
+    faulty: 405,
+  },
   'title-unescaped': {
     observe: (s) => elementText(created(s, '/articles/x', articleXml({ title: 'a &lt; b &amp; c' })).call('GET', '/articles/x'), 'title'),
     correct: 'a &lt; b &amp; c',
@@ -98,6 +106,7 @@ const OVERLAPS: readonly (readonly [FaultName, FaultName])[] = [
   ['options-extra-method', 'options-no-allow'],
   ['options-extra-method', 'method-405-no-allow'],
   ['method-405-no-allow', 'unlisted-method-200'],
+  ['post-same-id', 'put-generated-405'],
 ];
 
 function overlaps(a: FaultName, b: FaultName): boolean {
@@ -118,9 +127,21 @@ describe('fault modes', () => {
     }
   });
 
-  it('options-extra-method: the listed PATCH still answers 405, with the same Allow', () => {
-    const res = testServer({ faults: ['options-extra-method'] }).call('PATCH', '/articles/x');
-    expect([res.status, res.headers.allow]).toEqual([405, 'GET, HEAD, PUT, DELETE, PATCH, OPTIONS']);
+  it('options-extra-method: the listed PATCH still answers 405, on items and the collection', () => {
+    const s = testServer({ faults: ['options-extra-method'] });
+    const item = s.call('PATCH', '/articles/x');
+    expect([item.status, item.headers.allow]).toEqual([405, 'GET, HEAD, PUT, DELETE, PATCH, OPTIONS']);
+    expect(s.call('OPTIONS', '/articles').headers.allow).toBe('POST, PATCH, OPTIONS');
+    expect(s.call('PATCH', '/articles').status).toBe(405);
+    expect(s.call('OPTIONS', '/').headers.allow).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('put-generated-405: only server-generated ids refuse PUT, with an Allow that omits PUT', () => {
+    const s = testServer({ faults: ['put-generated-405'] });
+    s.call('POST', '/articles', articleXml());
+    expect(s.call('PUT', '/article/id-1', articleXml()).headers.allow).toBe('GET, HEAD, DELETE, OPTIONS');
+    expect(s.call('PUT', '/articles/chosen', articleXml()).status).toBe(201);
+    expect(s.call('PUT', '/articles/chosen', articleXml()).status).toBe(200);
   });
 
   it('post-location-shape: the article is still stored under /articles/<id>', () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPE, XML_TYPE } from './responses.js';
 import { articleXml, elementText, problemOf, testServer, text } from './testkit.js';
 
-const ITEM_ALLOW = 'GET, HEAD, PUT, DELETE, OPTIONS';
 const XML = { 'content-type': 'application/xml' };
 
 describe('POST /articles', () => {

@@ -28,7 +28,8 @@ export function handle(req: RequestRecord, state: ServerState, deps: HandlerDeps
 /** The `Allow` list of a route, as OPTIONS and 405 report it. */
 export function allowedMethods(route: Route, deps: HandlerDeps): Method[] {
   const methods = [...route.methods];
-  if (route.kind === 'item' && deps.faults.has('options-extra-method')) methods.splice(methods.indexOf('OPTIONS'), 0, 'PATCH');
+  const article = route.kind === 'item' || route.kind === 'collection';
+  if (article && deps.faults.has('options-extra-method')) methods.splice(methods.indexOf('OPTIONS'), 0, 'PATCH');
   return methods;
 }
 

@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { Readable } from 'node:stream';
 import { Client, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveServerOptions, startServer } from './server.js';
@@ -63,7 +64,7 @@ describe('startServer', () => {
     async function* chunks(): AsyncGenerator<Buffer> {
       for (let i = 0; i < 100; i++) yield Buffer.alloc(1000, 0x61);
     }
-    const res = await request(`${server.url}/articles/a`, { method: 'PUT', body: chunks() });
+    const res = await request(`${server.url}/articles/a`, { method: 'PUT', body: Readable.from(chunks()) });
     expect(res.statusCode).toBe(413);
     await res.body.dump();
   });

@@ -35,7 +35,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   server.headersTimeout = TIMEOUT_MS;
   server.keepAliveTimeout = TIMEOUT_MS;
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    serve(req, res, state, deps, resolved).catch(() => writeResponse(res, problem(500, 'unexpected server error')));
+    serve(req, res, state, deps, resolved).catch((err: unknown) => {
+      resolved.log(`unexpected error: ${err instanceof Error ? err.message : String(err)}`);
+      writeResponse(res, problem(500, 'unexpected server error'));
+    });
   };
   server.on('request', onRequest);
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {

@@ -13,7 +13,7 @@ import { exitCodeFor, runSuite, selectScenarios } from '../../../harness/src/run
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
 import { parseFaultNames, startServer } from '../../../reference-server/src/index.js';
-import { intOption, listOption, parse } from '../args.js';
+import { faultList, intOption, listOption, parse } from '../args.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';
 
 const HELP = `Usage: conform run [options]
@@ -104,9 +104,8 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
     throw new ConformError('CONFORM_USAGE', `--target expects an http:// or https:// URL, got "${values.target}"`);
   }
   if (values.target !== undefined && values.embedded) throw new ConformError('CONFORM_USAGE', '--target and --embedded cannot be combined');
-  const faults = listOption(values.fault);
+  const faults = faultList(values.fault, parseFaultNames);
   if (faults.length > 0 && !values.embedded) throw new ConformError('CONFORM_USAGE', '--fault needs --embedded (or run `conform serve --fault NAME` and point --target at it)');
-  if (faults.length > 0) parseFaultNames(faults);
   const abs = (p: string) => path.resolve(io.cwd, p);
   return {
     ...(values.target !== undefined ? { target: values.target } : {}),

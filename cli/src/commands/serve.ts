@@ -1,6 +1,6 @@
 /** `conform serve`: the bundled reference server, optionally with fault modes. Runs until SIGINT/SIGTERM. */
 import { FAULTS, parseFaultNames, startServer } from '../../../reference-server/src/index.js';
-import { intOption, listOption, parse } from '../args.js';
+import { faultList, intOption, parse } from '../args.js';
 import type { CliIo } from '../io.js';
 
 const HELP = `Usage: conform serve [--port N] [--host H] [--fault NAME]… [--list-faults]
@@ -32,7 +32,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     for (const [name, description] of Object.entries(faults)) io.stdout.write(`${name.padEnd(width)}  ${description}\n`);
     return 0;
   }
-  const faults = parseFaultNames(listOption(values.fault));
+  const faults = parseFaultNames(faultList(values.fault, parseFaultNames));
   const maxBodyBytes = intOption(values['max-body'], 'max-body', 1, 1024 ** 3);
   const server = await startServer({
     host: values.host ?? '127.0.0.1',

@@ -27,17 +27,24 @@ function locateIssue(source: YamlSource, path: PropertyKey[], issue: ZodIssue): 
     const known = hint(issue);
     return issueAt(source, path, `unknown key "${issue.keys.join('", "')}"${known}`, key);
   }
-  return issueAt(source, path, `${path.length ? `${path.map(String).join('.')}: ` : ''}${message(issue)}`);
+  return issueAt(source, path, `${path.length ? `${path.map(String).join('.')}: ` : ''}${message(issue, has(source.value, path))}`);
+}
+
+function has(value: unknown, path: readonly PropertyKey[]): boolean {
+  let v = value;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, seg as string)) return false;
+    v = (v as Record<string, unknown>)[seg as string];
+  }
+  return v !== undefined;
 }
 
 function hint(_issue: ZodIssue): string {
   return '';
 }
 
-function message(issue: ZodIssue): string {
-  if (issue.code === 'invalid_type') {
-    return issue.input === undefined ? `required (expected ${issue.expected})` : `expected ${issue.expected}`;
-  }
+function message(issue: ZodIssue, present: boolean): string {
+  if (issue.code === 'invalid_type') return present ? `expected ${issue.expected}` : `required (expected ${issue.expected})`;
   if (issue.code === 'invalid_value') return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   return issue.message;
 }
@@ -53,7 +60,7 @@ function flatten(issue: ZodIssue, prefix: PropertyKey[]): Array<ZodIssue & { pat
     // When no branch got past the value's own type, say what the value may be.
     if (depth(best) <= path.length) {
       const kinds = [...new Set(branches.flat().map((e) => ('expected' in e ? String(e.expected) : 'value')))];
-      return [{ ...issue, code: 'custom', message: `expected ${kinds.join(' or ')}`, path } as ZodIssue & { path: PropertyKey[] }];
+      return [{ ...issue, code: 'custom', message: `expected ${kinds.join(' or ')}`, expected: kinds.join(' or '), path } as unknown as ZodIssue & { path: PropertyKey[] }];
     }
     return best;
   }

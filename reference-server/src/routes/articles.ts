@@ -35,7 +35,7 @@ function post(ctx: HandlerContext): ResponseRecord {
   const { faults } = ctx.deps;
   const id = faults.has('post-same-id') ? SAME_ID : freshId(ctx);
   if (id === undefined) return problem(500, `could not draw an unused id in ${MAX_ID_DRAWS} attempts`);
-  if (ctx.state.store.set(id, body.article) === 'full') return storeFull(ctx);
+  if (ctx.state.store.set(id, body.article, true) === 'full') return storeFull(ctx);
   const headers: HeaderMap = {};
   if (!faults.has('post-no-location')) {
     if (faults.has('post-location-nowhere')) headers.location = `/articles/${freshId(ctx, id) ?? `${id}-elsewhere`}`;
@@ -46,9 +46,13 @@ function post(ctx: HandlerContext): ResponseRecord {
 }
 
 function put(ctx: HandlerContext, key: string): ResponseRecord {
+  const { faults } = ctx.deps;
+  if (faults.has('put-generated-405') && ctx.state.store.isGenerated(key)) {
+    const allow = 'GET, HEAD, DELETE, OPTIONS';
+    return problem(405, `PUT is not allowed on ${ctx.req.path}; allowed: ${allow}`, { headers: { allow } });
+  }
   const body = readArticleBody(ctx);
   if (!body.ok) return body.response;
-  const { faults } = ctx.deps;
   const old = ctx.state.store.get(key);
   let article = body.article;
   if (old && faults.has('put-merge') && article.summary === undefined && old.summary !== undefined) {

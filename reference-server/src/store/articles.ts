@@ -3,6 +3,7 @@ import type { Article } from '../types.js';
 /** In-memory article store keyed by a string, bounded to a fixed number of articles. */
 export class ArticleStore {
   private readonly articles = new Map<string, Article>();
+  private readonly generated = new Set<string>();
 
   /** @param capacity the most articles the store holds; creating beyond it is refused. */
   constructor(readonly capacity: number) {}
@@ -27,19 +28,26 @@ export class ArticleStore {
     return !this.articles.has(key) && this.articles.size >= this.capacity;
   }
 
+  /** True when the article under `key` was created at a server-generated id (by POST). */
+  isGenerated(key: string): boolean {
+    return this.generated.has(key);
+  }
+
   /**
-   * Stores a copy of `article` under `key`.
+   * Stores a copy of `article` under `key`; `generated` marks a key the server chose (POST).
    * @returns 'created' or 'replaced', or 'full' (nothing stored) when a new slot is needed and none is left.
    */
-  set(key: string, article: Article): 'created' | 'replaced' | 'full' {
+  set(key: string, article: Article, generated = false): 'created' | 'replaced' | 'full' {
     if (this.isFullFor(key)) return 'full';
     const existed = this.articles.has(key);
     this.articles.set(key, { ...article });
+    if (!existed && generated) this.generated.add(key);
     return existed ? 'replaced' : 'created';
   }
 
   /** Removes the article under `key`; true when there was one. */
   delete(key: string): boolean {
+    this.generated.delete(key);
     return this.articles.delete(key);
   }
 }

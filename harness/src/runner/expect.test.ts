@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { locationPath, parseAllow, samePath, shapeRegex, statusMatches, statusSet } from './expect.js';
+
+describe('expectation helpers', () => {
+  it('parses Allow lists per RFC 9110 list syntax', () => {
+    expect(parseAllow('GET, HEAD,PUT ,, OPTIONS')).toEqual({ methods: ['GET', 'HEAD', 'PUT', 'OPTIONS'], bad: [] });
+    expect(parseAllow('GET; PUT, "X"').bad).toEqual(['GET; PUT', '"X"']);
+  });
+
+  it('matches codes, classes and templated lists', () => {
+    const render = () => [200, 204];
+    expect(statusSet(['2xx', 405, '{{ x }}'], render)).toEqual(['2xx', 405, 200, 204]);
+    expect(statusMatches(204, ['2xx'])).toBe(true);
+    expect(statusMatches(201, [200, 204])).toBe(false);
+  });
+
+  it('resolves Location against the request and strips the base path', () => {
+    expect(locationPath('/api/articles/7', 'http://h/api/articles', 'http://h/api')).toEqual({ path: '/articles/7' });
+    expect(locationPath('http://h/articles/7', 'http://h/articles', 'http://h')).toEqual({ path: '/articles/7' });
+    expect(locationPath('7', 'http://h/articles/', 'http://h')).toEqual({ path: '/articles/7' });
+    expect(locationPath('http://evil/articles/7', 'http://h/articles', 'http://h')).toHaveProperty('problem');
+  });
+
+  it('compares paths after percent-decoding and matches shapes segment-wise', () => {
+    expect(samePath('/articles/a%2Db', '/articles/a-b')).toBe(true);
+    expect(shapeRegex('/articles/{id}').test('/articles/x1')).toBe(true);
+    expect(shapeRegex('/articles/{id}').test('/articles/x/y')).toBe(false);
+    expect(shapeRegex('/articles/{id}').test('/items/x')).toBe(false);
+  });
+});

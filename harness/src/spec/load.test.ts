@@ -1,0 +1,118 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidFileError, formatIssue } from '../errors.js';
+import { checkProfileSource } from '../profile/load.js';
+import { loadRules, loadSuite, readSource } from './load.js';
+import type { RuleCatalogue } from './types.js';
+
+const RULES = path.resolve(import.meta.dirname, '../../../specs/rules.yaml');
+let dir: string;
+let catalogue: RuleCatalogue;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'conform-load-'));
+  catalogue = await loadRules(RULES);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function issuesOf(text: string): Promise<string[]> {
+  const file = path.join(dir, `s${Math.random().toString(36).slice(2)}.yaml`);
+  await writeFile(file, text);
+  try {
+    await loadSuite([file], catalogue);
+    return [];
+  } catch (err) {
+    if (!(err instanceof InvalidFileError)) throw err;
+    return err.issues.map((i) => formatIssue({ ...i, file: 'F' }));
+  }
+}
+
+const ok = `version: 1
+scenarios:
+  - id: x/one
+    title: t
+    rules: [4.2-post-201-location]
+    steps:
+      - request: { method: GET, path: / }
+        expect: { status: 200 }
+`;
+
+describe('scenario loading', () => {
+  it('accepts a valid file and derives the level from its rules', async () => {
+    const file = path.join(dir, 'ok.yaml');
+    await writeFile(file, ok);
+    const suite = await loadSuite([file], catalogue);
+    expect(suite.scenarios[0]).toMatchObject({ id: 'x/one', level: 'MUST', property: false, line: 3 });
+  });
+
+  it('names file, line and column of an unknown key', async () => {
+    expect(await issuesOf(ok.replace('        expect:', '        expct:'))).toEqual(['F:8:9: unknown key "expct"']);
+  });
+
+  it('locates a wrong type at the value', async () => {
+    expect(await issuesOf(ok.replace('status: 200', 'status: true'))).toEqual([expect.stringMatching(/^F:8:27: .*status: expected number or string/)]);
+  });
+
+  it('locates a missing required field at its parent', async () => {
+    const issues = await issuesOf(ok.replace('    title: t\n', ''));
+    expect(issues).toEqual([expect.stringMatching(/^F:3:5: scenarios\.0\.title: required/)]);
+  });
+
+  it('reports unknown rules, capabilities, generators, filters and undefined names', async () => {
+    const text = `version: 1
+scenarios:
+  - id: x/two
+    title: t
+    rules: [no-such-rule]
+    requires: [teleport]
+    given:
+      a: unicorn
+    steps:
+      - request: { method: GET, path: "{{ b }}" }
+      - request: { method: GET, path: "{{ a | shout }}" }
+`;
+    const issues = await issuesOf(text);
+    expect(issues).toContain('F:5:13: unknown rule "no-such-rule" (not in ' + catalogue.file + ')');
+    expect(issues).toContain('F:6:16: unknown capability "teleport"');
+    expect(issues.some((i) => i.startsWith('F:8:10: unknown generator "unicorn"'))).toBe(true);
+    expect(issues.some((i) => /^F:10:39: "b" is not defined here/.test(i))).toBe(true);
+    expect(issues.some((i) => /^F:11:39: unknown filter "shout"/.test(i))).toBe(true);
+  });
+
+  it('lets later steps use captures and refuses them before', async () => {
+    const text = ok.replace(
+      '        expect: { status: 200 }\n',
+      '        expect: { status: 200 }\n        capture: { loc: { header: Location } }\n      - request: { method: GET, path: "{{ loc }}" }\n',
+    );
+    expect(await issuesOf(text)).toEqual([]);
+    const early = ok.replace('path: /', 'path: "{{ loc }}"');
+    expect((await issuesOf(early))[0]).toMatch(/"loc" is not defined here/);
+  });
+
+  it('reports YAML syntax errors and duplicate ids with positions', async () => {
+    expect((await issuesOf('version: 1\nscenarios: [\n'))[0]).toMatch(/^F:\d+:\d+: /);
+    const dup = ok + ok.split('scenarios:\n')[1];
+    expect(await issuesOf(dup)).toEqual([expect.stringMatching(/^F:9:9: duplicate scenario id "x\/one"/)]);
+  });
+});
+
+describe('profile validation', () => {
+  it('rejects unknown keys with file:line:col', async () => {
+    const file = path.join(dir, 'p.yaml');
+    await writeFile(file, 'articles:\n  collection: /articles\n  colection: /x\nauth:\n  schemes: [basic, carrier-pigeon]\n');
+    const { issues } = checkProfileSource(await readSource(file));
+    const lines = issues.map((i) => formatIssue({ ...i, file: 'P' }));
+    expect(lines).toContain('P:3:3: unknown key "colection"');
+    expect(lines.some((l) => l.startsWith('P:5:20: auth.schemes.1: expected one of'))).toBe(true);
+  });
+
+  it("reads CONTRACT.md's unquoted path templates in flow sequences", async () => {
+    const file = path.join(dir, 'c.yaml');
+    await writeFile(file, 'articles:\n  item: /articles/{id}\n  aliases: [/article/{id}]\n');
+    const { profile, issues } = checkProfileSource(await readSource(file));
+    expect(issues).toEqual([]);
+    expect(profile?.articles.aliases).toEqual(['/article/{id}']);
+  });
+});

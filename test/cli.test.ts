@@ -1,0 +1,125 @@
+/** The outside surface of CONTRACT.md: commands, options and exit codes, run in-process through main(). */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/src/main.js';
+import { ROOT } from './helpers.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'conform-cli-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, {
+    stdout: { write: (s: string) => (out += s), isTTY: false },
+    stderr: { write: (s: string) => (err += s), isTTY: false },
+    env: {},
+    cwd: dir,
+    untilSignal: () => Promise.resolve(),
+  });
+  return { code, out, err };
+}
+
+describe('conform CLI', () => {
+  it('prints help and version', async () => {
+    expect((await cli('--help')).out).toMatch(/Usage: conform <command>/);
+    expect((await cli('run', '--help')).out).toMatch(/--target URL/);
+    expect((await cli('--version')).out).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('exits 2 on usage errors', async () => {
+    expect((await cli('frobnicate')).code).toBe(2);
+    const r = await cli('run', '--bogus');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/bogus/);
+    expect((await cli('run', '--runs', 'many')).err).toMatch(/--runs expects an integer/);
+    expect((await cli('run', '--embedded', '--fault', 'no-such-fault')).code).toBe(2);
+  });
+
+  it('lints the bundled specs and profile clean', async () => {
+    const r = await cli('lint');
+    expect(r.out).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('lint prints file:line:col for each problem and exits 2', async () => {
+    const scen = path.join(dir, 'bad.yaml');
+    await writeFile(scen, 'version: 1\nscenarios:\n  - id: a/b\n    title: t\n    rules: [nope]\n    steps:\n      - request: { method: GET, path: / }\n');
+    const scen2 = path.join(dir, 'bad2.yaml');
+    await writeFile(scen2, 'version: 1\nscenarios:\n  - id: a/c\n    title: t\n    rules: [4.3-allow-format]\n    steps:\n      - request: { method: GET, path: / }\n        expext: {}\n');
+    const prof = path.join(dir, 'bad.profile.yaml');
+    await writeFile(prof, 'articles:\n  readable: yes please\n');
+    const r = await cli('lint', scen, scen2, prof);
+    expect(r.code).toBe(2);
+    expect(r.out).toContain('bad.yaml:5:13: unknown rule "nope"');
+    expect(r.out).toContain('bad2.yaml:8:9: unknown key "expext"');
+    expect(r.out).toMatch(/bad\.profile\.yaml:2:13: articles\.readable: expected boolean/);
+  });
+
+  it('run with an invalid profile exits 2 naming file:line:col', async () => {
+    const prof = path.join(dir, 'p.yaml');
+    await writeFile(prof, 'target:\n  http: http://127.0.0.1:1\n  colour: blue\n');
+    const r = await cli('run', '--profile', prof);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/p\.yaml:3:3: unknown key "colour"/);
+  });
+
+  it('a run that selects no scenario is exit 2, never a pass', async () => {
+    const r = await cli('run', '--embedded', '--filter', 'no-scenario-has-this');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/no scenario selected/);
+  });
+
+  it('an unreachable target is exit 3', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const r = await cli('run', '--target', `http://127.0.0.1:${port}`, '--report-dir', 'r3', '--runs', '2');
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/unreachable/i);
+    const report = JSON.parse(await readFile(path.join(dir, 'r3', 'report.json'), 'utf8')) as { unreachable?: string; summary: { errored: number } };
+    expect(report.unreachable).toMatch(/refused/);
+  });
+
+  it('runs the suite against the embedded reference server: exit 0 and report.json with failed: 0', async () => {
+    const r = await cli('run', '--embedded', '--runs', '5', '--seed', '3', '--report-dir', 'ok');
+    expect(r.code, r.err + r.out).toBe(0);
+    expect(r.out).toMatch(/Scenarios: \d+ passed, 0 failed/);
+    const report = JSON.parse(await readFile(path.join(dir, 'ok', 'report.json'), 'utf8')) as Record<string, unknown> & { summary: Record<string, number>; seed: number };
+    expect(report.summary['failed']).toBe(0);
+    expect(report.seed).toBe(3);
+    for (const key of ['tool', 'target', 'seed', 'startedAt', 'durationMs', 'summary', 'scenarios', 'rules']) expect(report).toHaveProperty(key);
+  });
+
+  it('a MUST failure is exit 1; a SHOULD failure alone is exit 0 unless --strict', async () => {
+    expect((await cli('run', '--embedded', '--fault', 'post-200', '--filter', 'articles/post-create', '--runs', '5', '--report-dir', 'f1')).code).toBe(1);
+    const should = ['run', '--embedded', '--fault', 'unlisted-method-200', '--filter', 'methods/', '--runs', '5', '--report-dir', 'f2'];
+    const warn = await cli(...should);
+    expect(warn.code).toBe(0);
+    expect(warn.out).toMatch(/⚠ methods\/unlisted-rejected/);
+    expect((await cli(...should, '--strict')).code).toBe(1);
+  });
+
+  it('rules prints every rule with its covering scenarios', async () => {
+    const r = await cli('rules');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/4\.2-post-201-location[\s\S]*covered by: articles\/post-create/);
+    const json = JSON.parse((await cli('rules', '--json')).out) as Array<{ id: string; scenarios: string[] }>;
+    expect(json.find((x) => x.id === 'rfc9110-405-allow')?.scenarios).toContain('methods/405-carries-allow');
+  });
+
+  it('serve --list-faults names the fault modes', async () => {
+    const r = await cli('serve', '--list-faults');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^post-200\s+POST create answers 200/m);
+  });
+});

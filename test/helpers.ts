@@ -1,0 +1,50 @@
+/** Test helpers: run the harness in-process against a URL, with the bundled suite and a profile. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NO_AUTH } from '../harness/src/auth/types.js';
+import { createHttpClient } from '../harness/src/http/client.js';
+import { loadProfile } from '../harness/src/profile/load.js';
+import type { ResolvedProfile } from '../harness/src/profile/schema.js';
+import { runSuite } from '../harness/src/runner/run-suite.js';
+import type { RunResult } from '../harness/src/runner/types.js';
+import { loadRules, loadSuite } from '../harness/src/spec/load.js';
+import type { Suite } from '../harness/src/spec/types.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const REFERENCE_PROFILE = path.join(ROOT, 'reference-server', 'profile.yaml');
+
+let suiteCache: Promise<Suite> | undefined;
+export function bundledSuite(): Promise<Suite> {
+  suiteCache ??= loadRules(path.join(ROOT, 'specs', 'rules.yaml')).then((c) => loadSuite([path.join(ROOT, 'specs')], c));
+  return suiteCache;
+}
+
+export interface RunAgainstOptions {
+  profile?: string | ResolvedProfile;
+  filter?: string[];
+  seed?: number;
+  runs?: number;
+  timeoutMs?: number;
+  suite?: Suite;
+}
+
+export async function runAgainst(url: string, options: RunAgainstOptions = {}): Promise<RunResult> {
+  const profile = typeof options.profile === 'object' ? options.profile : await loadProfile(options.profile ?? REFERENCE_PROFILE);
+  const client = createHttpClient({ timeoutMs: options.timeoutMs ?? 5000 });
+  try {
+    return await runSuite(
+      options.suite ?? (await bundledSuite()),
+      { baseUrl: url, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, version: 'test' },
+      { client, profile, authenticator: NO_AUTH },
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+/** Scenario ids by status, for readable assertions. */
+export function byStatus(run: RunResult): Record<string, string[]> {
+  const out: Record<string, string[]> = { passed: [], failed: [], errored: [], skipped: [] };
+  for (const s of run.scenarios) out[s.status]!.push(s.id);
+  return out;
+}
