@@ -76,38 +76,59 @@ export function createHttpClient(options: HttpClientOptions = {}, dispatcher?: D
   const send = async (req: HttpRequest): Promise<SendResult> => {
     const started = performance.now();
     const url = new URL(req.url);
-    const signal = AbortSignal.timeout(timeoutMs);
+    let res: Dispatcher.ResponseData;
     try {
-      const res = await agent.request({
+      // undici's headersTimeout bounds the wait for the status line and headers.
+      res = await agent.request({
         origin: url.origin,
         path: url.pathname + url.search,
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.body ?? null,
-        signal,
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          res.body.destroy();
-          return fail('RESPONSE_TOO_LARGE', `response body larger than ${maxBytes} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      const headers: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = v;
-      return { ok: true, response: { status: res.statusCode, headers, body: Buffer.concat(chunks), durationMs: performance.now() - started } };
     } catch (err) {
-      return { ok: false, error: classify(err, timeoutMs, maxBytes, signal.aborted) };
+      return { ok: false, error: classify(err, timeoutMs, maxBytes, false) };
     }
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = v;
+    const body = await readBody(res.body, maxBytes, Math.max(1, timeoutMs - (performance.now() - started)));
+    if ('error' in body) return { ok: false, error: body.error === 'too-large' ? { code: 'RESPONSE_TOO_LARGE', message: `response body larger than ${maxBytes} bytes` } : body.error === 'timeout' ? { code: 'TIMEOUT', message: `no complete response within ${timeoutMs} ms (the body did not finish)` } : classify(body.error, timeoutMs, maxBytes, false) };
+    return { ok: true, response: { status: res.statusCode, headers, body: body.bytes, durationMs: performance.now() - started } };
   };
   return { send, close: () => (dispatcher ? Promise.resolve() : agent.close()) };
 }
 
-function fail(code: TransportErrorCode, message: string, cause?: string): SendResult {
-  return { ok: false, error: { code, message, ...(cause ? { cause } : {}) } };
+/**
+ * Reads a body whole, with a hard cap on its size and one timer for the whole read: a body that trickles a byte at
+ * a time ends at the deadline like one that stalls.
+ */
+function readBody(stream: Dispatcher.ResponseData['body'], maxBytes: number, remainingMs: number): Promise<{ bytes: Uint8Array } | { error: 'too-large' | 'timeout' | unknown }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (v: { bytes: Uint8Array } | { error: unknown }) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(v);
+    };
+    const timer = setTimeout(() => {
+      finish({ error: 'timeout' });
+      stream.destroy();
+    }, remainingMs);
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        finish({ error: 'too-large' });
+        stream.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on('end', () => finish({ bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+    stream.on('error', (err) => finish({ error: err }));
+  });
 }
 
 /** Maps undici and socket errors to stable codes with a sentence a user can act on. */

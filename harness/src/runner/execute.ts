@@ -24,10 +24,37 @@ export interface ExecDeps {
   maxTranscript?: number;
 }
 
+/** An exchange as sent and received; redacted only when it is kept for a report (see `redactExchange`). */
+export interface RawExchange {
+  step: number;
+  stepName?: string;
+  request: HttpRequest;
+  response?: HttpResponse;
+  error?: { code: string; message: string };
+}
+
 export type IterationOutcome =
-  | { kind: 'pass'; transcript: Exchange[]; requests: number }
-  | { kind: 'fail'; step: number; stepName?: string; messages: string[]; transcript: Exchange[]; requests: number }
-  | { kind: 'error'; step: number; stepName?: string; message: string; transcript: Exchange[]; requests: number };
+  | { kind: 'pass'; transcript: RawExchange[]; requests: number }
+  | { kind: 'fail'; step: number; stepName?: string; messages: string[]; transcript: RawExchange[]; requests: number }
+  | { kind: 'error'; step: number; stepName?: string; message: string; transcript: RawExchange[]; requests: number };
+
+/** The report form of an exchange: credentials masked, secrets removed in every encoding, bodies bounded. */
+export function redactExchange(x: RawExchange, redactor: Redactor): Exchange {
+  return {
+    step: x.step,
+    ...(x.stepName ? { stepName: x.stepName } : {}),
+    request: {
+      method: x.request.method,
+      url: redactor.text(x.request.url),
+      headers: redactor.headers(x.request.headers) as Record<string, string>,
+      ...(x.request.body !== undefined ? { body: redactor.text(bodyText(Buffer.from(x.request.body))) } : {}),
+    },
+    ...(x.response
+      ? { response: { status: x.response.status, headers: redactor.headers(x.response.headers), body: redactor.text(bodyText(x.response.body)), durationMs: Math.round(x.response.durationMs) } }
+      : {}),
+    ...(x.error ? { error: { code: x.error.code, message: redactor.text(x.error.message) } } : {}),
+  };
+}
 
 const cache = new Map<string, CompiledTemplate>();
 function render(source: string, scope: Scope): unknown {
@@ -79,7 +106,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
     users: profile.users.map((u) => u.name),
     ...values,
   };
-  const transcript: Exchange[] = [];
+  const transcript: RawExchange[] = [];
   const maxTranscript = deps.maxTranscript ?? 40;
   let requests = 0;
   let stepIndex = 0;
@@ -97,23 +124,14 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
         if ('error' in built) return { kind: 'error', step: stepIndex, ...(stepName ? { stepName } : {}), message: built.error, transcript, requests };
         requests++;
         const sent = await deps.client.send(built.request);
-        const exchange: Exchange = {
-          step: stepIndex,
-          ...(stepName ? { stepName } : {}),
-          request: {
-            method: built.request.method,
-            url: redactor.text(built.request.url),
-            headers: redactor.headers(built.request.headers) as Record<string, string>,
-            ...(built.request.body !== undefined ? { body: redactor.text(bodyText(Buffer.from(built.request.body))) } : {}),
-          },
-        };
+        const exchange: RawExchange = { step: stepIndex, ...(stepName ? { stepName } : {}), request: built.request };
         if (transcript.length < maxTranscript) transcript.push(exchange);
         if (!sent.ok) {
-          exchange.error = { code: sent.error.code, message: redactor.text(sent.error.message) };
-          return { kind: 'error', step: stepIndex, ...(stepName ? { stepName } : {}), message: `${built.request.method} ${pathOf(built.request.url)}: ${exchange.error.message}`, transcript, requests };
+          exchange.error = sent.error;
+          return { kind: 'error', step: stepIndex, ...(stepName ? { stepName } : {}), message: redactor.text(`${built.request.method} ${pathOf(built.request.url)}: ${sent.error.message}`), transcript, requests };
         }
         const res = sent.response;
-        exchange.response = { status: res.status, headers: redactor.headers(res.headers), body: redactor.text(bodyText(res.body)), durationMs: Math.round(res.durationMs) };
+        exchange.response = res;
         const messages = checkResponse(res, step.expect, {
           requestUrl: built.request.url,
           baseUrl: deps.baseUrl,

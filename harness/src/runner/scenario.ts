@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { GENERATORS } from '../generators/registry.js';
 import type { Scenario } from '../spec/types.js';
-import { executeOnce, type ExecDeps, type IterationOutcome } from './execute.js';
+import { executeOnce, redactExchange, type ExecDeps, type IterationOutcome, type RawExchange } from './execute.js';
 import type { ScenarioResult } from './types.js';
 
 export interface ScenarioRunOptions {
@@ -74,6 +74,7 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
     markInterruptAsFailure: false,
   });
   const durationMs = Math.round(performance.now() - started);
+  const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
   const base = { ...baseOf(scenario), requests, runs: executions, durationMs };
   const counterexample = details.failed && details.counterexample && scenario.property
     ? {
@@ -92,17 +93,17 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
       reason: f.messages.join('; '),
       failure: { step: f.step, ...(f.stepName ? { stepName: f.stepName } : {}), messages: f.messages },
       ...(counterexample ? { counterexample } : {}),
-      transcript: f.transcript,
+      transcript: redacted(f.transcript),
     };
   }
   if (firstError) {
-    return { ...base, status: 'errored', reason: firstError.message, transcript: firstError.transcript, ...(counterexample ? { counterexample } : {}) };
+    return { ...base, status: 'errored', reason: firstError.message, transcript: redacted(firstError.transcript), ...(counterexample ? { counterexample } : {}) };
   }
   if (details.failed) {
     // The property threw outside executeOnce: a harness bug, reported rather than hidden.
     return { ...base, status: 'errored', reason: `internal error: ${String(details.errorInstance ?? 'property failed')}`, transcript: [] };
   }
-  return { ...base, status: 'passed', transcript: lastPass?.transcript ?? [] };
+  return { ...base, status: 'passed', transcript: redacted(lastPass?.transcript ?? []) };
 }
 
 /** Plain JSON-able data for reports (fast-check values may carry prototypes). */

@@ -2,8 +2,8 @@
  * The harness's own article XML: serialization of what it sends, and reading of what a target answers, compared
  * as data. A document type declaration is refused outright: the harness never expands entities.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { ArticleValue } from '../generators/article.js';
+import { readXml } from './reader.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 export const escapeXml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
@@ -24,85 +24,32 @@ export interface ReadArticle {
   children: Map<string, string[]>;
   /** Attributes of each direct child element, by element name. */
   attributes: Map<string, Array<Record<string, string>>>;
+  /** Direct children that hold elements where text was expected. */
+  nested: Set<string>;
 }
 
 export type ReadResult = { ok: true; article: ReadArticle } | { ok: false; problem: string };
 
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  attributesGroupName: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  processEntities: false,
-  htmlEntities: false,
-  cdataPropName: '#cdata',
-  commentPropName: '#comment',
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-});
-
-const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
 /** Decodes the five predefined entities and numeric character references; anything else is an error. */
 export function decodeXmlText(raw: string): string {
-  return raw.replace(/&([^;&\s]{0,12});/g, (_m, name: string) => {
-    if (name.startsWith('#x') || name.startsWith('#X')) return fromCodePoint(parseInt(name.slice(2), 16), name);
-    if (name.startsWith('#')) return fromCodePoint(parseInt(name.slice(1), 10), name);
-    const v = PREDEFINED[name];
-    if (v === undefined) throw new Error(`undeclared entity &${name};`);
-    return v;
-  });
+  const r = readXml(`<t>${raw}</t>`);
+  if (!r.ok) throw new Error(r.problem.replace(/ \(line.*\)$/, ''));
+  return r.root.text;
 }
 
-function fromCodePoint(cp: number, ref: string): string {
-  if (!Number.isInteger(cp) || cp < 1 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) throw new Error(`bad character reference &${ref};`);
-  return String.fromCodePoint(cp);
-}
-
-type Node = Record<string, unknown> & { ':@'?: Record<string, string> };
-
-function textOf(nodes: Node[]): string {
-  let out = '';
-  for (const n of nodes) {
-    if ('#text' in n) out += decodeXmlText(String(n['#text']));
-    else if ('#cdata' in n) out += (n['#cdata'] as Node[]).map((c) => String(c['#text'] ?? '')).join('');
-    else if (!('#comment' in n)) throw new Error('element content where text was expected');
-  }
-  return out;
-}
-
-/** Reads an article-shaped XML document without trusting it. */
+/** Reads an article-shaped XML document without trusting it (no DTD, no entity expansion). */
 export function readArticleXml(text: string): ReadResult {
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) return { ok: false, problem: 'the document has a DOCTYPE or ENTITY declaration' };
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) return { ok: false, problem: `not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})` };
-  try {
-    const nodes = (parser.parse(text) as Node[]).filter((n) => !('#comment' in n) && !('#text' in n && String(n['#text']).trim() === ''));
-    const rootNode = nodes[0];
-    if (!rootNode || nodes.length !== 1) return { ok: false, problem: 'expected exactly one root element' };
-    const root = Object.keys(rootNode).find((k) => k !== ':@') ?? '';
-    const children = new Map<string, string[]>();
-    const attributes = new Map<string, Array<Record<string, string>>>();
-    for (const child of rootNode[root] as Node[]) {
-      const name = Object.keys(child).find((k) => k !== ':@');
-      if (!name || name === '#text' || name === '#comment' || name === '#cdata') continue;
-      let value: string;
-      try {
-        value = textOf(child[name] as Node[]);
-      } catch {
-        value = '';
-      }
-      children.set(name, [...(children.get(name) ?? []), value]);
-      const attrs = Object.fromEntries(Object.entries(child[':@'] ?? {}).map(([k, v]) => [k, decodeXmlText(String(v))]));
-      attributes.set(name, [...(attributes.get(name) ?? []), attrs]);
-    }
-    return { ok: true, article: { root, children, attributes } };
-  } catch (err) {
-    return { ok: false, problem: `unreadable XML: ${(err as Error).message}` };
+  const r = readXml(text);
+  if (!r.ok) return { ok: false, problem: /DTD/.test(r.problem) ? 'the document has a DOCTYPE or ENTITY declaration' : `not well-formed XML: ${r.problem}` };
+  const children = new Map<string, string[]>();
+  const attributes = new Map<string, Array<Record<string, string>>>();
+  const nested = new Set<string>();
+  for (const child of r.root.children) {
+    children.set(child.name, [...(children.get(child.name) ?? []), child.text]);
+    attributes.set(child.name, [...(attributes.get(child.name) ?? []), child.attributes]);
+    if (child.children.length > 0) nested.add(child.name);
   }
+  return { ok: true, article: { root: r.root.name, children, attributes, nested } };
 }
 
 /** Normalizes decimal text for value comparison: `0012.500` → `12.5`, `-0.0` → `0`. Null when not a decimal. */
@@ -123,9 +70,10 @@ export function normalizeDecimal(s: string): string | null {
 export function compareArticle(expected: ArticleValue, xml: string, optionalFields: readonly string[]): string[] {
   const read = readArticleXml(xml);
   if (!read.ok) return [read.problem];
-  const { root, children, attributes } = read.article;
+  const { root, children, attributes, nested } = read.article;
   const diffs: string[] = [];
   if (root !== 'article') diffs.push(`root element is <${root}>, expected <article>`);
+  for (const name of nested) diffs.push(`<${name}> holds elements, expected text`);
   const one = (name: string): string | undefined => {
     const v = children.get(name);
     if (!v || v.length === 0) {
