@@ -26,6 +26,7 @@ export interface RunAgainstOptions {
   runs?: number;
   timeoutMs?: number;
   suite?: Suite;
+  replayPath?: string;
 }
 
 export async function runAgainst(url: string, options: RunAgainstOptions = {}): Promise<RunResult> {
@@ -34,7 +35,7 @@ export async function runAgainst(url: string, options: RunAgainstOptions = {}): 
   try {
     return await runSuite(
       options.suite ?? (await bundledSuite()),
-      { baseUrl: url, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, version: 'test' },
+      { baseUrl: url, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, version: 'test', ...(options.replayPath ? { replayPath: options.replayPath } : {}) },
       { client, profile, authenticator: NO_AUTH },
     );
   } finally {

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/src/main.js';
 import { startAltServer } from './alt-server/server.js';
 import { ROOT, byStatus, runAgainst } from './helpers.js';
 
@@ -22,5 +23,17 @@ describe('a server that makes different choices', () => {
     expect(s['errored']).toEqual([]);
     expect(s['skipped']).toEqual(['articles/put-alias']);
     expect(run.scenarios.find((x) => x.id === 'articles/put-alias')?.reason).toMatch(/profile lacks articles\.aliases/);
+  });
+
+  it('conform run --target URL --profile FILE passes it from the command line', async () => {
+    let out = '';
+    const code = await main(['run', '--target', server.url, '--profile', path.join(ROOT, 'test', 'alt-server', 'profile.yaml'), '--runs', '10', '--report-dir', path.join(ROOT, 'reports', 'test-alt')], {
+      stdout: { write: (t: string) => (out += t) },
+      stderr: { write: (t: string) => (out += t) },
+      env: {},
+      cwd: ROOT,
+    });
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/Scenarios: \d+ passed, 0 failed, 0 errored, 1 skipped/);
   });
 });

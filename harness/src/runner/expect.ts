@@ -54,6 +54,7 @@ export function locationPath(location: string, requestUrl: string, baseUrl: stri
 
 /** Compares paths segment by segment after percent-decoding, so `/a%2Db` equals `/a-b`. */
 export function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
   const norm = (p: string) =>
     p.split('?')[0]!.split('/').map((seg) => {
       try {
