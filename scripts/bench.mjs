@@ -1,33 +1,39 @@
 #!/usr/bin/env node
-// Benchmarks, measured in one run on this machine (shared and noisy, so only ratios measured side by side count).
+// Benchmarks, measured in one run on this machine (shared and noisy: only ratios measured side by side count).
 //
-// 1. Harness overhead: the harness's request rate replaying `articles/put-create-roundtrip` (PUT + GET with
-//    generation, templating, XML serialization and data comparison) against the reference server, as a ratio to
-//    plain undici sending the same kind of requests on one keep-alive connection. Rounds alternate A/B and the
-//    ratio of medians is printed. Aim: >= 0.7.
+// 1. Harness overhead: the harness's request rate replaying `articles/put-create-roundtrip` (generation,
+//    templating, signing, XML serialization and data comparison) against the reference server in its own process,
+//    as a ratio to plain undici sending the same signed requests on one keep-alive connection. Aim: >= 0.7.
+// 2. Server cost of authentication: the reference server's throughput for a GET signed with date and nonce, as a
+//    ratio to the same GET unauthenticated, same server, same run (headers signed beforehand). Aim: >= 0.7.
+// 3. Nonce store memory: heap after each 100,000 of one million distinct nonces at a 10 s window and 20,000
+//    nonces a simulated second; it must stay flat once the window is full.
+//
+// Run with `npm run bench` (node --expose-gc). BENCH_ROUNDS, BENCH_RUNS tune part 1.
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { Client } from 'undici';
+import { Client, Pool } from 'undici';
+import { createAuthenticator } from '../dist/harness/src/auth/authenticator.js';
 import { createHttpClient } from '../dist/harness/src/http/client.js';
-import { NO_AUTH } from '../dist/harness/src/auth/types.js';
 import { loadProfile } from '../dist/harness/src/profile/load.js';
 import { createRedactor } from '../dist/harness/src/runner/redact.js';
 import { runScenario } from '../dist/harness/src/runner/scenario.js';
 import { loadRules, loadSuite } from '../dist/harness/src/spec/load.js';
 import { articleArb } from '../dist/harness/src/generators/article.js';
 import { serializeArticle } from '../dist/harness/src/xml/article-xml.js';
-import { spawn } from 'node:child_process';
+import { NonceStore } from '../dist/reference-server/src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const RUNS = Number(process.env.BENCH_RUNS ?? 300); // property runs per round = 2 requests each
-
+const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x) => x.toFixed(0).padStart(6);
 
-/** The reference server in its own process, as a target is: `conform serve --port 0`, URL read from its stdout. */
+/** The reference server in its own process, as a target is: `conform serve`, URL read from its stdout. */
 async function startTarget() {
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'conform.js'), 'serve', '--port', '0', '--max-articles', '1000000', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(root, 'bin', 'conform.js'), 'serve', '--port', '0', '--https-port', 'off', '--max-articles', '1000000', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -39,15 +45,19 @@ async function startTarget() {
   });
   return { url, close: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
 }
+
 const server = await startTarget();
 const profile = await loadProfile(path.join(root, 'reference-server', 'profile.yaml'));
+const authenticator = createAuthenticator({ profile });
 const suite = await loadSuite([path.join(root, 'specs')], await loadRules(path.join(root, 'specs', 'rules.yaml')));
 const scenario = suite.scenarios.find((s) => s.id === 'articles/put-create-roundtrip');
+const bases = { primary: server.url, plain: server.url };
 
+// ---- 1. harness overhead ---------------------------------------------------------------------------------
 async function harnessRound(round) {
   const client = createHttpClient({ connections: 1 });
   let n = 0;
-  const deps = { client, baseUrl: server.url, profile, redactor: createRedactor([]), authenticator: NO_AUTH, uniq: () => `h${round}-${n++}`, seed: round };
+  const deps = { client, bases, profile, redactor: createRedactor([]), authenticator, uniq: () => `h${round}-${n++}`, seed: round };
   const t0 = performance.now();
   const r = await runScenario(scenario, deps, { runs: RUNS, seed: 1000 + round });
   const s = (performance.now() - t0) / 1000;
@@ -58,13 +68,15 @@ async function harnessRound(round) {
 
 async function rawRound(round) {
   const bodies = fc.sample(articleArb(['summary'], { optional: 'sometimes' }), { numRuns: RUNS, seed: round }).map(serializeArticle);
-  const client = new Client(server.url, { connections: 1, pipelining: 1 });
+  const client = new Client(server.url, { pipelining: 1 });
   const t0 = performance.now();
   let requests = 0;
   for (let i = 0; i < RUNS; i++) {
     const p = `/articles/raw-${round}-${i}`;
-    const put = await client.request({ method: 'PUT', path: p, headers: { 'content-type': 'application/xml' }, body: bodies[i] });
+    const signed = authenticator.apply({ method: 'PUT', url: server.url + p, headers: { 'content-type': 'application/xml' }, body: bodies[i] }, 'hmac-nonce', 'alice');
+    const put = await client.request({ method: 'PUT', path: p, headers: signed.request.headers, body: bodies[i] });
     await put.body.arrayBuffer();
+    if (put.statusCode !== 201) throw new Error(`raw PUT answered ${put.statusCode}`);
     const get = await client.request({ method: 'GET', path: p });
     await get.body.text();
     requests += 2;
@@ -74,7 +86,6 @@ async function rawRound(round) {
   return requests / s;
 }
 
-// Warm up both paths (JIT, connection setup) before measuring.
 for (let i = 0; i < 3; i++) {
   await harnessRound(-1 - i);
   await rawRound(-1 - i);
@@ -90,10 +101,84 @@ for (let i = 0; i < ROUNDS; i++) {
     raw.push(await rawRound(i));
   }
 }
+console.log(`1. harness overhead: articles/put-create-roundtrip, ${RUNS} property runs (${RUNS * 2} requests) per round, ${ROUNDS} rounds, one keep-alive connection`);
+console.log(`   plain undici   median ${fmt(median(raw))} req/s   rounds: ${raw.map((x) => x.toFixed(0)).join(' ')}`);
+console.log(`   conform        median ${fmt(median(harness))} req/s   rounds: ${harness.map((x) => x.toFixed(0)).join(' ')}`);
+console.log(`   ratio conform / undici = ${(median(harness) / median(raw)).toFixed(2)} (aim >= 0.70)`);
+
+// ---- 2. signed GET vs unauthenticated GET, server throughput ------------------------------------------------
+const ARTICLE = '/articles/bench-target';
+{
+  const body = serializeArticle({ title: 'Bench', price: '1.50', currency: 'eur', fields: {} });
+  const signed = authenticator.apply({ method: 'PUT', url: server.url + ARTICLE, headers: { 'content-type': 'application/xml' }, body }, 'hmac-nonce', 'alice');
+  const c = new Client(server.url);
+  const r = await c.request({ method: 'PUT', path: ARTICLE, headers: signed.request.headers, body });
+  await r.body.text();
+  await c.close();
+}
+const PER_ROUND = 4000;
+const CONCURRENCY = 16;
+async function throughput(headersFor) {
+  const headers = Array.from({ length: PER_ROUND }, (_, i) => headersFor(i));
+  const pool = new Pool(server.url, { connections: CONCURRENCY });
+  let next = 0;
+  let bad = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < PER_ROUND) {
+      const h = headers[next++];
+      const res = await pool.request({ method: 'GET', path: ARTICLE, headers: h });
+      await res.body.arrayBuffer();
+      if (res.statusCode !== 200) bad++;
+    }
+  }));
+  const rate = PER_ROUND / ((performance.now() - t0) / 1000);
+  await pool.close();
+  if (bad > 0) throw new Error(`${bad} requests failed`);
+  return rate;
+}
+const signedHeaders = () => authenticator.apply({ method: 'GET', url: server.url + ARTICLE, headers: {} }, 'hmac-nonce', 'alice').request.headers;
+const unsigned = [];
+const signed = [];
+await throughput(() => ({}));
+await throughput(signedHeaders);
+for (let i = 0; i < ROUNDS; i++) {
+  if (i % 2 === 0) {
+    unsigned.push(await throughput(() => ({})));
+    signed.push(await throughput(signedHeaders));
+  } else {
+    signed.push(await throughput(signedHeaders));
+    unsigned.push(await throughput(() => ({})));
+  }
+}
+console.log(`2. server throughput, GET ${ARTICLE}, ${PER_ROUND} requests per round over ${CONCURRENCY} connections, ${ROUNDS} rounds`);
+console.log(`   unauthenticated      median ${fmt(median(unsigned))} req/s   rounds: ${unsigned.map((x) => x.toFixed(0)).join(' ')}`);
+console.log(`   signed, date+nonce   median ${fmt(median(signed))} req/s   rounds: ${signed.map((x) => x.toFixed(0)).join(' ')}`);
+console.log(`   ratio signed / unauthenticated = ${(median(signed) / median(unsigned)).toFixed(2)} (aim >= 0.70)`);
 await server.close();
 
-const fmt = (x) => x.toFixed(0).padStart(6);
-console.log(`harness overhead: articles/put-create-roundtrip, ${RUNS} property runs (${RUNS * 2} requests) per round, ${ROUNDS} rounds, one keep-alive connection`);
-console.log(`  plain undici   median ${fmt(median(raw))} req/s   rounds: ${raw.map((x) => x.toFixed(0)).join(' ')}`);
-console.log(`  conform        median ${fmt(median(harness))} req/s   rounds: ${harness.map((x) => x.toFixed(0)).join(' ')}`);
-console.log(`  ratio conform / undici = ${(median(harness) / median(raw)).toFixed(2)} (aim >= 0.70)`);
+// ---- 3. nonce store memory -------------------------------------------------------------------------------
+{
+  const gc = globalThis.gc ?? (() => {});
+  const WINDOW_MS = 10_000;
+  const RATE = 20_000; // nonces per simulated second
+  const store = new NonceStore(10_000_000);
+  const heap = () => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed / 1024 / 1024;
+  };
+  const before = heap();
+  const rows = [];
+  for (let i = 0; i < 1_000_000; i++) {
+    const now = Math.floor((i / RATE) * 1000);
+    const outcome = store.checkAndStore(i % 2 ? 'alice' : 'bob', String(1_000_000_000_000_000 + i), now + WINDOW_MS, now);
+    if (outcome.kind !== 'stored') throw new Error(`nonce ${i}: ${outcome.kind}`);
+    if ((i + 1) % 100_000 === 0) rows.push([i + 1, store.size(), heap()]);
+  }
+  console.log(`3. nonce store: 1,000,000 distinct nonces, window ${WINDOW_MS / 1000} s, ${RATE} nonces per simulated second (window holds ${(RATE * WINDOW_MS) / 1000})${globalThis.gc ? '' : ' — run with --expose-gc for exact heap figures'}`);
+  console.log(`   heap before: ${before.toFixed(1)} MiB`);
+  for (const [n, size, mb] of rows) console.log(`   after ${String(n).padStart(9)} nonces: ${String(size).padStart(7)} stored, heap ${mb.toFixed(1)} MiB`);
+  const steady = rows.slice(2).map((r) => r[2]);
+  console.log(`   heap spread once the window is full: ${(Math.max(...steady) - Math.min(...steady)).toFixed(1)} MiB (flat means a few MiB at most)`);
+}

@@ -122,4 +122,19 @@ describe('conform CLI', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^post-200\s+POST create answers 200/m);
   });
+
+  it('sign prints exactly the headers of the known-answer vectors', async () => {
+    const nonce = await cli('sign', '--scheme', 'hmac-nonce', '--user', 'alice', '--secret', 'alice-secret-1', '--method', 'GET', '--path', '/users/alice/financialrecords', '--date', '22 Nov 2026 10:00:00', '--nonce', '1');
+    expect(nonce.code).toBe(0);
+    const vectors = await readFile(path.join(ROOT, 'specs', 'vectors', 'auth.yaml'), 'utf8');
+    const header = /message: "GET\+\/users\/alice\/financialrecords\+22nov202610:00:00\+1"\n\s+digest: "[^"]+"\n\s+header: "([^"]+)"/.exec(vectors)?.[1];
+    expect(nonce.out).toBe(`Authentication: ${header}\nDate: 22 Nov 2026 10:00:00\n`);
+    const basic = await cli('sign', '--scheme', 'basic', '--user', 'Aladdin', '--password', 'open sesame');
+    expect(basic.out).toBe('Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==\n');
+    const body = await cli('sign', '--scheme', 'hmac', '--user', 'alice', '--secret', 'alice-secret-1', '--method', 'PUT', '--path', '/articles/a1', '--body-hash', '--body', '<article><title>Ünïcode</title><price currency="usd">1.0</price></article>', '--curl', 'http://127.0.0.1:8080');
+    const bodyVector = /name: "PUT with a body, simple form"[\s\S]*?header: "([^"]+)"/.exec(vectors)?.[1];
+    expect(body.out.split('\n')[0]).toBe(`Authentication: ${bodyVector}`);
+    expect(body.out).toMatch(/^curl -i -X PUT -H 'Authentication: hmac alice:[^']+' --data-binary '<article>.*' 'http:\/\/127\.0\.0\.1:8080\/articles\/a1'$/m);
+    expect((await cli('sign', '--scheme', 'hmac')).code).toBe(2);
+  });
 });

@@ -1,7 +1,7 @@
 /** Test helpers: run the harness in-process against a URL, with the bundled suite and a profile. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NO_AUTH } from '../harness/src/auth/types.js';
+import { createAuthenticator } from '../harness/src/auth/authenticator.js';
 import { createHttpClient } from '../harness/src/http/client.js';
 import { loadProfile } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
@@ -29,14 +29,21 @@ export interface RunAgainstOptions {
   replayPath?: string;
 }
 
-export async function runAgainst(url: string, options: RunAgainstOptions = {}): Promise<RunResult> {
-  const profile = typeof options.profile === 'object' ? options.profile : await loadProfile(options.profile ?? REFERENCE_PROFILE);
-  const client = createHttpClient({ timeoutMs: options.timeoutMs ?? 5000 });
+/** A target: one URL, or a server with a plain and a TLS listener (and the certificate to trust). */
+export type Target = string | { url: string; httpsUrl?: string; certificate?: string };
+
+export async function runAgainst(target: Target, options: RunAgainstOptions = {}): Promise<RunResult> {
+  const loaded = typeof options.profile === 'object' ? options.profile : await loadProfile(options.profile ?? REFERENCE_PROFILE);
+  const t = typeof target === 'string' ? { url: target } : target;
+  const profile: ResolvedProfile = { ...loaded, target: { ...loaded.target, http: t.url, ...(t.httpsUrl ? { https: t.httpsUrl } : {}) } };
+  if (!t.httpsUrl) delete profile.target.https;
+  const client = createHttpClient({ timeoutMs: options.timeoutMs ?? 5000, ...(t.certificate ? { ca: t.certificate } : {}) });
+  const bases = { primary: t.url, plain: t.url, ...(t.httpsUrl ? { tls: t.httpsUrl } : {}) };
   try {
     return await runSuite(
       options.suite ?? (await bundledSuite()),
-      { baseUrl: url, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, version: 'test', ...(options.replayPath ? { replayPath: options.replayPath } : {}) },
-      { client, profile, authenticator: NO_AUTH },
+      { bases, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, version: 'test', ...(options.replayPath ? { replayPath: options.replayPath } : {}) },
+      { client, profile, authenticator: createAuthenticator({ profile }) },
     );
   } finally {
     await client.close();

@@ -33,4 +33,5 @@ export const defaults = {
   specs: () => path.join(packageRoot(), 'specs'),
   rules: () => path.join(packageRoot(), 'specs', 'rules.yaml'),
   profile: () => path.join(packageRoot(), 'reference-server', 'profile.yaml'),
+  vectors: () => path.join(packageRoot(), 'specs', 'vectors', 'auth.yaml'),
 };

@@ -5,6 +5,7 @@ import { rulesCommand } from './commands/rules.js';
 import { runCommand } from './commands/run.js';
 import { schemasCommand } from './commands/schemas.js';
 import { serveCommand } from './commands/serve.js';
+import { signCommand } from './commands/sign.js';
 import { toolVersion, type CliIo } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -18,6 +19,7 @@ Commands:
   serve     Run the bundled reference server
   lint      Validate scenario files, profiles and the rule catalogue
   rules     Print the requirement catalogue with the scenarios covering each rule
+  sign      Print the authentication headers for one request (debug a server with curl)
   schemas   Write (or --check) the JSON Schemas generated for editors
 
 Run "conform <command> --help" for a command's options.
@@ -31,6 +33,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   lint: lintCommand,
   rules: rulesCommand,
   schemas: schemasCommand,
+  sign: signCommand,
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -54,6 +57,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (err instanceof InvalidFileError) {
       io.stderr.write(`${err.message}\n`);
       return 2;
+    }
+    if (err instanceof ConformError && err.code === 'CONFORM_SELF_TEST') {
+      io.stderr.write(`conform ${command}: ${err.message}\n`);
+      return 4;
     }
     if (err instanceof ConformError && (err.code === 'CONFORM_USAGE' || err.code === 'CONFORM_IO' || err.code === 'CONFORM_TEMPLATE')) {
       io.stderr.write(`conform ${command}: ${err.message}\n`);

@@ -13,5 +13,7 @@ export { createRedactor, type Redactor } from './runner/redact.js';
 export type { RunResult, ScenarioResult, RuleResult, RunEvent, Exchange, ScenarioStatus, RuleStatus } from './runner/types.js';
 export { createConsoleReporter, renderSummary } from './report/console.js';
 export { FILE_REPORTERS, REPORTER_NAMES, type FileReporter } from './report/registry.js';
-export { NO_AUTH, type Authenticator } from './auth/types.js';
+export { createAuthenticator, type Authenticator, type AuthOptions } from './auth/authenticator.js';
+export { basicHeader, hmacDigest, hmacHeader, signedMessage, formatSpecDate, bodyHash } from './auth/signers.js';
+export { assertSignersAgree, checkSigners, loadAuthVectors } from './auth/vectors.js';
 export { GENERATORS } from './generators/registry.js';

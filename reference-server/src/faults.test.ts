@@ -1,14 +1,62 @@
+import { formatSignedDate } from './auth/date.js';
 import { describe, expect, it } from 'vitest';
 import { FAULT_NAMES, FAULTS, UnknownFaultError, parseFaultNames } from './faults.js';
 import type { FaultName } from './faults.js';
 import { articleXml, elementText, testServer } from './testkit.js';
 import type { TestServer } from './testkit.js';
 
-/** One observation per fault: what it returns on a correct server, and with only that fault switched on. */
+/**
+ * One observation per fault: what it returns on a correct server, and with only that fault switched on. `hmac`
+ * marks observations that need a correct hmac digest to be accepted (which `digest-base64url` refuses).
+ */
 interface FaultCase {
   observe: (server: TestServer) => unknown;
   correct: unknown;
   faulty: unknown;
+  hmac?: boolean;
+}
+
+/**
+ * The server every observation runs on: `call` authenticates with Basic as bob over TLS, so the article
+ * observations do not depend on the hmac, nonce and Date faults; the auth observations send their own headers.
+ */
+function server(faults: FaultName[] = []): TestServer {
+  return testServer({ faults, signAs: 'bob', signWith: 'basic-tls' });
+}
+
+const RECORDS = '/users/alice/financialrecords';
+const DAY = 86_400;
+
+/** GET of alice's records with the date-and-nonce form, the Date `skew` seconds from the clock. */
+function nonceGet(s: TestServer, nonce: string, options: { skew?: number; user?: string; date?: string } = {}): number {
+  const user = options.user ?? 'alice';
+  const path = `/users/${user}/financialrecords`;
+  const date = options.date ?? new Date(s.clock.now().getTime() + (options.skew ?? 0) * 1000);
+  return s.send({ method: 'GET', target: path, headers: { ...s.sign('GET', path, { user, nonce, date }) } }).status;
+}
+
+/** GET of alice's records with the simple form signed as `signed` describes (default: correctly). */
+function simpleGet(s: TestServer, signed: { method?: string; path?: string; digest?: (d: string) => string } = {}): number {
+  const { authentication } = s.sign(signed.method ?? 'GET', signed.path ?? RECORDS, { user: 'alice' });
+  const [head = '', digest = ''] = authentication.split(/:(?=[^:]*$)/);
+  const header = `${head}:${signed.digest ? signed.digest(digest) : digest}`;
+  return s.send({ method: 'GET', target: RECORDS, headers: { authentication: header } }).status;
+}
+
+/** GET of alice's records with Basic, over TLS unless `plain`. */
+function basicGet(s: TestServer, user: string, password?: string, plain = false): number {
+  return s.send({ method: 'GET', target: `/users/${user}/financialrecords`, headers: s.basic(user, password), secure: !plain }).status;
+}
+
+/** PUT of an article (74 bytes) signed by alice with the simple form; true when refused with 401. */
+function signedPut(s: TestServer, bodyHash: boolean): boolean {
+  const body = articleXml();
+  const headers = { ...s.sign('PUT', '/articles/x', { user: 'alice', body, bodyHash }) };
+  return s.send({ method: 'PUT', target: '/articles/x', body, headers }).status === 401;
+}
+
+function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
 
 const ITEM_ALLOW = 'GET, HEAD, PUT, DELETE, OPTIONS';
@@ -97,6 +145,125 @@ const CASES: Record<FaultName, FaultCase> = {
     correct: [204, 404],
     faulty: [204, 200],
   },
+  'nonce-unchecked': { observe: (s) => [nonceGet(s, '1'), nonceGet(s, '1')], correct: [200, 401], faulty: [200, 200], hmac: true },
+  'nonce-race': {
+    observe: async (s) => {
+      const { authentication, date = '' } = s.sign('GET', RECORDS, { user: 'alice', nonce: '7' });
+      const req = { method: 'GET', target: RECORDS, headers: { authentication, date } };
+      return (await Promise.all([s.sendAsync(req), s.sendAsync(req), s.sendAsync(req)])).map((r) => r.status).sort();
+    },
+    correct: [200, 401, 401],
+    faulty: [200, 200, 200],
+    hmac: true,
+  },
+  'date-ignored': {
+    observe: (s) => [nonceGet(s, '1', { skew: -DAY - 3 * 3600 }), nonceGet(s, '2', { skew: DAY + 3 * 3600 })],
+    correct: [401, 401],
+    faulty: [200, 200],
+    hmac: true,
+  },
+  'date-future-unlimited': { observe: (s) => nonceGet(s, '1', { skew: 3600 }), correct: 401, faulty: 200, hmac: true },
+  'date-past-unlimited': { observe: (s) => nonceGet(s, '1', { skew: -3600 }), correct: 401, faulty: 200, hmac: true },
+  'date-missing-ok': {
+    observe: (s) => {
+      const { authentication } = s.sign('GET', RECORDS, { user: 'alice', nonce: '1', date: '' });
+      return s.send({ method: 'GET', target: RECORDS, headers: { authentication } }).status;
+    },
+    correct: 401,
+    faulty: 200,
+    hmac: true,
+  },
+  'date-time-of-day': { observe: (s) => nonceGet(s, '1', { skew: -2 * DAY + 10 }), correct: 401, faulty: 200, hmac: true },
+  'date-lenient': {
+    observe: (s) => [nonceGet(s, '1', { date: 'Wed, 01 Jan 2025 00:00:00 GMT' }), nonceGet(s, '2', { date: '2026-11-22T10:00:00Z' })],
+    correct: [401, 401],
+    faulty: [200, 200],
+    hmac: true,
+  },
+  'digest-ignores-path': { observe: (s) => simpleGet(s, { path: '/' }), correct: 401, faulty: 200, hmac: true },
+  'digest-ignores-verb': { observe: (s) => simpleGet(s, { method: 'HEAD' }), correct: 401, faulty: 200, hmac: true },
+  'digest-case-insensitive': { observe: (s) => simpleGet(s, { digest: swapCase }), correct: 401, faulty: 200, hmac: true },
+  'digest-prefix': { observe: (s) => simpleGet(s, { digest: (d) => d.slice(0, 12) }), correct: 401, faulty: 200, hmac: true },
+  'basic-last-colon': { observe: (s) => basicGet(s, 'alice'), correct: 200, faulty: 401 },
+  'basic-over-http': { observe: (s) => basicGet(s, 'bob', undefined, true), correct: 401, faulty: 200 },
+  'basic-password-prefix': { observe: (s) => basicGet(s, 'alice', 'wonder'), correct: 401, faulty: 200 },
+  'basic-case-insensitive': { observe: (s) => basicGet(s, 'alice', 'WONDER:LAND'), correct: 401, faulty: 200 },
+  'records-any-user': {
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'bob' }) } }).status,
+    correct: 403,
+    faulty: 200,
+    hmac: true,
+  },
+  'allow-ignores-auth': {
+    observe: (s) => String(s.send({ method: 'OPTIONS', target: '/articles/x' }).headers.allow).includes('PUT'),
+    correct: false,
+    faulty: true,
+  },
+  'connection-remembers': {
+    observe: (s) => {
+      const connection = {};
+      const first = s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) }, connection }).status;
+      return [first, s.send({ method: 'GET', target: RECORDS, connection }).status];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    hmac: true,
+  },
+  'session-cookie': {
+    observe: (s) => {
+      const first = s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) } });
+      const cookie = String(first.headers['set-cookie'] ?? '').split(';')[0] ?? '';
+      return [first.status, s.send({ method: 'GET', target: RECORDS, headers: { cookie } }).status];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    hmac: true,
+  },
+  'no-www-authenticate': {
+    observe: (s) => s.send({ method: 'GET', target: '/' }).headers['www-authenticate'],
+    correct: 'hmac realm="conform"',
+    faulty: undefined,
+  },
+  'nonce-global': { observe: (s) => [nonceGet(s, '5'), nonceGet(s, '5', { user: 'bob' })], correct: [200, 200], faulty: [200, 401], hmac: true },
+  'nonce-store-small': {
+    observe: (s) => {
+      nonceGet(s, '1');
+      for (let n = 2; n <= 101; n++) nonceGet(s, String(n));
+      return nonceGet(s, '1');
+    },
+    correct: 401,
+    faulty: 200,
+    hmac: true,
+  },
+  'nonce-as-number': {
+    observe: (s) => [nonceGet(s, '9007199254740992'), nonceGet(s, '9007199254740993')],
+    correct: [200, 200],
+    faulty: [200, 401],
+    hmac: true,
+  },
+  'body-hash-optional': { observe: (s) => signedPut(s, false), correct: true, faulty: false },
+  'body-hash-prefix': { observe: (s) => signedPut(s, true), correct: false, faulty: true, hmac: true },
+  'date-window-narrow': { observe: (s) => nonceGet(s, '1', { skew: -300 }), correct: 200, faulty: 401, hmac: true },
+  'digest-base64url': { observe: (s) => simpleGet(s), correct: 200, faulty: 401, hmac: true },
+  'nonce-unbound': {
+    observe: (s) => {
+      const simple = s.sign('GET', RECORDS, { user: 'alice' }).authentication.split(':').pop() ?? '';
+      const date = formatSignedDate(s.clock.now());
+      return s.send({ method: 'GET', target: RECORDS, headers: { authentication: `hmac alice:424242:${simple}`, date } }).status;
+    },
+    correct: 401,
+    faulty: 200,
+    hmac: true,
+  },
+  'write-digest-unchecked': {
+    observe: (s) => {
+      const date = formatSignedDate(s.clock.now());
+      const headers = { authentication: 'hmac alice:515151:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', date, 'content-type': 'application/xml' };
+      return s.send({ method: 'PUT', target: '/articles/unchecked', body: articleXml(), headers }).status;
+    },
+    correct: 401,
+    faulty: 201,
+  },
 };
 
 /** Pairs of faults whose observations legitimately overlap (both touch the same header or status). */
@@ -107,28 +274,37 @@ const OVERLAPS: readonly (readonly [FaultName, FaultName])[] = [
   ['options-extra-method', 'method-405-no-allow'],
   ['method-405-no-allow', 'unlisted-method-200'],
   ['post-same-id', 'put-generated-405'],
+  ['date-ignored', 'date-future-unlimited'],
+  ['date-ignored', 'date-past-unlimited'],
+  ['date-ignored', 'date-time-of-day'],
+  ['date-past-unlimited', 'date-time-of-day'],
+  ['nonce-unchecked', 'nonce-race'],
+  ['nonce-unchecked', 'nonce-store-small'],
+  ['write-digest-unchecked', 'body-hash-optional'],
+  ['write-digest-unchecked', 'body-hash-prefix'],
 ];
 
 function overlaps(a: FaultName, b: FaultName): boolean {
+  if ((a === 'digest-base64url' && CASES[b].hmac) || (b === 'digest-base64url' && CASES[a].hmac)) return true;
   return OVERLAPS.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
 }
 
 describe('fault modes', () => {
-  it.each(FAULT_NAMES)('%s switches on exactly the named defect', (name) => {
+  it.each(FAULT_NAMES)('%s switches on exactly the named defect', async (name) => {
     const c = CASES[name];
-    expect(c.observe(testServer())).toEqual(c.correct);
-    expect(c.observe(testServer({ faults: [name] }))).toEqual(c.faulty);
+    expect(await c.observe(server())).toEqual(c.correct);
+    expect(await c.observe(server([name]))).toEqual(c.faulty);
   });
 
-  it.each(FAULT_NAMES)('%s leaves the other observations correct', (name) => {
+  it.each(FAULT_NAMES)('%s leaves the other observations correct', async (name) => {
     for (const other of FAULT_NAMES) {
       if (other === name || overlaps(name, other)) continue;
-      expect([other, CASES[other].observe(testServer({ faults: [name] }))]).toEqual([other, CASES[other].correct]);
+      expect([other, await CASES[other].observe(server([name]))]).toEqual([other, CASES[other].correct]);
     }
   });
 
   it('options-extra-method: the listed PATCH still answers 405, on items and the collection', () => {
-    const s = testServer({ faults: ['options-extra-method'] });
+    const s = server(['options-extra-method']);
     const item = s.call('PATCH', '/articles/x');
     expect([item.status, item.headers.allow]).toEqual([405, 'GET, HEAD, PUT, DELETE, PATCH, OPTIONS']);
     expect(s.call('OPTIONS', '/articles').headers.allow).toBe('POST, PATCH, OPTIONS');
@@ -137,7 +313,7 @@ describe('fault modes', () => {
   });
 
   it('put-generated-405: only server-generated ids refuse PUT, with an Allow that omits PUT', () => {
-    const s = testServer({ faults: ['put-generated-405'] });
+    const s = server(['put-generated-405']);
     s.call('POST', '/articles', articleXml());
     expect(s.call('PUT', '/article/id-1', articleXml()).headers.allow).toBe('GET, HEAD, DELETE, OPTIONS');
     expect(s.call('PUT', '/articles/chosen', articleXml()).status).toBe(201);
@@ -145,13 +321,13 @@ describe('fault modes', () => {
   });
 
   it('post-location-shape: the article is still stored under /articles/<id>', () => {
-    const s = testServer({ faults: ['post-location-shape'] });
+    const s = server(['post-location-shape']);
     expect(s.call('POST', '/articles', articleXml()).headers.location).toBe('/items/id-1');
     expect(s.call('GET', '/articles/id-1').status).toBe(200);
   });
 
   it('price-float loses the fractional part of a whole price', () => {
-    const s = created(testServer({ faults: ['price-float'] }), '/articles/x', articleXml({ price: '10.00' }));
+    const s = created(server(['price-float']), '/articles/x', articleXml({ price: '10.00' }));
     expect(elementText(s.call('GET', '/articles/x'), 'price')).toBe('10');
   });
 
@@ -174,6 +350,6 @@ describe('parseFaultNames', () => {
     }
     expect(error).toBeInstanceOf(UnknownFaultError);
     expect(error).toMatchObject({ code: 'REF_UNKNOWN_FAULT', fault: 'nope' });
-    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop$/);
+    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked$/);
   });
 });

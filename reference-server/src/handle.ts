@@ -1,3 +1,10 @@
+import { forbidden, nonceStoreFull, unauthorized } from './auth/challenge.js';
+import { authenticate, authenticateRacy } from './auth/identity.js';
+import type { Identity } from './auth/identity.js';
+import { SessionTable } from './auth/memory.js';
+import { NonceStore } from './auth/nonces.js';
+import { DEFAULT_USERS, userTable } from './auth/users.js';
+import type { UserAccount } from './auth/users.js';
 import { byteLength, problem } from './responses.js';
 import { matchRoute } from './routes/table.js';
 import type { Route } from './routes/route.js';
@@ -5,43 +12,102 @@ import { ArticleStore } from './store/articles.js';
 import { isKnownMethod } from './types.js';
 import type { HandlerDeps, HeaderMap, Limits, Method, RequestRecord, ResponseRecord, ServerState } from './types.js';
 
-/** Creates empty server state with the given limits. */
-export function createState(limits: Limits): ServerState {
-  return { store: new ArticleStore(limits.maxArticles), limits };
+/** Authentication settings of {@link createState}; every field is optional. */
+export interface AuthOptions {
+  /** Accounts. Default: {@link DEFAULT_USERS} (alice, bob, carol). */
+  users?: readonly UserAccount[];
+  /** Accepted clock difference of a signed Date, seconds. Default: 600. */
+  window?: number;
+  /** PUT and POST signatures must include the body hash. Default: true. */
+  bodyHash?: boolean;
+  /** Most nonces remembered at once (all users); beyond it signed-with-nonce requests get 503. Default: 1,000,000. */
+  nonceCapacity?: number;
 }
 
 /**
- * Answers one request: 501 for unknown methods, routing by path shape, OPTIONS and 405/404 generically, then the
- * route's handler. Pure apart from the store mutation; never throws (an unexpected error becomes a 500 problem).
+ * Creates empty server state with the given limits and authentication settings.
+ * @throws {InvalidUserError} for an unusable account name.
+ */
+export function createState(limits: Limits, auth: AuthOptions = {}): ServerState {
+  return {
+    store: new ArticleStore(limits.maxArticles),
+    limits,
+    auth: { users: userTable(auth.users ?? DEFAULT_USERS), window: auth.window ?? 600, bodyHash: auth.bodyHash ?? true },
+    nonces: new NonceStore(auth.nonceCapacity ?? 1_000_000),
+    sessions: new SessionTable(),
+  };
+}
+
+/**
+ * Answers one request: authentication (credentials verified, nonce consumed in the same synchronous step), 501 for
+ * unknown methods, routing by path shape, OPTIONS and 405/404 generically, access rules (401, 403), then the
+ * route's handler. Pure apart from the state mutation; never throws (an unexpected error becomes a 500 problem).
  * Sets `content-length` on every response that may carry one, and drops the body of HEAD responses.
  */
 export function handle(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
+  return respond(req, state, deps, () => authenticate(req, state, deps));
+}
+
+/**
+ * {@link handle} for the socket wiring. The same as `handle` (synchronous inside) except under the `nonce-race`
+ * fault, whose nonce check and store are separated by a macrotask.
+ */
+export async function handleAsync(req: RequestRecord, state: ServerState, deps: HandlerDeps): Promise<ResponseRecord> {
+  if (!deps.faults.has('nonce-race')) return handle(req, state, deps);
+  let identity: Identity;
+  try {
+    identity = await authenticateRacy(req, state, deps);
+  } catch {
+    return finish(req, problem(500, 'unexpected error while authenticating the request'));
+  }
+  return respond(req, state, deps, () => identity);
+}
+
+/**
+ * The `Allow` list of a route, as OPTIONS and 405 report it: every method when `authenticated`, else without
+ * the write methods (unless `allow-ignores-auth`).
+ */
+export function allowedMethods(route: Route, deps: HandlerDeps, authenticated: boolean): Method[] {
+  const full = authenticated || deps.faults.has('allow-ignores-auth');
+  const methods = route.methods.filter((m) => full || !route.writes.includes(m));
+  const article = route.kind === 'item' || route.kind === 'collection';
+  if (article && deps.faults.has('options-extra-method')) methods.splice(methods.indexOf('OPTIONS'), 0, 'PATCH');
+  return methods;
+}
+
+function respond(req: RequestRecord, state: ServerState, deps: HandlerDeps, identify: () => Identity): ResponseRecord {
   let response: ResponseRecord;
   try {
-    response = dispatch(req, state, deps);
+    const identity = identify();
+    response = dispatch(req, state, deps, identity);
+    if (identity.kind === 'user' && identity.setCookie !== undefined) {
+      response = { ...response, headers: { ...response.headers, 'set-cookie': identity.setCookie } };
+    }
   } catch {
     response = problem(500, 'unexpected error while handling the request');
   }
   return finish(req, response);
 }
 
-/** The `Allow` list of a route, as OPTIONS and 405 report it. */
-export function allowedMethods(route: Route, deps: HandlerDeps): Method[] {
-  const methods = [...route.methods];
-  const article = route.kind === 'item' || route.kind === 'collection';
-  if (article && deps.faults.has('options-extra-method')) methods.splice(methods.indexOf('OPTIONS'), 0, 'PATCH');
-  return methods;
-}
-
-function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
+function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, identity: Identity): ResponseRecord {
   const method = req.method;
   if (!isKnownMethod(method)) return problem(501, `method ${method} is not implemented by this server`);
+  if (identity.kind === 'unavailable') return nonceStoreFull(identity.retryAfterSeconds);
   const route = matchRoute(req.path);
-  const allow = allowedMethods(route, deps);
+  const user = identity.kind === 'user' ? identity.user : undefined;
+  const allow = allowedMethods(route, deps, user !== undefined);
   if (method === 'OPTIONS') return options(allow, deps);
-  // The authentication step (later issue) goes here: when route.writes includes the method, check credentials.
   const handler = allow.includes(method) ? route.handlers[method] : undefined;
-  if (handler) return handler({ req, state, deps });
+  const reason = identity.kind === 'anonymous' ? identity.reason : undefined;
+  if (handler) {
+    if (!route.guarded.includes(method)) return handler({ req, state, deps });
+    if (user === undefined) return unauthorized(req, reason, deps.faults);
+    if (route.owner !== undefined && route.owner !== user && state.auth.users.has(route.owner) && !deps.faults.has('records-any-user')) {
+      return forbidden(req, user);
+    }
+    return handler({ req, state, deps });
+  }
+  if (user === undefined && route.writes.includes(method)) return unauthorized(req, reason, deps.faults);
   if (route.unlisted === 404) return problem(404, `nothing at ${req.path}`);
   if (deps.faults.has('unlisted-method-200')) return { status: 200, headers: {} };
   const headers: HeaderMap = deps.faults.has('method-405-no-allow') ? {} : { allow: allow.join(', ') };

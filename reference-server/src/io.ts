@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ConnectionMemory } from './auth/memory.js';
 import type { HeaderMap, RequestRecord, ResponseRecord } from './types.js';
 
 /** Splits a request target into raw path and query. Absolute-form targets lose their scheme and authority. */
@@ -10,13 +11,30 @@ export function splitTarget(target: string): { path: string; query: string } {
   return { path: path === '' ? '/' : path, query: q < 0 ? '' : rest.slice(q + 1) };
 }
 
-/** Builds the pure request record from a node request and its fully read body. */
-export function toRequestRecord(req: IncomingMessage, body: Uint8Array, secure: boolean): RequestRecord {
+/**
+ * The request-target in origin form exactly as sent: unchanged, except that an absolute-form target loses its
+ * scheme and authority (and an empty path becomes `/`).
+ */
+export function originTarget(target: string): string {
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
+  if (!authority) return target;
+  const rest = target.slice(authority[0].length);
+  return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
+}
+
+/**
+ * Builds the pure request record from a node request and its fully read body. `connection` is passed only
+ * under the `connection-remembers` fault.
+ */
+export function toRequestRecord(req: IncomingMessage, body: Uint8Array, secure: boolean, connection?: ConnectionMemory): RequestRecord {
   const headers: HeaderMap = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = value;
   }
-  return { method: req.method ?? '', ...splitTarget(req.url ?? '/'), headers, body, secure };
+  const target = req.url ?? '/';
+  const record: RequestRecord = { method: req.method ?? '', ...splitTarget(target), target: originTarget(target), headers, body, secure };
+  if (connection !== undefined) record.connection = connection;
+  return record;
 }
 
 /** Declared Content-Length of a request, or undefined when absent or not a plain number. */

@@ -1,19 +1,37 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_USERS } from './auth/users.js';
+import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
+import type { TlsCredentials } from './tls/certificate.js';
 
 /** Options of {@link startServer}; every field is optional. */
 export interface ServerOptions {
-  /** Interface to bind. Default: `127.0.0.1`. */
+  /** Interface to bind (both listeners). Default: `127.0.0.1`. */
   host?: string;
-  /** Port to bind. Default: 0, a free port chosen by the system. */
+  /** Plain-HTTP port. Default: 0, a free port chosen by the system. */
   port?: number;
+  /** TLS port. Default: undefined, no TLS listener; 0 picks a free port. */
+  httpsPort?: number;
+  /**
+   * PEM certificate and key of the TLS listener. Default: a self-signed EC P-256 certificate for `localhost` and
+   * `127.0.0.1`, generated at start (see `RunningServer.certificate`).
+   */
+  tls?: TlsCredentials;
   /** Defects to switch on. Default: none (a correct server). */
   faults?: FaultName[];
   /** Largest accepted request body in bytes; larger bodies get 413. Default: 65536. */
   maxBodyBytes?: number;
   /** Most articles stored; creating beyond it gets 507. Default: 10000. */
   maxArticles?: number;
-  /** Clock. Default: the system clock. */
+  /** Accounts. Default: alice / `wonder:land` / `alice-secret-1`, bob / `builder` / `bob-secret-2`, carol / `pä:ss wörd✓` / `carol-secret-3`. */
+  users?: readonly UserAccount[];
+  /** Accepted clock difference of a signed Date, seconds, both directions. Default: 600. */
+  window?: number;
+  /** PUT and POST signatures must include the body hash (docs/auth.md). Default: true. */
+  bodyHash?: boolean;
+  /** Most nonces remembered at once; when full, signed-with-nonce requests get 503 + Retry-After. Default: 1,000,000. */
+  nonceCapacity?: number;
+  /** Clock (Date window, nonce expiry). Default: the system clock. */
   now?: () => Date;
   /** Id source for POST. Default: 16 random hex characters from `node:crypto`. */
   newId?: () => string;
@@ -21,13 +39,19 @@ export interface ServerOptions {
   log?: (line: string) => void;
 }
 
-/** {@link ServerOptions} with every default filled in. */
+/** {@link ServerOptions} with every default filled in (`httpsPort` and `tls` stay optional). */
 export interface ResolvedServerOptions {
   host: string;
   port: number;
+  httpsPort?: number;
+  tls?: TlsCredentials;
   faults: ReadonlySet<FaultName>;
   maxBodyBytes: number;
   maxArticles: number;
+  users: readonly UserAccount[];
+  window: number;
+  bodyHash: boolean;
+  nonceCapacity: number;
   now: () => Date;
   newId: () => string;
   log: (line: string) => void;
@@ -38,14 +62,27 @@ export function randomId(): string {
   return randomBytes(8).toString('hex');
 }
 
-/** Fills in every default of {@link ServerOptions}, once. */
+/**
+ * Fills in every default of {@link ServerOptions}, once.
+ * @throws {RangeError} when `window` is not a positive number or `nonceCapacity` not a positive integer.
+ */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
+  const window = options.window ?? 600;
+  const nonceCapacity = options.nonceCapacity ?? 1_000_000;
+  if (!(window > 0) || !Number.isFinite(window)) throw new RangeError(`window must be a positive number of seconds, not ${window}`);
+  if (!Number.isInteger(nonceCapacity) || nonceCapacity < 1) throw new RangeError(`nonceCapacity must be a positive integer, not ${nonceCapacity}`);
   return {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
+    ...(options.httpsPort === undefined ? {} : { httpsPort: options.httpsPort }),
+    ...(options.tls === undefined ? {} : { tls: { cert: options.tls.cert, key: options.tls.key } }),
     faults: new Set(options.faults ?? []),
     maxBodyBytes: options.maxBodyBytes ?? 65536,
     maxArticles: options.maxArticles ?? 10000,
+    users: (options.users ?? DEFAULT_USERS).map((u) => ({ ...u })),
+    window,
+    bodyHash: options.bodyHash ?? true,
+    nonceCapacity,
     now: options.now ?? (() => new Date()),
     newId: options.newId ?? randomId,
     log: options.log ?? (() => {}),

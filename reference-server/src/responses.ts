@@ -9,6 +9,8 @@ export const PROBLEM_BASE = 'tag:conform.example,2025:problems/';
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   408: 'Request Timeout',
@@ -17,6 +19,7 @@ const REASONS: Readonly<Record<number, string>> = {
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   501: 'Not Implemented',
+  503: 'Service Unavailable',
   507: 'Insufficient Storage',
 };
 

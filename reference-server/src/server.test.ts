@@ -2,9 +2,15 @@ import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { Client, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { signRequest } from './auth/sign.js';
 import { resolveServerOptions, startServer } from './server.js';
 import type { RunningServer } from './server.js';
 import { articleXml } from './testkit.js';
+
+/** Simple-form hmac headers of alice for one request (body hash included for PUT and POST). */
+function alice(method: string, target: string, body = ''): { authentication: string } {
+  return signRequest({ method, target, user: 'alice', secret: 'alice-secret-1', body });
+}
 
 let running: RunningServer | undefined;
 
@@ -42,7 +48,8 @@ describe('startServer', () => {
   it('listens on 127.0.0.1 at a free port and serves articles', async () => {
     const server = await start();
     expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
-    const post = await request(`${server.url}/articles`, { method: 'POST', body: articleXml(), headers: { 'content-type': 'application/xml' } });
+    const headers = { 'content-type': 'application/xml', ...alice('POST', '/articles', articleXml()) };
+    const post = await request(`${server.url}/articles`, { method: 'POST', body: articleXml(), headers });
     expect(post.statusCode).toBe(201);
     const location = String(post.headers.location);
     expect(location).toMatch(/^\/articles\/[0-9a-f]{16}$/);
@@ -78,8 +85,8 @@ describe('startServer', () => {
 
   it('keeps connections alive and sends no body for HEAD', async () => {
     const server = await start();
-    const head = 'HEAD / HTTP/1.1\r\nHost: x\r\n\r\n';
-    const get = 'GET / HTTP/1.1\r\nHost: x\r\n\r\n';
+    const head = `HEAD / HTTP/1.1\r\nHost: x\r\nAuthentication: ${alice('HEAD', '/').authentication}\r\n\r\n`;
+    const get = `GET / HTTP/1.1\r\nHost: x\r\nAuthentication: ${alice('GET', '/').authentication}\r\n\r\n`;
     const reply = await raw(server.port, head + get, (r) => r.endsWith('</service>'));
     const responses = reply.split(/(?=HTTP\/1\.1 )/);
     expect(responses).toHaveLength(2);
@@ -91,7 +98,7 @@ describe('startServer', () => {
     const server = await start();
     const reply = await raw(server.port, 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', () => false);
     expect(reply).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/);
-    expect((await request(`${server.url}/`)).statusCode).toBe(200);
+    expect((await request(`${server.url}/`, { headers: alice('GET', '/') })).statusCode).toBe(200);
   });
 
   it('keeps serving after an unexpected error', async () => {
@@ -100,10 +107,10 @@ describe('startServer', () => {
         throw new Error('boom');
       },
     });
-    const res = await request(`${server.url}/articles`, { method: 'POST', body: articleXml() });
+    const res = await request(`${server.url}/articles`, { method: 'POST', body: articleXml(), headers: alice('POST', '/articles', articleXml()) });
     expect(res.statusCode).toBe(500);
     await res.body.dump();
-    expect((await request(`${server.url}/`)).statusCode).toBe(200);
+    expect((await request(`${server.url}/`, { headers: alice('GET', '/') })).statusCode).toBe(200);
   });
 
   it('logs one line per request', async () => {
@@ -117,7 +124,7 @@ describe('startServer', () => {
     const server = await start();
     const client = new Client(server.url);
     try {
-      const res = await client.request({ method: 'GET', path: '/' });
+      const res = await client.request({ method: 'GET', path: '/', headers: alice('GET', '/') });
       await res.body.text();
       const began = Date.now();
       await server.close();
@@ -130,9 +137,21 @@ describe('startServer', () => {
 });
 
 describe('resolveServerOptions', () => {
+  it('refuses a window or nonce capacity that cannot work', () => {
+    expect(() => resolveServerOptions({ window: 0 })).toThrow(RangeError);
+    expect(() => resolveServerOptions({ nonceCapacity: 1.5 })).toThrow(RangeError);
+  });
+
   it('fills in every default', () => {
     const resolved = resolveServerOptions();
-    expect(resolved).toMatchObject({ host: '127.0.0.1', port: 0, maxBodyBytes: 65536, maxArticles: 10000 });
+    expect(resolved).toMatchObject({ host: '127.0.0.1', port: 0, maxBodyBytes: 65536, maxArticles: 10000, window: 600, bodyHash: true, nonceCapacity: 1_000_000 });
+    expect(resolved.users.map((u) => [u.name, u.password, u.secret])).toEqual([
+      ['alice', 'wonder:land', 'alice-secret-1'],
+      ['bob', 'builder', 'bob-secret-2'],
+      ['carol', 'pä:ss wörd✓', 'carol-secret-3'],
+    ]);
+    expect(resolved.httpsPort).toBeUndefined();
+    expect(resolved.tls).toBeUndefined();
     expect([...resolved.faults]).toEqual([]);
     expect(resolved.newId()).toMatch(/^[0-9a-f]{16}$/);
   });

@@ -1,23 +1,33 @@
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions as HttpServerOptions, ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { createState, handle } from './handle.js';
+import type { ConnectionMemory } from './auth/memory.js';
+import { createState, handleAsync } from './handle.js';
 import { declaredLength, readBody, toRequestRecord, writeResponse } from './io.js';
 import { resolveServerOptions } from './options.js';
 import type { ResolvedServerOptions, ServerOptions } from './options.js';
 import { PROBLEM_TYPE, byteLength, problem, reasonPhrase } from './responses.js';
+import { generateSelfSignedCertificate } from './tls/certificate.js';
 import type { HandlerDeps, ResponseRecord, ServerState } from './types.js';
 
 export { parseFaultNames, UnknownFaultError } from './faults.js';
 export { resolveServerOptions } from './options.js';
 export type { ResolvedServerOptions, ServerOptions } from './options.js';
 
-/** A listening reference server. */
+/** A listening reference server: plain HTTP, and TLS when `httpsPort` was given; one shared state. */
 export interface RunningServer {
-  /** Base URL, e.g. `http://127.0.0.1:43211`. */
+  /** Plain-HTTP base URL, e.g. `http://127.0.0.1:43211`. */
   url: string;
   port: number;
-  /** Stops listening and closes every connection, idle keep-alive ones included. Safe to call twice. */
+  /** TLS base URL, e.g. `https://127.0.0.1:43212`, when a TLS listener runs. */
+  httpsUrl?: string;
+  httpsPort?: number;
+  /** PEM certificate of the TLS listener (generated or given), for clients to trust. */
+  certificate?: string;
+  /** Nonces remembered right now (both listeners share the store); for benchmarks of its memory bound. */
+  nonceCount(): number;
+  /** Stops both listeners and closes every connection, idle keep-alive ones included. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -25,56 +35,85 @@ export interface RunningServer {
 const TIMEOUT_MS = 5000;
 const MAX_HEADER_BYTES = 16384;
 
-/** Starts the reference server over plain HTTP; resolves once it listens. */
+/** Everything a listener's request handlers share. */
+interface Shared {
+  state: ServerState;
+  deps: HandlerDeps;
+  options: ResolvedServerOptions;
+  /** Per-socket memory, only under the `connection-remembers` fault. */
+  memory?: WeakMap<object, ConnectionMemory>;
+}
+
+/**
+ * Starts the reference server over plain HTTP, and over TLS too when `httpsPort` is set (with `tls`, or a
+ * self-signed certificate generated now); resolves once every listener listens.
+ */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const resolved = resolveServerOptions(options);
-  const state = createState({ maxArticles: resolved.maxArticles, maxBodyBytes: resolved.maxBodyBytes });
+  const state = createState(
+    { maxArticles: resolved.maxArticles, maxBodyBytes: resolved.maxBodyBytes },
+    { users: resolved.users, window: resolved.window, bodyHash: resolved.bodyHash, nonceCapacity: resolved.nonceCapacity },
+  );
   const deps: HandlerDeps = { now: resolved.now, newId: resolved.newId, faults: resolved.faults };
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1000 });
+  const shared: Shared = { state, deps, options: resolved, ...(resolved.faults.has('connection-remembers') ? { memory: new WeakMap() } : {}) };
+  const base: HttpServerOptions = { maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1000 };
+  const servers: Server[] = [];
+  const close = closer(servers);
+  try {
+    const plain = wire(createServer(base), false, shared);
+    servers.push(plain);
+    const port = await listen(plain, resolved.host, resolved.port, resolved.log);
+    const running: RunningServer = { url: `http://${hostPart(resolved.host)}:${port}`, port, close, nonceCount: () => state.nonces.size() };
+    if (resolved.httpsPort === undefined) return running;
+    const credentials = resolved.tls ?? generateSelfSignedCertificate(new Date());
+    const secure = wire(createTlsServer({ ...base, cert: credentials.cert, key: credentials.key }), true, shared);
+    servers.push(secure);
+    const httpsPort = await listen(secure, resolved.host, resolved.httpsPort, resolved.log);
+    return { ...running, httpsUrl: `https://${hostPart(resolved.host)}:${httpsPort}`, httpsPort, certificate: credentials.cert };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+function wire(server: Server, secure: boolean, shared: Shared): Server {
+  const { options } = shared;
   server.requestTimeout = TIMEOUT_MS;
   server.headersTimeout = TIMEOUT_MS;
   server.keepAliveTimeout = TIMEOUT_MS;
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    serve(req, res, state, deps, resolved).catch((err: unknown) => {
-      resolved.log(`unexpected error: ${err instanceof Error ? err.message : String(err)}`);
+    serve(req, res, secure, shared).catch((err: unknown) => {
+      options.log(`unexpected error: ${err instanceof Error ? err.message : String(err)}`);
       writeResponse(res, problem(500, 'unexpected server error'));
     });
   };
   server.on('request', onRequest);
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if ((declaredLength(req) ?? 0) > resolved.maxBodyBytes) return void reply(req, res, tooLarge(resolved), resolved);
+    if ((declaredLength(req) ?? 0) > options.maxBodyBytes) return void reply(req, res, tooLarge(options), options);
     res.writeContinue();
     onRequest(req, res);
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => rejectClient(err, socket));
-  await listen(server, resolved);
-  server.on('error', (err) => resolved.log(`server error: ${err.message}`));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : resolved.port;
-  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-    return closing;
-  };
-  return { url: `http://${host}:${port}`, port, close };
+  return server;
 }
 
-async function serve(
-  req: IncomingMessage,
-  res: ServerResponse,
-  state: ServerState,
-  deps: HandlerDeps,
-  options: ResolvedServerOptions,
-): Promise<void> {
+async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean, shared: Shared): Promise<void> {
+  const { state, deps, options, memory } = shared;
   if ((declaredLength(req) ?? 0) > options.maxBodyBytes) return reply(req, res, tooLarge(options), options);
   const read = await readBody(req, options.maxBodyBytes);
   if (read.kind === 'aborted') return;
   if (read.kind === 'too-large') return reply(req, res, tooLarge(options), options);
-  reply(req, res, handle(toRequestRecord(req, read.body, false), state, deps), options);
+  const record = toRequestRecord(req, read.body, secure, memory === undefined ? undefined : remembered(memory, req.socket));
+  reply(req, res, await handleAsync(record, state, deps), options);
+}
+
+function remembered(memory: WeakMap<object, ConnectionMemory>, socket: object): ConnectionMemory {
+  let entry = memory.get(socket);
+  if (entry === undefined) {
+    entry = {};
+    memory.set(socket, entry);
+  }
+  return entry;
 }
 
 function reply(req: IncomingMessage, res: ServerResponse, record: ResponseRecord, options: ResolvedServerOptions): void {
@@ -102,12 +141,36 @@ function rejectClient(err: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(head + body);
 }
 
-function listen(server: Server, options: ResolvedServerOptions): Promise<void> {
+function listen(server: Server, host: string, port: number, log: (line: string) => void): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
-      resolve();
+      server.on('error', (err) => log(`server error: ${err.message}`));
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
     });
   });
+}
+
+function hostPart(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** One idempotent close for every listener started so far. */
+function closer(servers: readonly Server[]): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            if (!server.listening) return resolve();
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      ),
+    ).then(() => undefined);
+    return closing;
+  };
 }

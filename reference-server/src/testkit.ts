@@ -1,38 +1,140 @@
+import type { ConnectionMemory } from './auth/memory.js';
+import { basicAuthorization, signRequest } from './auth/sign.js';
+import type { SignedHeaders } from './auth/sign.js';
+import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
-import { createState, handle } from './handle.js';
+import { createState, handle, handleAsync } from './handle.js';
 import type { Article, HandlerDeps, HeaderMap, RequestRecord, ResponseRecord, ServerState } from './types.js';
 
-/** A fresh state plus deps, and a `call` that runs one request through {@link handle}. For unit tests. */
+/** The fixed start of a test server's clock. */
+export const TEST_NOW = new Date('2025-01-01T00:00:00Z');
+
+/** One request for {@link TestServer.send}: nothing is signed unless the headers say so. */
+export interface TestRequest {
+  method: string;
+  /** Request-target: raw path plus `?query`. */
+  target: string;
+  body?: string | Uint8Array;
+  headers?: HeaderMap;
+  /** Arrived over TLS. Default false. */
+  secure?: boolean;
+  connection?: ConnectionMemory;
+}
+
+/** How {@link TestServer.sign} signs: simple form unless `nonce` is given. */
+export interface TestSignOptions {
+  /** Default: the server's `signAs` user, else alice. */
+  user?: string;
+  nonce?: string;
+  /** Date header text or an instant. Default: the test clock's now. */
+  date?: string | Date;
+  body?: string | Uint8Array;
+  /** Default: the server's `bodyHash` setting. */
+  bodyHash?: boolean;
+}
+
+/** A fresh state plus deps and a settable clock, and ways to run requests through {@link handle}. For unit tests. */
 export interface TestServer {
   state: ServerState;
   deps: HandlerDeps;
+  clock: { set(at: Date | number): void; advance(seconds: number): void; now(): Date };
+  /**
+   * One request through {@link handle}. Signed with the simple hmac form (or Basic over TLS, see `signWith`) as
+   * the `signAs` user (default alice) unless `headers` carries `authorization` or `authentication`, or `signAs`
+   * is null.
+   */
   call(method: string, path: string, body?: string | Uint8Array, headers?: HeaderMap): ResponseRecord;
+  /** One request through {@link handle} exactly as given. */
+  send(req: TestRequest): ResponseRecord;
+  /** One request through {@link handleAsync} exactly as given. */
+  sendAsync(req: TestRequest): Promise<ResponseRecord>;
+  /** Signed-request headers for `method` and `target`. */
+  sign(method: string, target: string, options?: TestSignOptions): SignedHeaders;
+  /** `{ authorization: 'Basic …' }` for a user (with their own password unless another is given). */
+  basic(user: string, password?: string): HeaderMap;
 }
 
-/** Options of {@link testServer}. Defaults: no faults, ids `id-1`, `id-2`, …, 64 KiB bodies, 100 articles. */
+/** Options of {@link testServer}. Defaults: no faults, ids `id-1`, `id-2`, …, 64 KiB bodies, 100 articles, default users. */
 export interface TestServerOptions {
   faults?: FaultName[];
   newId?: () => string;
   maxArticles?: number;
   maxBodyBytes?: number;
+  users?: readonly UserAccount[];
+  window?: number;
+  bodyHash?: boolean;
+  nonceCapacity?: number;
+  /** User whose credentials `call` adds; null for none. Default: alice. */
+  signAs?: string | null;
+  /** How `call` authenticates: simple-form hmac, or Basic with the request marked as arriving over TLS. Default: hmac. */
+  signWith?: 'hmac' | 'basic-tls';
 }
 
-/** Builds an in-memory server for {@link handle} tests: no socket, a fixed clock, counting ids. */
+/** Builds an in-memory server for {@link handle} tests: no socket, a settable clock, counting ids. */
 export function testServer(options: TestServerOptions = {}): TestServer {
   let n = 0;
-  const state = createState({ maxArticles: options.maxArticles ?? 100, maxBodyBytes: options.maxBodyBytes ?? 65536 });
+  let nowMs = TEST_NOW.getTime();
+  const state = createState(
+    { maxArticles: options.maxArticles ?? 100, maxBodyBytes: options.maxBodyBytes ?? 65536 },
+    {
+      ...(options.users ? { users: options.users } : {}),
+      ...(options.window !== undefined ? { window: options.window } : {}),
+      ...(options.bodyHash !== undefined ? { bodyHash: options.bodyHash } : {}),
+      ...(options.nonceCapacity !== undefined ? { nonceCapacity: options.nonceCapacity } : {}),
+    },
+  );
   const deps: HandlerDeps = {
-    now: () => new Date('2025-01-01T00:00:00Z'),
+    now: () => new Date(nowMs),
     newId: options.newId ?? (() => `id-${++n}`),
     faults: new Set(options.faults ?? []),
   };
-  const call = (method: string, path: string, body: string | Uint8Array = '', headers: HeaderMap = {}): ResponseRecord => {
-    const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-    const [rawPath = '', query = ''] = path.split('?');
-    const req: RequestRecord = { method, path: rawPath, query, headers, body: bytes, secure: false };
-    return handle(req, state, deps);
+  const signAs = options.signAs === undefined ? 'alice' : options.signAs;
+  const clock = {
+    set: (at: Date | number) => void (nowMs = typeof at === 'number' ? at : at.getTime()),
+    advance: (seconds: number) => void (nowMs += seconds * 1000),
+    now: () => new Date(nowMs),
   };
-  return { state, deps, call };
+  const send = (r: TestRequest): ResponseRecord => handle(record(r), state, deps);
+  const sendAsync = (r: TestRequest): Promise<ResponseRecord> => handleAsync(record(r), state, deps);
+  const sign = (method: string, target: string, o: TestSignOptions = {}): SignedHeaders => {
+    const user = o.user ?? signAs ?? 'alice';
+    const secret = state.auth.users.get(user)?.secret ?? 'no such user';
+    return signRequest({
+      method,
+      target,
+      user,
+      secret,
+      bodyHash: o.bodyHash ?? state.auth.bodyHash,
+      ...(o.body !== undefined ? { body: o.body } : {}),
+      ...(o.nonce !== undefined ? { nonce: o.nonce, date: o.date ?? new Date(nowMs) } : {}),
+    });
+  };
+  const basic = (user: string, password?: string): HeaderMap => ({
+    authorization: basicAuthorization(user, password ?? state.auth.users.get(user)?.password ?? ''),
+  });
+  const call = (method: string, path: string, body: string | Uint8Array = '', headers: HeaderMap = {}): ResponseRecord => {
+    const own = 'authorization' in headers || 'authentication' in headers;
+    if (own || signAs === null) return send({ method, target: path, body, headers });
+    if (options.signWith === 'basic-tls') return send({ method, target: path, body, headers: { ...basic(signAs), ...headers }, secure: true });
+    return send({ method, target: path, body, headers: { ...sign(method, path, { body, user: signAs }), ...headers } });
+  };
+  return { state, deps, clock, call, send, sendAsync, sign, basic };
+}
+
+function record(r: TestRequest): RequestRecord {
+  const body = r.body === undefined ? new Uint8Array() : typeof r.body === 'string' ? new TextEncoder().encode(r.body) : r.body;
+  const q = r.target.indexOf('?');
+  const req: RequestRecord = {
+    method: r.method,
+    path: q < 0 ? r.target : r.target.slice(0, q),
+    query: q < 0 ? '' : r.target.slice(q + 1),
+    target: r.target,
+    headers: r.headers ?? {},
+    body,
+    secure: r.secure ?? false,
+  };
+  if (r.connection) req.connection = r.connection;
+  return req;
 }
 
 /** Article XML for tests (field text inserted raw); fields default to a valid article; fields in `omit` are left out. */

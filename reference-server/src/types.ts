@@ -1,3 +1,6 @@
+import type { ConnectionMemory, SessionTable } from './auth/memory.js';
+import type { NonceStore } from './auth/nonces.js';
+import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
 import type { ArticleStore } from './store/articles.js';
 
@@ -16,6 +19,13 @@ export interface RequestRecord {
   body: Uint8Array;
   /** True when the request arrived over TLS. */
   secure: boolean;
+  /**
+   * Request-target in origin form exactly as sent (the raw path plus `?query` when there is one); signed
+   * requests cover it. Default: `path`, plus `?query` when `query` is not empty.
+   */
+  target?: string;
+  /** Per-connection memory, given only under the `connection-remembers` fault (the correct server keeps none). */
+  connection?: ConnectionMemory;
 }
 
 /** One HTTP response produced by the pure core. */
@@ -46,10 +56,23 @@ export interface Limits {
   maxArticles: number;
 }
 
-/** Mutable server state: the article store and the limits. */
+/** Authentication settings: the accounts, the Date window and whether PUT/POST signatures cover the body. */
+export interface AuthSettings {
+  users: ReadonlyMap<string, UserAccount>;
+  /** Accepted clock difference of a signed Date, seconds, both directions. */
+  window: number;
+  /** PUT and POST signatures must include the body hash (docs/auth.md). */
+  bodyHash: boolean;
+}
+
+/** Mutable server state shared by every listener: articles, nonces (and sessions, under a fault only). */
 export interface ServerState {
   store: ArticleStore;
   limits: Limits;
+  auth: AuthSettings;
+  nonces: NonceStore;
+  /** Used only by the `session-cookie` fault. */
+  sessions: SessionTable;
 }
 
 /** HTTP methods this server knows; anything else answers 501. */

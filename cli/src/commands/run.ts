@@ -2,7 +2,8 @@
 import { randomInt } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { NO_AUTH } from '../../../harness/src/auth/types.js';
+import { createAuthenticator } from '../../../harness/src/auth/authenticator.js';
+import { assertSignersAgree } from '../../../harness/src/auth/vectors.js';
 import { ConformError } from '../../../harness/src/errors.js';
 import { createHttpClient } from '../../../harness/src/http/client.js';
 import { loadProfile } from '../../../harness/src/profile/load.js';
@@ -11,6 +12,7 @@ import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { FILE_REPORTERS, REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 import { exitCodeFor, runSuite, selectScenarios } from '../../../harness/src/runner/run-suite.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
+import type { Bases } from '../../../harness/src/runner/execute.js';
 import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
 import { parseFaultNames, startServer } from '../../../reference-server/src/index.js';
 import { faultList, intOption, listOption, parse } from '../args.js';
@@ -130,8 +132,13 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
   };
 }
 
-function baseUrlFor(options: ResolvedRunOptions, profile: ResolvedProfile): string | undefined {
-  return options.target ?? profile.target.http ?? profile.target.https;
+/** --target overrides the profile's target.http or target.https by its scheme (CONTRACT.md). */
+export function basesFor(target: string | undefined, profile: ResolvedProfile): Bases | undefined {
+  const plain = target?.startsWith('http:') ? target : profile.target.http;
+  const tls = target?.startsWith('https:') ? target : profile.target.https;
+  const primary = target ?? plain ?? tls;
+  if (!primary) return undefined;
+  return { primary, ...(plain ? { plain } : {}), ...(tls ? { tls } : {}) };
 }
 
 /** The command line that reproduces one scenario's result. */
@@ -160,6 +167,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
+  await assertSignersAgree(defaults.vectors());
   const catalogue = await loadRules(options.rulesFile);
   const suite = await loadSuite(options.specs, catalogue);
   let profile = await loadProfile(options.profileFile);
@@ -168,16 +176,18 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`conform run: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`);
     return 2;
   }
-  const server = options.embedded ? await startServer({ port: 0, faults: parseFaultNames(options.faults) }) : undefined;
+  const server = options.embedded ? await startServer({ port: 0, httpsPort: 0, faults: parseFaultNames(options.faults) }) : undefined;
   try {
-    if (server) profile = { ...profile, target: { ...profile.target, http: server.url } };
-    const baseUrl = server?.url ?? baseUrlFor(options, profile);
-    if (!baseUrl) throw new ConformError('CONFORM_USAGE', 'no target: pass --target URL, set target.http in the profile, or use --embedded');
-    const ca = options.ca !== undefined ? await readFile(options.ca, 'utf8').catch((err: Error) => { throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`); }) : undefined;
+    if (server) profile = { ...profile, target: { ...profile.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) } };
+    const bases = basesFor(server ? undefined : options.target, profile);
+    if (!bases) throw new ConformError('CONFORM_USAGE', 'no target: pass --target URL, set target.http in the profile, or use --embedded');
+    const ca = options.ca !== undefined
+      ? await readFile(options.ca, 'utf8').catch((err: Error) => { throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`); })
+      : server?.certificate;
     const client = createHttpClient({
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
-      insecure: options.insecure || profile.target.insecure,
+      insecure: options.insecure || (profile.target.insecure && !server),
       ...(ca !== undefined ? { ca } : {}),
     });
     const printer = options.reporters.includes('console')
@@ -188,7 +198,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       run = await runSuite(
         suite,
         {
-          baseUrl,
+          bases,
           seed: options.seed,
           runs: options.runs,
           filter: options.filter,
@@ -198,7 +208,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           ...(options.replayPath ? { replayPath: options.replayPath } : {}),
           replayCommand: (r) => replayCommand(options, io, r.id, r.counterexample?.path),
         },
-        { client, profile, authenticator: NO_AUTH, ...(printer ? { onEvent: printer } : {}) },
+        { client, profile, authenticator: createAuthenticator({ profile }), ...(printer ? { onEvent: printer } : {}) },
       );
     } finally {
       await client.close();

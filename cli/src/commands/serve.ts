@@ -1,13 +1,23 @@
 /** `conform serve`: the bundled reference server, optionally with fault modes. Runs until SIGINT/SIGTERM. */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConformError } from '../../../harness/src/errors.js';
 import { FAULTS, parseFaultNames, startServer } from '../../../reference-server/src/index.js';
 import { faultList, intOption, parse } from '../args.js';
 import type { CliIo } from '../io.js';
 
-const HELP = `Usage: conform serve [--port N] [--host H] [--fault NAME]… [--list-faults] [--quiet]
+const HELP = `Usage: conform serve [--port N] [--https-port N] [--host H] [--fault NAME]… [--list-faults] [--quiet]
 
-Runs the bundled reference server (the implementation that passes every scenario).
-  --port N          Port (default 8080; 0 picks a free one)
+Runs the bundled reference server (the implementation that passes every scenario): plain HTTP and, beside it,
+TLS with a self-signed certificate made at start (or --cert/--key).
+  --port N          Plain-HTTP port (default 8080; 0 picks a free one)
+  --https-port N    TLS port (default 8443; 0 picks a free one; "off" for none)
+  --cert FILE       TLS certificate (PEM); with --key. Default: self-signed for 127.0.0.1 and localhost
+  --key FILE        TLS private key (PEM)
+  --cert-out FILE   Write the certificate in use (PEM), for clients to trust (curl --cacert, conform run --ca)
   --host H          Interface (default 127.0.0.1)
+  --window S        Accepted clock difference for signed requests, seconds (default 600)
+  --body-hash on|off  Require the body hash in signed PUT/POST (docs/auth.md; default on)
   --fault NAME      Switch on a named defect (repeatable or comma-separated), to see the harness catch it
   --list-faults     Print the fault modes and exit
   --max-body N      Largest request body accepted, bytes (default 65536)
@@ -24,6 +34,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     'max-body': { type: 'string' },
     'max-articles': { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
+    'https-port': { type: 'string' },
+    cert: { type: 'string' },
+    key: { type: 'string' },
+    'cert-out': { type: 'string' },
+    window: { type: 'string' },
+    'body-hash': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -39,7 +55,20 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const faults = parseFaultNames(faultList(values.fault, parseFaultNames));
   const maxBodyBytes = intOption(values['max-body'], 'max-body', 1, 1024 ** 3);
   const maxArticles = intOption(values['max-articles'], 'max-articles', 1, 100_000_000);
+  const httpsPort = values['https-port'] === 'off' ? undefined : (intOption(values['https-port'], 'https-port', 0, 65535) ?? 8443);
+  if ((values.cert === undefined) !== (values.key === undefined)) throw new ConformError('CONFORM_USAGE', '--cert and --key go together');
+  const readPem = async (file: string) => readFile(path.resolve(io.cwd, file), 'utf8').catch((err: Error) => {
+    throw new ConformError('CONFORM_USAGE', `cannot read ${file}: ${err.message}`);
+  });
+  const tls = values.cert !== undefined && values.key !== undefined ? { cert: await readPem(values.cert), key: await readPem(values.key) } : undefined;
+  const window = intOption(values.window, 'window', 1, 10 * 365 * 86_400);
+  const bodyHash = values['body-hash'] === undefined ? undefined : values['body-hash'] === 'on' ? true : values['body-hash'] === 'off' ? false : undefined;
+  if (values['body-hash'] !== undefined && bodyHash === undefined) throw new ConformError('CONFORM_USAGE', '--body-hash takes on or off');
   const server = await startServer({
+    ...(httpsPort !== undefined ? { httpsPort } : {}),
+    ...(tls ? { tls } : {}),
+    ...(window !== undefined ? { window } : {}),
+    ...(bodyHash !== undefined ? { bodyHash } : {}),
     host: values.host ?? '127.0.0.1',
     port: intOption(values.port, 'port', 0, 65535) ?? 8080,
     faults,
@@ -47,7 +76,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(maxArticles !== undefined ? { maxArticles } : {}),
     log: values.quiet ? () => {} : (line) => io.stderr.write(`${line}\n`),
   });
-  io.stdout.write(`conform reference server listening on ${server.url}${faults.length ? ` with fault${faults.length > 1 ? 's' : ''} ${faults.join(', ')}` : ''}\n`);
+  if (values['cert-out'] && server.certificate) await writeFile(path.resolve(io.cwd, values['cert-out']), server.certificate);
+  const urls = [server.url, server.httpsUrl].filter(Boolean).join(' and ');
+  io.stdout.write(`conform reference server listening on ${urls}${faults.length ? ` with fault${faults.length > 1 ? 's' : ''} ${faults.join(', ')}` : ''}\n`);
   await (io.untilSignal ?? untilSignal)();
   await server.close();
   return 0;

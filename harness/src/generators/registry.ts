@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import type { ResolvedProfile } from '../profile/schema.js';
 import { articleArb, currencyArb, priceArb, slugArb, titleArb } from './article.js';
+import { digestMutationArb, malformedDateArb, noncePrefixArb, noncePrefixesArb, passwordMutationArb, skewInsideArb, skewOutsideArb } from './auth.js';
 
 export interface GeneratorDef {
   description: string;
@@ -22,6 +23,31 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
   price: { description: 'A decimal price with a fractional part.', options: NoOptions, make: () => priceArb() },
   currency: { description: 'A lowercase ISO 4217 currency code.', options: NoOptions, make: () => currencyArb() },
   slug: { description: 'A URL slug: lowercase words joined by "-".', options: NoOptions, make: () => slugArb() },
+  noncePrefix: {
+    description: 'The leading digits of a nonce (0–4, or up to max; leading zeros included); pass through freshNonce.',
+    options: z.strictObject({ max: z.number().int().min(0).max(4).optional() }),
+    make: (o) => noncePrefixArb((o['max'] as number | undefined) ?? 4),
+  },
+  noncePrefixes: {
+    description: 'Distinct nonce prefixes (min, max; defaults 2 and 8).',
+    options: z.strictObject({ min: z.number().int().min(1).optional(), max: z.number().int().max(100).optional() }),
+    make: (o) => noncePrefixesArb((o['min'] as number | undefined) ?? 2, (o['max'] as number | undefined) ?? 8),
+  },
+  skewInside: { description: "Seconds of clock skew strictly inside the profile's window (minus its margin).", options: NoOptions, make: (_o, p) => skewInsideArb(p.auth.window, p.auth.windowMargin) },
+  skewOutside: { description: "Seconds of clock skew beyond the profile's window (plus its margin), whole days included.", options: NoOptions, make: (_o, p) => skewOutsideArb(p.auth.window, p.auth.windowMargin) },
+  malformedDate: { description: 'A Date value not of the shape DD Mon YYYY hh:mm:ss.', options: NoOptions, make: () => malformedDateArb() },
+  digestMutation: { description: 'A change of one character, a truncation, a drop or a case change of a digest.', options: NoOptions, make: () => digestMutationArb() },
+  passwordMutation: { description: 'A wrong password near the right one (prefix, extension, case, one character).', options: NoOptions, make: () => passwordMutationArb() },
+  bodyMutation: {
+    description: 'A change of one character (anywhere in the body), a truncation or an extension of a body.',
+    options: NoOptions,
+    make: () =>
+      fc.oneof(
+        { weight: 3, arbitrary: fc.record({ kind: fc.constant('replace' as const), index: fc.nat(4096), char: fc.constantFrom('x', '0', ' ', 'é') }) },
+        { weight: 1, arbitrary: fc.record({ kind: fc.constant('extend' as const), suffix: fc.constantFrom(' ', '<!---->', '\n') }) },
+        { weight: 1, arbitrary: fc.record({ kind: fc.constant('drop' as const), index: fc.nat(4096) }) },
+      ),
+  },
   count: {
     description: 'An integer between min and max (defaults 1 and 5).',
     options: z.strictObject({ min: z.number().int().optional(), max: z.number().int().optional() }),

@@ -49,37 +49,47 @@ export interface HttpClientOptions {
   insecure?: boolean;
   /** Extra CA certificates (PEM) to trust. */
   ca?: string;
-  /** Connections per origin. Default 8. */
+  /**
+   * Connections per origin for ordinary requests. Default 1: a scenario's requests follow one another on the same
+   * keep-alive connection (which is what statelessness checks rely on). Concurrent sends use a separate pool.
+   */
   connections?: number;
 }
 
+export interface SendOptions {
+  /** Send over the concurrent pool (many connections) instead of the default single keep-alive connection. */
+  concurrent?: boolean;
+}
+
 export interface HttpClient {
-  send(request: HttpRequest): Promise<SendResult>;
+  send(request: HttpRequest, options?: SendOptions): Promise<SendResult>;
   close(): Promise<void>;
 }
 
 export function createHttpClient(options: HttpClientOptions = {}, dispatcher?: Dispatcher): HttpClient {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxBytes = options.maxResponseBytes ?? 1024 * 1024;
-  const agent =
-    dispatcher ??
+  const makeAgent = (connections: number) =>
     new Agent({
       keepAliveTimeout: 10_000,
-      connections: options.connections ?? 8,
+      connections,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       connectTimeout: Math.min(timeoutMs, 10_000),
       maxResponseSize: maxBytes,
       connect: { rejectUnauthorized: !options.insecure, ...(options.ca ? { ca: options.ca } : {}) },
     });
+  const agent = dispatcher ?? makeAgent(options.connections ?? 1);
+  let pool: Dispatcher | undefined;
 
-  const send = async (req: HttpRequest): Promise<SendResult> => {
+  const send = async (req: HttpRequest, sendOptions: SendOptions = {}): Promise<SendResult> => {
+    const via = sendOptions.concurrent ? (pool ??= dispatcher ?? makeAgent(256)) : agent;
     const started = performance.now();
     const url = new URL(req.url);
     let res: Dispatcher.ResponseData;
     try {
       // undici's headersTimeout bounds the wait for the status line and headers.
-      res = await agent.request({
+      res = await via.request({
         origin: url.origin,
         path: url.pathname + url.search,
         method: req.method as Dispatcher.HttpMethod,
@@ -95,7 +105,11 @@ export function createHttpClient(options: HttpClientOptions = {}, dispatcher?: D
     if ('error' in body) return { ok: false, error: body.error === 'too-large' ? { code: 'RESPONSE_TOO_LARGE', message: `response body larger than ${maxBytes} bytes` } : body.error === 'timeout' ? { code: 'TIMEOUT', message: `no complete response within ${timeoutMs} ms (the body did not finish)` } : classify(body.error, timeoutMs, maxBytes, false) };
     return { ok: true, response: { status: res.statusCode, headers, body: body.bytes, durationMs: performance.now() - started } };
   };
-  return { send, close: () => (dispatcher ? Promise.resolve() : agent.close()) };
+  const close = async () => {
+    if (dispatcher) return;
+    await Promise.all([agent.close(), pool?.close()]);
+  };
+  return { send, close };
 }
 
 /**

@@ -29,6 +29,9 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'auth.oauth2': { test: (p) => p.auth.schemes.includes('oauth2') && p.auth.oauth2 !== undefined, key: 'auth.schemes: [oauth2] and auth.oauth2' },
   'auth.oauth1': { test: (p) => p.auth.schemes.includes('oauth1') && p.auth.oauth1 !== undefined, key: 'auth.schemes: [oauth1] and auth.oauth1' },
   'auth.bodyHash': { test: (p) => p.auth.bodyHash, key: 'auth.bodyHash: true' },
+  'auth.nonceScope.user': { test: (p) => p.auth.nonceScope === 'user', key: 'auth.nonceScope: user' },
+  'auth.nonceScope.global': { test: (p) => p.auth.nonceScope === 'global', key: 'auth.nonceScope: global' },
+  'auth.tlsOnly.basic': { test: (p) => p.auth.tlsOnly.includes('basic'), key: 'auth.tlsOnly: [basic]' },
   'auth.any': { test: (p) => p.auth.schemes.length > 0, key: 'auth.schemes' },
 };
 

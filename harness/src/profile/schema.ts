@@ -60,6 +60,8 @@ export const ProfileSchema = z.strictObject({
       window: z.number().positive().optional().describe('Accepted clock difference, seconds. Default 600.'),
       bodyHash: z.boolean().optional().describe('§5.2 rule 6 extension in use. Default false.'),
       tlsOnly: z.array(SchemeSchema).optional().describe('Schemes refused over plain HTTP. Default [basic, oauth2, oauth1].'),
+      nonceScope: z.enum(['user', 'global']).optional().describe('Whether a nonce is used once per user or once for all users. Unset: not checked.'),
+      windowMargin: z.number().min(0).optional().describe('Seconds kept clear of the window edge when testing it (transit time). Default 5.'),
       oauth2: z
         .strictObject({
           tokenEndpoint: PathTemplate,
@@ -102,6 +104,8 @@ export interface ResolvedProfile {
     window: number;
     bodyHash: boolean;
     tlsOnly: Scheme[];
+    nonceScope?: 'user' | 'global';
+    windowMargin: number;
     oauth2?: { tokenEndpoint: string; clientId: string; clientSecret: string; user?: string; ttl?: number };
     oauth1?: Record<string, unknown>;
   };
@@ -134,7 +138,8 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       window: auth.window ?? 600,
       bodyHash: auth.bodyHash ?? false,
       tlsOnly: auth.tlsOnly ?? ['basic', 'oauth2', 'oauth1'],
-      ...stripUndefined({ oauth2: auth.oauth2, oauth1: auth.oauth1 }),
+      windowMargin: auth.windowMargin ?? 5,
+      ...stripUndefined({ oauth2: auth.oauth2, oauth1: auth.oauth1, nonceScope: auth.nonceScope }),
     },
   };
 }

@@ -1,25 +1,35 @@
 /** Executes a scenario's steps once, for one set of generated values: the unit a property run repeats. */
-import type { Authenticator } from '../auth/types.js';
-import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import type { AuthOptions, Authenticator } from '../auth/authenticator.js';
+import { applyMutation, type Mutation } from '../auth/mutations.js';
+import type { HttpClient, HttpRequest, HttpResponse, SendResult } from '../http/client.js';
 import type { ArticleValue } from '../generators/article.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
 import type { StepData } from '../spec/schema.js';
 import { compileTemplate, renderTemplate, stringify, type CompiledTemplate, type Scope } from '../spec/template.js';
 import type { Scenario } from '../spec/types.js';
 import { serializeArticle } from '../xml/article-xml.js';
-import { checkResponse, headerValue, locationPath, parseAllow } from './expect.js';
+import { checkResponse, headerValue, locationPath, parseAllow, statusMatches, statusSet } from './expect.js';
 import type { Redactor } from './redact.js';
 import type { Exchange } from './types.js';
 
+/** Base URLs of the target: the primary one (--target, else plain, else TLS) and each transport when known. */
+export interface Bases {
+  primary: string;
+  plain?: string;
+  tls?: string;
+}
+
 export interface ExecDeps {
   client: HttpClient;
-  baseUrl: string;
+  bases: Bases;
   profile: ResolvedProfile;
   redactor: Redactor;
   authenticator: Authenticator;
   /** A fresh value per execution, so repeated runs never collide on the target. */
   uniq: () => string;
   seed: number;
+  /** The harness clock. */
+  now?: () => Date;
   /** Most exchanges kept per run for the report. */
   maxTranscript?: number;
 }
@@ -69,20 +79,28 @@ function render(source: string, scope: Scope): unknown {
 
 export const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Does the profile say this request needs credentials? */
+/**
+ * Does the profile say this request needs credentials? Writes to articles when `writeAuth`, and anything but
+ * OPTIONS on a protected resource. OPTIONS on articles is authenticated too when writes need credentials, so that
+ * `Allow` shows everything an authenticated client may do.
+ */
 export function needsCredentials(method: string, path: string, profile: ResolvedProfile): boolean {
   const p = path.split('?')[0] ?? path;
+  const m = method.toUpperCase();
   const articlePath = p === profile.articles.collection || p.startsWith(profile.articles.collection + '/') ||
     [profile.articles.item, ...profile.articles.aliases].some((t) => p.startsWith(t.split('{')[0] ?? t));
-  if (UNSAFE.has(method.toUpperCase()) && profile.articles.writeAuth && articlePath) return true;
-  return profile.protected.some((r) => new RegExp(`^${r.path.split(/\{[^}]*\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`).test(p)) && method.toUpperCase() !== 'OPTIONS';
+  if (articlePath && profile.articles.writeAuth && (UNSAFE.has(m) || m === 'OPTIONS')) return true;
+  return m !== 'OPTIONS' && profile.protected.some((r) => new RegExp(`^${r.path.split(/\{[^}]*\}/).map(escapeRe).join('[^/]+')}$`).test(p));
 }
 
 const PREFERENCE: Scheme[] = ['hmac-nonce', 'hmac', 'basic', 'oauth2', 'oauth1'];
+const SIGNABLE = new Set<Scheme>(['hmac-nonce', 'hmac', 'basic']);
 
-function chooseScheme(profile: ResolvedProfile, secure: boolean): Scheme | undefined {
-  return PREFERENCE.find((s) => profile.auth.schemes.includes(s) && (secure || !profile.auth.tlsOnly.includes(s)));
+/** The scheme `auto` uses: the strongest the profile lists that works on this transport. */
+export function chooseScheme(profile: ResolvedProfile, secure: boolean): Scheme | undefined {
+  return PREFERENCE.find((s) => SIGNABLE.has(s) && profile.auth.schemes.includes(s) && (secure || !profile.auth.tlsOnly.includes(s)));
 }
 
 function joinUrl(base: string, path: string): string {
@@ -92,64 +110,6 @@ function joinUrl(base: string, path: string): string {
 function bodyText(body: Uint8Array, max = 4096): string {
   const s = Buffer.from(body.subarray(0, max * 4)).toString('utf8');
   return s.length > max ? `${s.slice(0, max)}… (${body.length} bytes)` : s;
-}
-
-/** Runs every step for one set of values. Never throws for target behaviour. */
-export async function executeOnce(scenario: Scenario, values: Record<string, unknown>, deps: ExecDeps): Promise<IterationOutcome> {
-  const { profile, redactor } = deps;
-  const scope: Record<string, unknown> = {
-    profile,
-    target: deps.baseUrl,
-    uniq: deps.uniq(),
-    methods: STANDARD_METHODS,
-    seed: deps.seed,
-    users: profile.users.map((u) => u.name),
-    ...values,
-  };
-  const transcript: RawExchange[] = [];
-  const maxTranscript = deps.maxTranscript ?? 40;
-  let requests = 0;
-  let stepIndex = 0;
-  let stepName: string | undefined;
-  try {
-    for (const l of scenario.let) scope[l.name] = render(l.template, scope);
-    for (const [i, step] of scenario.steps.entries()) {
-      stepIndex = i + 1;
-      stepName = step.name;
-      if (step.when !== undefined && !truthy(render(step.when, scope))) continue;
-      const items = step.each !== undefined ? toList(render(step.each, scope)) : [undefined];
-      for (const item of items) {
-        const local = step.each !== undefined ? { ...scope, item } : scope;
-        const built = buildRequest(step, local, deps);
-        if ('error' in built) return { kind: 'error', step: stepIndex, ...(stepName ? { stepName } : {}), message: built.error, transcript, requests };
-        requests++;
-        const sent = await deps.client.send(built.request);
-        const exchange: RawExchange = { step: stepIndex, ...(stepName ? { stepName } : {}), request: built.request };
-        if (transcript.length < maxTranscript) transcript.push(exchange);
-        if (!sent.ok) {
-          exchange.error = sent.error;
-          return { kind: 'error', step: stepIndex, ...(stepName ? { stepName } : {}), message: redactor.text(`${built.request.method} ${pathOf(built.request.url)}: ${sent.error.message}`), transcript, requests };
-        }
-        const res = sent.response;
-        exchange.response = res;
-        const messages = checkResponse(res, step.expect, {
-          requestUrl: built.request.url,
-          baseUrl: deps.baseUrl,
-          optionalFields: profile.articles.optionalFields,
-          render: (t) => render(t, local),
-        });
-        if (messages.length > 0) {
-          const where = `${built.request.method} ${pathOf(built.request.url)}`;
-          return { kind: 'fail', step: stepIndex, ...(stepName ? { stepName } : {}), messages: messages.map((m) => redactor.text(`${where}: ${m}`)), transcript, requests };
-        }
-        capture(step, res, built.request.url, deps.baseUrl, scope);
-      }
-    }
-    return { kind: 'pass', transcript, requests };
-  } catch (err) {
-    // A template that cannot be evaluated for these values is a fault of the scenario, not of the target.
-    return { kind: 'error', step: stepIndex, ...(stepName ? { stepName } : {}), message: redactor.text(`scenario error: ${(err as Error).message}`), transcript, requests };
-  }
 }
 
 function truthy(v: unknown): boolean {
@@ -165,39 +125,188 @@ function toList(v: unknown): unknown[] {
   return Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
 }
 
-function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: HttpRequest } | { error: string } {
+interface StepContext {
+  index: number;
+  name?: string;
+}
+
+/** Runs every step for one set of values. Never throws for target behaviour. */
+export async function executeOnce(scenario: Scenario, values: Record<string, unknown>, deps: ExecDeps): Promise<IterationOutcome> {
+  const { profile, redactor } = deps;
+  const now = deps.now ?? (() => new Date());
+  const scope: Record<string, unknown> = {
+    profile,
+    target: deps.bases.primary,
+    uniq: deps.uniq(),
+    methods: STANDARD_METHODS,
+    seed: deps.seed,
+    users: profile.users.map((u) => u.name),
+    now: Math.floor(now().getTime() / 1000),
+    recordsPath: profile.protected.find((r) => r.ownerOnly)?.path,
+    protectedPaths: profile.protected.map((r) => r.path),
+    bestScheme: chooseScheme(profile, deps.bases.primary.startsWith('https:')),
+    '@freshNonce': deps.authenticator.freshNonce,
+    ...values,
+  };
+  const transcript: RawExchange[] = [];
+  const maxTranscript = deps.maxTranscript ?? 40;
+  const sentByStep = new Map<string, { request: HttpRequest; base: string }>();
+  let requests = 0;
+  const at: StepContext = { index: 0 };
+  const named = () => (at.name ? { stepName: at.name } : {});
+  const error = (message: string): IterationOutcome => ({ kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests });
+
+  try {
+    for (const l of scenario.let) scope[l.name] = render(l.template, scope);
+    for (const [i, step] of scenario.steps.entries()) {
+      at.index = i + 1;
+      at.name = step.name;
+      if (step.when !== undefined && !truthy(render(step.when, scope))) continue;
+      const items = step.each !== undefined ? toList(render(step.each, scope)) : [undefined];
+      for (const item of items) {
+        const local = step.each !== undefined ? { ...scope, item } : scope;
+        let built: { request: HttpRequest; base: string };
+        if (step.replayOf !== undefined) {
+          const earlier = sentByStep.get(step.replayOf);
+          if (!earlier) return error(`replayOf "${step.replayOf}": that step sent nothing`);
+          built = earlier;
+        } else {
+          const b = buildRequest(step, local, deps);
+          if ('error' in b) return error(b.error);
+          built = b;
+        }
+        if (step.name) sentByStep.set(step.name, built);
+        const times = step.repeat?.times ?? 1;
+        requests += times;
+        const results: SendResult[] = step.repeat?.concurrent
+          ? await Promise.all(Array.from({ length: times }, () => deps.client.send(built.request, { concurrent: true })))
+          : await sequential(times, () => deps.client.send(built.request));
+        const messages: string[] = [];
+        const where = `${built.request.method} ${pathOf(built.request.url)}`;
+        for (const sent of results) {
+          const exchange: RawExchange = { step: at.index, ...named(), request: built.request };
+          if (transcript.length < maxTranscript) transcript.push(exchange);
+          if (!sent.ok) {
+            exchange.error = sent.error;
+            return error(`${where}: ${sent.error.message}`);
+          }
+          exchange.response = sent.response;
+          const found = checkResponse(sent.response, step.expect, {
+            requestUrl: built.request.url,
+            baseUrl: built.base,
+            optionalFields: profile.articles.optionalFields,
+            render: (t) => render(t, local),
+          });
+          messages.push(...found.map((m) => (times > 1 ? `answer ${results.indexOf(sent) + 1} of ${times}: ${m}` : m)));
+        }
+        messages.push(...checkCounts(step, results, (t) => render(t, local)));
+        if (messages.length > 0) {
+          return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where}: ${m}`)), transcript, requests };
+        }
+        const last = results[results.length - 1];
+        if (last?.ok) capture(step, last.response, built.request.url, built.base, scope);
+      }
+    }
+    return { kind: 'pass', transcript, requests };
+  } catch (err) {
+    // A template that cannot be evaluated for these values is a fault of the scenario, not of the target.
+    return error(`scenario error: ${(err as Error).message}`);
+  }
+}
+
+async function sequential(times: number, send: () => Promise<SendResult>): Promise<SendResult[]> {
+  const out: SendResult[] = [];
+  for (let k = 0; k < times; k++) {
+    const r = await send();
+    out.push(r);
+    if (!r.ok) break;
+  }
+  return out;
+}
+
+function checkCounts(step: StepData, results: SendResult[], render: (t: string) => unknown): string[] {
+  const out: string[] = [];
+  for (const c of step.expectCount ?? []) {
+    const set = statusSet(c.status, render);
+    const got = results.filter((r) => r.ok && statusMatches(r.response.status, set)).length;
+    if (got !== c.count) {
+      const statuses = results.map((r) => (r.ok ? r.response.status : 'error')).join(', ');
+      out.push(`expected ${c.count} of ${results.length} answers with status ${set.join(' or ')}, got ${got} (statuses: ${statuses})`);
+    }
+  }
+  return out;
+}
+
+type BodyData = NonNullable<NonNullable<StepData['request']>['body']>;
+
+function bodyOf(b: BodyData | undefined, scope: Scope): string | undefined {
+  if (!b) return undefined;
+  if ('article' in b) return serializeArticle(render(b.article, scope) as ArticleValue);
+  return stringify(render(b.raw, scope));
+}
+
+function pickBase(deps: ExecDeps, via: 'plain' | 'tls' | undefined, scheme: Scheme | undefined): { base: string } | { error: string } {
+  if (via === 'plain') return deps.bases.plain ? { base: deps.bases.plain } : { error: 'the step needs a plain-HTTP target (profile target.http or an http:// --target)' };
+  if (via === 'tls') return deps.bases.tls ? { base: deps.bases.tls } : { error: 'the step needs a TLS target (profile target.https or an https:// --target)' };
+  if (scheme && deps.profile.auth.tlsOnly.includes(scheme) && deps.bases.tls) return { base: deps.bases.tls };
+  return { base: deps.bases.primary };
+}
+
+function num(v: unknown): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: HttpRequest; base: string } | { error: string } {
   const r = step.request;
+  if (!r) return { error: 'the step has neither request nor replayOf' };
   const method = stringify(render(r.method, scope)).toUpperCase();
   const path = stringify(render(r.path, scope));
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = stringify(render(v, scope));
-  let body: string | undefined;
-  if (r.body && 'article' in r.body) {
-    body = serializeArticle(render(r.body.article, scope) as ArticleValue);
-    headers['content-type'] ??= deps.profile.articles.mediaType;
-  } else if (r.body && 'raw' in r.body) {
-    body = stringify(render(r.body.raw, scope));
-    headers['content-type'] ??= deps.profile.articles.mediaType;
-  }
-  let request: HttpRequest = { method, url: joinUrl(deps.baseUrl, path), headers, ...(body !== undefined ? { body } : {}) };
+  const body = bodyOf(r.body, scope);
+  if (body !== undefined) headers['content-type'] ??= deps.profile.articles.mediaType;
   const auth = r.auth ?? 'auto';
-  if (auth === 'none') return { request };
+  const explicit = typeof auth === 'object' ? (stringify(render(auth.scheme, scope)) as Scheme) : undefined;
+  const picked = pickBase(deps, r.via, explicit);
+  if ('error' in picked) return picked;
+  let request: HttpRequest = { method, url: joinUrl(picked.base, path), headers, ...(body !== undefined ? { body } : {}) };
+  const after = (req: HttpRequest): HttpRequest => {
+    const t = r.bodyAfterSigning;
+    if (t === undefined) return req;
+    const tampered = 'mutate' in t ? applyMutation(stringify(req.body ?? ''), render(t.mutate, scope) as Mutation) : bodyOf(t, scope);
+    return { ...req, body: tampered ?? '' };
+  };
+  if (auth === 'none') return { request: after(request), base: picked.base };
   const secure = request.url.startsWith('https:');
-  let scheme: Scheme | undefined;
+  let scheme: Scheme | undefined = explicit;
   let user = deps.profile.users[0]?.name;
+  let options: AuthOptions = {};
   if (auth === 'auto') {
-    if (!needsCredentials(method, path, deps.profile)) return { request };
+    if (!needsCredentials(method, path, deps.profile)) return { request: after(request), base: picked.base };
     scheme = chooseScheme(deps.profile, secure);
-    if (!scheme) return { error: `the profile says ${method} ${path} needs credentials but lists no scheme usable over ${secure ? 'TLS' : 'plain HTTP'}` };
+    if (!scheme) return { error: `the profile says ${method} ${path} needs credentials but lists no scheme the harness can use over ${secure ? 'TLS' : 'plain HTTP'}` };
   } else {
-    scheme = auth.scheme;
     if (auth.user !== undefined) user = stringify(render(auth.user, scope));
+    const signAs = auth.signAs;
+    const text = (t: string | undefined) => (t === undefined ? undefined : stringify(render(t, scope)));
+    options = {
+      ...(auth.passwordMutation !== undefined ? { passwordMutation: render(auth.passwordMutation, scope) as Mutation } : {}),
+      ...(auth.nonce !== undefined ? { nonce: text(auth.nonce)! } : {}),
+      ...(auth.date !== undefined ? { date: text(auth.date)! } : {}),
+      ...(num(auth.skew === undefined ? undefined : render(auth.skew, scope)) !== undefined ? { skew: num(render(auth.skew!, scope))! } : {}),
+      ...(auth.omitDate ? { omitDate: true } : {}),
+      ...(signAs ? { signAs: Object.fromEntries(Object.entries({ method: text(signAs.method)?.toUpperCase(), path: text(signAs.path), date: text(signAs.date), nonce: text(signAs.nonce), body: text(signAs.body), simple: signAs.simple }).filter(([, v]) => v !== undefined)) } : {}),
+      ...(auth.digestMutation !== undefined ? { digestMutation: render(auth.digestMutation, scope) as Mutation } : {}),
+      ...(auth.bodyHash === false ? { bodyHash: false } : {}),
+    };
   }
   if (!user) return { error: 'the profile lists no users to authenticate as' };
-  const applied = deps.authenticator.apply(request, scheme, user);
+  const applied = deps.authenticator.apply(request, scheme!, user, options);
   if (!applied.ok) return { error: applied.reason };
   request = applied.request;
-  return { request };
+  return { request: after(request), base: picked.base };
 }
 
 function capture(step: StepData, res: HttpResponse, requestUrl: string, baseUrl: string, scope: Record<string, unknown>): void {

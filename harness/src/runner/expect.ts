@@ -155,6 +155,11 @@ export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ct
       for (const m of (exp.allow.excludes === undefined ? [] : [exp.allow.excludes].flat()).flatMap((t) => asList(render(t)))) {
         if (has.has(m)) out.push(`Allow ${JSON.stringify(allow)} must not list ${m}`);
       }
+      if (exp.allow.subsetOf !== undefined) {
+        const superset = new Set([exp.allow.subsetOf].flat().flatMap((t) => asList(render(t))));
+        const extra = methods.filter((m) => !superset.has(m));
+        if (extra.length > 0) out.push(`Allow ${JSON.stringify(allow)} lists ${extra.join(', ')}, which the other answer (${[...superset].join(', ')}) does not`);
+      }
     }
   }
   if (exp.article !== undefined) {

@@ -1,16 +1,18 @@
 /** Runs a suite against a target: selection, capability skips, reachability, verdicts, rule coverage. No printing. */
 import { randomBytes } from 'node:crypto';
-import type { Authenticator } from '../auth/types.js';
+import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient } from '../http/client.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario, Suite } from '../spec/types.js';
 import { createRedactor, type Redactor } from './redact.js';
+import type { Bases } from './execute.js';
 import { baseOf, runScenario } from './scenario.js';
 import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from './types.js';
 
 export interface RunSuiteOptions {
-  baseUrl: string;
+  /** Where to send requests: the primary base URL, and the plain and TLS ones when known. */
+  bases: Bases;
   seed: number;
   runs: number;
   filter: string[];
@@ -57,20 +59,21 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   let counter = 0;
   const execDeps = {
     client: deps.client,
-    baseUrl: options.baseUrl,
+    bases: options.bases,
     profile: deps.profile,
     redactor,
     authenticator: deps.authenticator,
     uniq: () => `${runTag}${(counter++).toString(36)}`,
     seed: options.seed,
   };
-  emit({ type: 'run-start', total: selected.length, target: options.baseUrl, seed: options.seed });
+  const baseUrl = options.bases.primary;
+  emit({ type: 'run-start', total: selected.length, target: baseUrl, seed: options.seed });
 
   const results: ScenarioResult[] = [];
   let unreachable: string | undefined;
-  const probe = await deps.client.send({ method: 'OPTIONS', url: options.baseUrl.replace(/\/$/, '') + '/', headers: {} });
+  const probe = await deps.client.send({ method: 'OPTIONS', url: baseUrl.replace(/\/$/, '') + '/', headers: {} });
   if (!probe.ok && probe.error.code !== 'BAD_RESPONSE' && probe.error.code !== 'RESPONSE_TOO_LARGE') {
-    unreachable = `${options.baseUrl}: ${probe.error.message}`;
+    unreachable = `${baseUrl}: ${probe.error.message}`;
   }
   let reached = !unreachable;
   for (const [index, scenario] of selected.entries()) {
@@ -94,7 +97,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   const run: RunResult = {
     schemaVersion: 1,
     tool: { name: 'conform', version: options.version },
-    target: redactor.text(options.baseUrl),
+    target: redactor.text(baseUrl),
     profile: deps.profile.file,
     seed: options.seed,
     runs: options.runs,

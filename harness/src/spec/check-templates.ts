@@ -4,7 +4,7 @@ import type { ScenarioData } from './schema.js';
 import { compileTemplate, referencedNames } from './template.js';
 
 /** Names every scenario can read. */
-export const BUILTIN_NAMES = ['profile', 'target', 'uniq', 'methods', 'seed', 'users'] as const;
+export const BUILTIN_NAMES = ['profile', 'target', 'uniq', 'methods', 'seed', 'users', 'now', 'recordsPath', 'protectedPaths', 'bestScheme'] as const;
 
 interface PathIssue { path: PropertyKey[]; message: string }
 
@@ -41,14 +41,20 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
     check(template, ['let', name], defined);
     defined.add(name);
   }
+  const stepNames = new Set<string>();
   s.steps.forEach((step, i) => {
+    if (step.request === undefined && step.replayOf === undefined) issues.push({ path: ['steps', i], message: 'a step needs a request or replayOf' });
+    if (step.request !== undefined && step.replayOf !== undefined) issues.push({ path: ['steps', i, 'replayOf'], message: 'a step has a request or replayOf, not both' });
+    if (step.replayOf !== undefined && !stepNames.has(step.replayOf)) issues.push({ path: ['steps', i, 'replayOf'], message: `no earlier step is named "${step.replayOf}"` });
+    if (step.expectCount !== undefined && step.repeat === undefined) issues.push({ path: ['steps', i, 'expectCount'], message: 'expectCount needs repeat' });
+    if (step.name !== undefined) stepNames.add(step.name);
     const scope = new Set(defined);
     if (step.when !== undefined) check(step.when, ['steps', i, 'when'], defined);
     if (step.each !== undefined) {
       check(step.each, ['steps', i, 'each'], defined);
       scope.add('item');
     }
-    check(step.request, ['steps', i, 'request'], scope);
+    if (step.request) check(step.request, ['steps', i, 'request'], scope);
     if (step.expect) check(step.expect, ['steps', i, 'expect'], scope);
     for (const name of Object.keys(step.capture ?? {})) defined.add(name);
   });

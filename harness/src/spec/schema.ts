@@ -33,7 +33,28 @@ const RequestBody = z.union([
 
 const AuthSpec = z.union([
   z.enum(['auto', 'none']).describe('auto (default): credentials when the profile says the request needs them; none: never.'),
-  z.strictObject({ scheme: z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1']), user: Template.optional() }),
+  z.strictObject({
+    scheme: z.union([z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1']), z.string().regex(/^\{\{.*\}\}$/)]).describe('A scheme, or a template rendering to one.'),
+    user: Template.optional().describe('User name from the profile (default: the first user).'),
+    passwordMutation: Template.optional().describe('Basic: a mutation (from the passwordMutation generator) applied to the password sent.'),
+    nonce: Template.optional().describe('Exact nonce (default: a fresh one).'),
+    date: Template.optional().describe('Exact Date text (default: the harness clock).'),
+    skew: Template.optional().describe('Seconds added to the harness clock for the Date.'),
+    omitDate: z.boolean().optional().describe('Send no Date header.'),
+    signAs: z
+      .strictObject({
+        method: Template.optional(),
+        path: Template.optional(),
+        date: Template.optional(),
+        nonce: Template.optional(),
+        body: Template.optional(),
+        simple: z.boolean().optional().describe('Sign the simple-form message (VERB+path) although the date-and-nonce header is sent.'),
+      })
+      .optional()
+      .describe('Compute the digest over these values instead of the request\'s own.'),
+    digestMutation: Template.optional().describe('A mutation (from the digestMutation generator) applied to the digest.'),
+    bodyHash: z.boolean().optional().describe('false: sign a PUT/POST without the body hash although the profile uses it.'),
+  }),
 ]);
 
 const RequestSchema = z.strictObject({
@@ -42,6 +63,11 @@ const RequestSchema = z.strictObject({
   headers: z.record(z.string(), Template).optional(),
   body: RequestBody.optional(),
   auth: AuthSpec.optional(),
+  via: z.enum(['plain', 'tls']).optional().describe('Send to the profile\'s plain-HTTP or TLS base URL (default: TLS when the scheme is TLS-only, else the primary target).'),
+  bodyAfterSigning: z
+    .union([RequestBody, z.strictObject({ mutate: Template.describe('A mutation (from the bodyMutation generator) applied to the signed body text.') })])
+    .optional()
+    .describe('Replace the body after the request was signed (tampering).'),
 });
 
 const ExpectSchema = z.strictObject({
@@ -61,6 +87,7 @@ const ExpectSchema = z.strictObject({
     .strictObject({
       includes: TemplateList.optional(),
       excludes: TemplateList.optional(),
+      subsetOf: TemplateList.optional().describe('Every listed method is also in this list.'),
     })
     .optional()
     .describe('Requires a well-formed Allow header (comma-separated method tokens) and checks its members.'),
@@ -77,9 +104,18 @@ const CaptureSchema = z.union([
 
 const StepSchema = z.strictObject({
   name: z.string().optional(),
+  replayOf: z.string().optional().describe('Send again, byte for byte, the request an earlier step (by name) sent; no `request` then.'),
+  repeat: z
+    .strictObject({ times: z.number().int().min(2).max(1000), concurrent: z.boolean().optional() })
+    .optional()
+    .describe('Send the same signed request this many times (at once when concurrent); `expect` applies to each answer.'),
+  expectCount: z
+    .array(z.strictObject({ status: StatusSpec, count: z.number().int().min(0) }))
+    .optional()
+    .describe('With `repeat`: how many answers must have each status.'),
   when: Template.optional().describe('Run this step only when the template renders truthy (not false, 0, "", null or an empty list).'),
   each: Template.optional().describe('Repeat this step for every element of a list; the element is `{{ item }}`.'),
-  request: RequestSchema,
+  request: RequestSchema.optional(),
   expect: ExpectSchema.optional(),
   capture: z.record(Name, CaptureSchema).optional(),
 });
@@ -90,6 +126,7 @@ const GivenSchema = z.union([
 ]);
 
 export const ScenarioSchema = z.strictObject({
+  /* the id comes first so editors suggest it first */
   id: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'an id is lowercase letters, digits and . _ / -'),
   title: z.string().min(1),
   description: z.string().optional(),

@@ -151,6 +151,14 @@ export function stringify(v: unknown): string {
   return JSON.stringify(v);
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The spec's Date text (`22 Nov 2026 10:00:00`, UTC) for epoch seconds. */
+function formatSpecDateUtc(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+}
+
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
 const norm = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 
@@ -167,8 +175,8 @@ export const FILTERS: Readonly<Record<string, FilterFn>> = {
     return fillPathTemplate(profile?.articles?.item ?? '/articles/{id}', input);
   },
   default: (input, [fallback]) => (input === undefined || input === null ? fallback : input),
-  without: (input, [other]) => {
-    const drop = new Set(asList(other).map(norm));
+  without: (input, args) => {
+    const drop = new Set(args.flatMap(asList).map(norm));
     return asList(input).filter((x) => !drop.has(norm(x)));
   },
   upper: (input) => stringify(input).toUpperCase(),
@@ -176,11 +184,24 @@ export const FILTERS: Readonly<Record<string, FilterFn>> = {
   json: (input) => JSON.stringify(input),
   at: (input, [index]) => asList(input)[Number(index)],
   join: (input, [sep]) => asList(input).map(stringify).join(sep === undefined ? ',' : stringify(sep)),
-  only: (input, [other]) => {
-    const keep = new Set(asList(other).map(norm));
+  only: (input, args) => {
+    const keep = new Set(args.flatMap(asList).map(norm));
     return asList(input).filter((x) => keep.has(norm(x)));
   },
   range: (input) => Array.from({ length: Math.max(0, Math.min(1000, Number(input) || 0)) }, (_, i) => i),
   between: (input, [min, max]) => Number(input) >= Number(min) && Number(input) <= Number(max),
+  freshNonce: (input, _args, scope) => {
+    const fresh = scope['@freshNonce'] as (() => string) | undefined;
+    if (!fresh) throw new ConformError('CONFORM_TEMPLATE', 'freshNonce is not available here');
+    return `${stringify(input)}${fresh()}`;
+  },
+  plus: (input, [n]) => Number(input) + Number(n),
+  specDate: (input) => formatSpecDateUtc(Number(input)),
+  cookie: (input) =>
+    asList(input)
+      .flatMap((v) => String(v).split(/,(?=\s*[^;,=\s]+=)/))
+      .map((c) => c.split(';')[0]!.trim())
+      .filter((c) => c.includes('='))
+      .join('; '),
   length: (input) => (typeof input === 'string' ? input.length : asList(input).length),
 };

@@ -13,7 +13,7 @@ const MAX_ID_DRAWS = 16;
 
 /** `/articles`: POST creates an article at a server-chosen id. */
 export function collectionRoute(): Route {
-  return { kind: 'collection', methods: ['POST', 'OPTIONS'], writes: ['POST'], unlisted: 405, handlers: { POST: post } };
+  return { kind: 'collection', methods: ['POST', 'OPTIONS'], writes: ['POST'], guarded: ['POST'], unlisted: 405, handlers: { POST: post } };
 }
 
 /** `/articles/<id>` and its alias `/article/<id>`: one resource, one store key (unless `alias-separate`). */
@@ -24,6 +24,7 @@ export function itemRoute(id: string, form: ItemForm): Route {
     kind: 'item',
     methods: ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'],
     writes: ['PUT', 'DELETE'],
+    guarded: ['PUT', 'DELETE'],
     unlisted: 405,
     handlers: { GET: get, HEAD: get, PUT: (ctx) => put(ctx, key(ctx)), DELETE: (ctx) => remove(ctx, key(ctx)) },
   };

@@ -18,11 +18,12 @@ export interface Route {
   kind: RouteKind;
   /** Methods the resource handles, in the order `Allow` lists them (OPTIONS included, answered generically). */
   methods: readonly Method[];
-  /**
-   * Methods that change state. An authentication step (a later issue) guards these between routing and the
-   * handler; for now nothing is protected.
-   */
+  /** Methods that change state: they need credentials, and `Allow` leaves them out for anonymous requests. */
   writes: readonly Method[];
+  /** Methods that need credentials: the writes, plus GET and HEAD on protected documents. */
+  guarded: readonly Method[];
+  /** For owner-only resources: the user allowed to read it (others authenticated get 403). */
+  owner?: string;
   /** Status for a known method the resource does not handle: 405 for real resources, 404 for unknown paths. */
   unlisted: 404 | 405;
   handlers: Partial<Record<Method, Handler>>;

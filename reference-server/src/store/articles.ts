@@ -18,6 +18,11 @@ export class ArticleStore {
     return this.articles.get(key);
   }
 
+  /** Every key with a stored article, in insertion order. */
+  keys(): IterableIterator<string> {
+    return this.articles.keys();
+  }
+
   /** True when an article is stored under `key`. */
   has(key: string): boolean {
     return this.articles.has(key);

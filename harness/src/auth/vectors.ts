@@ -1,0 +1,62 @@
+/**
+ * Self-test of the harness's signers against the known answers in specs/vectors/auth.yaml. A harness whose own
+ * signer disagrees with the vectors would judge every target wrongly, so `conform run` refuses to start then.
+ */
+import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { ConformError } from '../errors.js';
+import { basicHeader, bodyHash, hmacDigest, hmacHeader, signedMessage } from './signers.js';
+
+const Signed = z.object({ name: z.string(), user: z.string(), secret: z.string(), method: z.string(), path: z.string(), message: z.string(), digest: z.string(), header: z.string() });
+export const VectorsSchema = z.object({
+  version: z.literal(1),
+  hmacSha256: z.array(z.object({ name: z.string(), keyHex: z.string(), dataHex: z.string(), macHex: z.string() })),
+  basic: z.array(z.object({ name: z.string(), user: z.string(), password: z.string(), header: z.string() })),
+  hmacSimple: z.array(Signed),
+  hmacNonce: z.array(Signed.extend({ date: z.string(), nonce: z.string(), dateText: z.string() })),
+  hmacBodyHash: z.array(Signed.extend({ date: z.string().optional(), nonce: z.string().optional(), body: z.string(), bodyHash: z.string() })),
+});
+export type AuthVectors = z.infer<typeof VectorsSchema>;
+
+export async function loadAuthVectors(file: string): Promise<AuthVectors> {
+  return VectorsSchema.parse(parse(await readFile(file, 'utf8')));
+}
+
+/** Every disagreement between the harness's signers and the vectors, as sentences (empty when all agree). */
+export function checkSigners(v: AuthVectors): string[] {
+  const out: string[] = [];
+  const expectEq = (what: string, got: string, want: string) => {
+    if (got !== want) out.push(`${what}: got ${got}, expected ${want}`);
+  };
+  for (const c of v.hmacSha256) {
+    expectEq(c.name, createHmac('sha256', Buffer.from(c.keyHex, 'hex')).update(Buffer.from(c.dataHex, 'hex')).digest('hex'), c.macHex);
+  }
+  for (const c of v.basic) expectEq(`Basic: ${c.name}`, basicHeader(c.user, c.password), c.header);
+  for (const c of v.hmacSimple) {
+    const message = signedMessage({ method: c.method, path: c.path });
+    expectEq(`hmac simple message: ${c.name}`, message, c.message);
+    expectEq(`hmac simple header: ${c.name}`, hmacHeader(c.user, hmacDigest(c.secret, message)), c.header);
+  }
+  for (const c of v.hmacNonce) {
+    const message = signedMessage({ method: c.method, path: c.path, date: c.date, nonce: c.nonce });
+    expectEq(`hmac nonce message: ${c.name}`, message, c.message);
+    expectEq(`hmac nonce header: ${c.name}`, hmacHeader(c.user, hmacDigest(c.secret, message), c.nonce), c.header);
+  }
+  for (const c of v.hmacBodyHash) {
+    expectEq(`body hash: ${c.name}`, bodyHash(c.body), c.bodyHash);
+    const message = signedMessage({ method: c.method, path: c.path, ...(c.nonce !== undefined ? { date: c.date ?? '', nonce: c.nonce } : {}), bodyHash: c.bodyHash });
+    expectEq(`body hash message: ${c.name}`, message, c.message);
+    expectEq(`body hash header: ${c.name}`, hmacHeader(c.user, hmacDigest(c.secret, message), c.nonce), c.header);
+  }
+  return out;
+}
+
+/** Throws `CONFORM_SELF_TEST` when the signers disagree with the vectors. */
+export async function assertSignersAgree(file: string): Promise<void> {
+  const problems = checkSigners(await loadAuthVectors(file));
+  if (problems.length > 0) {
+    throw new ConformError('CONFORM_SELF_TEST', `the harness's own signers fail the known-answer vectors in ${file}; refusing to judge any target:\n  ${problems.join('\n  ')}`);
+  }
+}

@@ -1,0 +1,106 @@
+import { ExpiryQueue } from './expiry-queue.js';
+
+/** Outcome of {@link NonceStore.checkAndStore}. */
+export type NonceOutcome =
+  | { kind: 'stored' }
+  | { kind: 'replayed' }
+  /** The store holds `capacity` live entries; `retryAfterSeconds` is when the oldest one expires. */
+  | { kind: 'full'; retryAfterSeconds: number };
+
+interface Entry {
+  seq: number;
+  at: number;
+}
+
+/**
+ * Nonces seen, per scope (the user). Each entry is kept until its expiry instant (`max(date, now) + window`,
+ * chosen by the caller) and forgotten once the clock has passed it. Expired entries are swept incrementally
+ * from a time-ordered queue before each look-up, so memory is bounded by rate × window. A capacity caps the
+ * live entries: when full, nothing is forgotten early; the caller is told to refuse and when to retry.
+ *
+ * Every method is synchronous, so {@link NonceStore.checkAndStore} is one atomic step in Node.
+ */
+export class NonceStore {
+  private readonly scopes = new Map<string, Map<string, Entry>>();
+  private readonly queue = new ExpiryQueue();
+  private live = 0;
+  private seq = 0;
+
+  /** @param capacity most live entries across all scopes. */
+  constructor(readonly capacity: number) {}
+
+  /** Number of live (unexpired, unswept) entries. */
+  size(): number {
+    return this.live;
+  }
+
+  /** Number of queued expiries (equal to {@link NonceStore.size} unless entries were evicted early). */
+  queued(): number {
+    return this.queue.length;
+  }
+
+  /** Forgets every entry whose expiry is before `nowMs`. */
+  sweep(nowMs: number): void {
+    for (let top = this.queue.peek(); top !== undefined && top.at < nowMs; top = this.queue.peek()) {
+      this.queue.pop();
+      const scope = this.scopes.get(top.scope);
+      if (scope?.get(top.key)?.seq !== top.seq) continue;
+      this.forget(top.scope, scope, top.key);
+    }
+  }
+
+  /** True when `(scope, key)` is stored and unexpired at `nowMs`. */
+  has(scope: string, key: string, nowMs: number): boolean {
+    this.sweep(nowMs);
+    return this.scopes.get(scope)?.has(key) ?? false;
+  }
+
+  /**
+   * Accepts `(scope, key)` once: `replayed` when it is already stored, `full` when a new entry would exceed the
+   * capacity, else stores it until `expiresAt` and answers `stored`.
+   * @param keepPerScope most entries kept per scope, oldest evicted first (only the `nonce-store-small` fault
+   *   lowers it; the correct store never forgets early).
+   */
+  checkAndStore(scope: string, key: string, expiresAt: number, nowMs: number, keepPerScope = Infinity): NonceOutcome {
+    if (this.has(scope, key, nowMs)) return { kind: 'replayed' };
+    return this.add(scope, key, expiresAt, nowMs, keepPerScope);
+  }
+
+  /**
+   * Stores `(scope, key)` without the replay check (an entry already there is left as is). Used by
+   * {@link NonceStore.checkAndStore}, and on its own by the `nonce-race` fault after a separate {@link NonceStore.has}.
+   */
+  add(scope: string, key: string, expiresAt: number, nowMs: number, keepPerScope = Infinity): NonceOutcome {
+    this.sweep(nowMs);
+    let entries = this.scopes.get(scope);
+    if (entries?.has(key)) return { kind: 'stored' };
+    if (this.live >= this.capacity) return { kind: 'full', retryAfterSeconds: this.retryAfter(nowMs) };
+    if (entries === undefined) {
+      entries = new Map();
+      this.scopes.set(scope, entries);
+    }
+    const seq = ++this.seq;
+    entries.set(key, { seq, at: expiresAt });
+    this.live++;
+    this.queue.push({ at: expiresAt, scope, key, seq });
+    while (entries.size > keepPerScope) {
+      const oldest = entries.keys().next();
+      if (oldest.done === true) break;
+      this.forget(scope, entries, oldest.value);
+    }
+    return { kind: 'stored' };
+  }
+
+  /** Whole seconds (at least 1) until the oldest entry is forgotten, i.e. until the clock passes its expiry. */
+  retryAfter(nowMs: number): number {
+    const top = this.queue.peek();
+    if (top === undefined) return 1;
+    return Math.max(1, Math.ceil((top.at + 1 - nowMs) / 1000));
+  }
+
+  private forget(scope: string, entries: Map<string, Entry>, key: string): void {
+    entries.delete(key);
+    this.live--;
+    if (entries.size === 0) this.scopes.delete(scope);
+  }
+}

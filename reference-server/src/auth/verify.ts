@@ -1,0 +1,127 @@
+import type { FaultName } from '../faults.js';
+import type { HandlerDeps, RequestRecord, ServerState } from '../types.js';
+import { decodeBasic, passwordMatches } from './basic.js';
+import { acceptedMessages, digestMatches } from './candidates.js';
+import { dateText, parseSignedDate } from './date.js';
+import { parseHmac } from './hmac.js';
+import type { HmacCredentials } from './hmac.js';
+import { hmacDigest } from './message.js';
+import { withinWindow } from './window.js';
+
+/** Header carrying `hmac …` credentials (docs/auth.md), lowercased as in {@link RequestRecord.headers}. */
+export const HMAC_HEADER = 'authentication';
+/** Header carrying Basic credentials. */
+export const BASIC_HEADER = 'authorization';
+
+/** A nonce to consume once the rest of a date-and-nonce request has verified. */
+export interface PendingNonce {
+  /** Store scope: the user (one shared scope under `nonce-global`). */
+  scope: string;
+  /** Store key: the nonce text (`String(Number(nonce))` under `nonce-as-number`). */
+  key: string;
+  /** Instant (ms) until which the nonce must be remembered: `max(date, now) + window`. */
+  expiresAt: number;
+}
+
+/** Outcome of {@link verifyCredentials}; `valid` still needs its nonce consumed. */
+export type Verification =
+  | { kind: 'none' }
+  | { kind: 'invalid'; reason: string }
+  | { kind: 'valid'; user: string; nonce?: PendingNonce };
+
+/**
+ * Checks the credentials a request carries, without touching the nonce store: none, invalid (with a reason
+ * for the problem detail) or valid (with the nonce to consume, for the date-and-nonce form).
+ * Two credential headers at once are invalid; Basic over plain HTTP is refused without being checked.
+ */
+export function verifyCredentials(req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
+  const hmac = req.headers[HMAC_HEADER];
+  const basic = req.headers[BASIC_HEADER];
+  if (hmac === undefined && basic === undefined) return { kind: 'none' };
+  if (hmac !== undefined && basic !== undefined) return invalid('send one credential: Authorization or Authentication, not both');
+  if (Array.isArray(hmac) || Array.isArray(basic)) return invalid('send one credential header, once');
+  if (basic !== undefined) return verifyBasic(basic, req, state, deps.faults);
+  return verifyHmac(hmac ?? '', req, state, deps);
+}
+
+function verifyBasic(value: string, req: RequestRecord, state: ServerState, faults: ReadonlySet<FaultName>): Verification {
+  if (!/^basic(?: |$)/i.test(value.trim())) return invalid('the Authorization scheme is not supported; use Basic (over TLS) or hmac');
+  if (!req.secure && !faults.has('basic-over-http')) return invalid('Basic authentication is refused over plain HTTP; use TLS or hmac');
+  const credentials = decodeBasic(value, faults.has('basic-last-colon'));
+  if (credentials === undefined) return invalid('the Basic credential is not base64 of UTF-8 "<user>:<password>"');
+  const account = state.auth.users.get(credentials.user);
+  if (!passwordMatches(credentials.password, account, faults)) return invalid('unknown user or wrong password');
+  return { kind: 'valid', user: credentials.user };
+}
+
+function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
+  const parsed = parseHmac(value);
+  if (typeof parsed === 'string') return invalid(parsed);
+  const now = deps.now().getTime();
+  let dated: { dateText: string; nonce: string } | undefined;
+  let dateMs = now;
+  if (parsed.nonce !== undefined) {
+    const date = signedDate(req, deps.faults);
+    if (typeof date === 'string') return invalid(date);
+    if (date.ms !== undefined && !withinWindow(date.ms, now, state.auth.window, deps.faults)) {
+      return invalid(`the Date is more than ${state.auth.window} s away from the server's clock`);
+    }
+    dateMs = date.ms ?? date.loose ?? now;
+    dated = { dateText: date.text, nonce: parsed.nonce };
+  }
+  if (!digestVerifies(parsed, req, state, deps.faults, dated)) return invalid('unknown user or wrong digest');
+  if (parsed.nonce === undefined || deps.faults.has('nonce-unchecked')) return { kind: 'valid', user: parsed.user };
+  const nonce: PendingNonce = {
+    scope: deps.faults.has('nonce-global') ? '' : parsed.user,
+    key: deps.faults.has('nonce-as-number') ? String(Number(parsed.nonce)) : parsed.nonce,
+    expiresAt: Math.max(dateMs, now) + state.auth.window * 1000,
+  };
+  return { kind: 'valid', user: parsed.user, nonce };
+}
+
+/**
+ * The signed Date: `<date_text>`, and its instant when the window applies, or a reason to refuse. The instant is
+ * absent only under faults: `date-missing-ok` (no Date at all) and `date-lenient` (a Date of another shape that
+ * `Date.parse` understands is taken as it is, without the strict checks: shape, calendar, window).
+ */
+function signedDate(req: RequestRecord, faults: ReadonlySet<FaultName>): { ms?: number; loose?: number; text: string } | string {
+  const raw = req.headers.date;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined) return faults.has('date-missing-ok') ? { text: '' } : 'the date-and-nonce form needs a Date header';
+  const ms = parseSignedDate(value);
+  if (ms !== undefined) return { ms, text: dateText(value) };
+  const loose = faults.has('date-lenient') ? Date.parse(value) : Number.NaN;
+  if (!Number.isNaN(loose)) return { loose, text: dateText(value) };
+  return 'the Date must be "DD Mon YYYY hh:mm:ss" (UTC) and name a real instant';
+}
+
+/**
+ * Recomputes every accepted message's digest and compares each (no early exit); unknown users get a dummy key.
+ * Under `digest-base64url` the expected digest is written in unpadded base64url instead of standard base64.
+ */
+function digestVerifies(
+  credentials: HmacCredentials,
+  req: RequestRecord,
+  state: ServerState,
+  faults: ReadonlySet<FaultName>,
+  dated: { dateText: string; nonce: string } | undefined,
+): boolean {
+  const account = state.auth.users.get(credentials.user);
+  if (faults.has('write-digest-unchecked') && WRITES.has(req.method)) return account !== undefined;
+  const secret = account?.secret ?? '\u0000 no such user';
+  const target = req.target ?? (req.query === '' ? req.path : `${req.path}?${req.query}`);
+  const messages = acceptedMessages({ method: req.method, target, body: req.body, ...(dated ? { dated } : {}) }, state, faults);
+  const url = faults.has('digest-base64url');
+  let match = false;
+  for (const message of messages) {
+    const digest = hmacDigest(secret, message);
+    match = digestMatches(credentials.digest, url ? Buffer.from(digest, 'base64').toString('base64url') : digest, faults) || match;
+  }
+  return match && account !== undefined;
+}
+
+const WRITES = new Set(['PUT', 'POST', 'DELETE', 'PATCH']);
+
+function invalid(reason: string): Verification {
+  return { kind: 'invalid', reason };
+}
