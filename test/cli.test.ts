@@ -137,4 +137,13 @@ describe('conform CLI', () => {
     expect(body.out).toMatch(/^curl -i -X PUT -H 'Authentication: hmac alice:[^']+' --data-binary '<article>.*' 'http:\/\/127\.0\.0\.1:8080\/articles\/a1'$/m);
     expect((await cli('sign', '--scheme', 'hmac')).code).toBe(2);
   });
+
+  it('refuses to judge anything when its own signers fail the known-answer vectors (exit 4)', async () => {
+    const good = await readFile(path.join(ROOT, 'specs', 'vectors', 'auth.yaml'), 'utf8');
+    const bad = path.join(dir, 'bad-vectors.yaml');
+    await writeFile(bad, good.replace('header: "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="', 'header: "Basic QWxhZGRpbjpvcGVuIHNlc2FtZR=="'));
+    const r = await cli('run', '--embedded', '--vectors', bad, '--report-dir', 'never');
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/fail the known-answer vectors[\s\S]*RFC 7617 §2 example/);
+  });
 });

@@ -2,17 +2,39 @@
  * A second, tiny, independent implementation of the article part of SPEC.md (§2, §4.1–§4.3). It keeps every rule but
  * makes the other choice wherever the spec leaves room: 204 on replace, an absolute Location on POST, text/xml,
  * reordered and re-encoded documents, unknown children ignored, 422 for bad XML, 501 for PATCH, no /article alias.
+ * Authentication (§4.3 rule 2, §4.4, §5; see auth.ts) differs too: signed requests only (no Basic, no TLS), in
+ * `X-Authentication`, no body hash, a 300 s window, one nonce store for all users, 404 for another user's records
+ * (hiding that they exist), JSON records, and text/plain 401s challenging `hmac realm="alt", charset="UTF-8"`.
+ * `GET /` and `/users/<name>/financialrecords` need credentials, and so do article writes; reads stay public and
+ * OPTIONS never needs any (without valid credentials it lists only the methods open to everyone).
  * It shares no code with harness/ or reference-server/ on purpose.
  */
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { CHALLENGE, createVerifier } from './auth.js';
 
 export interface AltServer {
   url: string;
+  /** Nonces the server currently remembers. */
+  nonceCount(): number;
   close(): Promise<void>;
 }
+
+export interface AltServerOptions {
+  port?: number;
+  /** User name → HMAC shared secret. Default carol / carol-s and dave / dave-s (as in profile.yaml). */
+  users?: Record<string, string>;
+  /** Accepted clock difference of signed Dates, seconds. Default 300. */
+  window?: number;
+  /** The server clock, ms since the epoch. Default Date.now. */
+  now?: () => number;
+  /** Most nonces remembered at once; past it new signed requests get 503. Default 200 000. */
+  nonceCap?: number;
+}
+
+const DEFAULT_USERS: Record<string, string> = { carol: 'carol-s', dave: 'dave-s' };
 
 interface Article {
   title: string;
@@ -23,7 +45,12 @@ interface Article {
 const BODY_CAP = 256 * 1024;
 const SLUG = /^[A-Za-z0-9._~-]+$/;
 const IMPLEMENTED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']);
-const ALLOW = { root: 'GET,HEAD,OPTIONS', collection: 'GET,HEAD,POST,OPTIONS', item: 'GET,HEAD,PUT,DELETE,OPTIONS' } as const;
+type Kind = 'root' | 'records' | 'collection' | 'item';
+/** What each kind of resource handles, and the part of it open to requests without valid credentials. */
+const ALLOW: Record<Kind, string> = { root: 'GET,HEAD,OPTIONS', records: 'GET,HEAD,OPTIONS', collection: 'GET,HEAD,POST,OPTIONS', item: 'GET,HEAD,PUT,DELETE,OPTIONS' };
+const PUBLIC_ALLOW: Record<Kind, string> = { root: 'GET,HEAD,OPTIONS', records: 'GET,HEAD,OPTIONS', collection: 'GET,HEAD,OPTIONS', item: 'GET,HEAD,OPTIONS' };
+const WRITES = new Set(['PUT', 'POST', 'DELETE']);
+const RECORDS = /^\/users\/([^/]+)\/financialrecords$/;
 
 class BadXml extends Error {}
 

@@ -33,6 +33,8 @@ Target:
 Selection:
   --specs PATH          Scenario file or folder (repeatable; default: the bundled specs/)
   --rules FILE          Requirement catalogue (default: specs/rules.yaml)
+  --vectors FILE        Known-answer vectors the signers must reproduce before anything is sent
+                        (default: specs/vectors/auth.yaml)
   --filter TEXT         Only scenarios whose id, rule id or tag contains TEXT (repeatable)
 
 Properties:
@@ -61,6 +63,7 @@ export interface ResolvedRunOptions {
   ca?: string;
   specs: string[];
   rulesFile: string;
+  vectorsFile: string;
   filter: string[];
   seed: number;
   runs: number;
@@ -84,6 +87,7 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
     ca: { type: 'string' },
     specs: { type: 'string', multiple: true },
     rules: { type: 'string' },
+    vectors: { type: 'string' },
     filter: { type: 'string', multiple: true },
     seed: { type: 'string' },
     runs: { type: 'string' },
@@ -118,6 +122,7 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
     ...(values.ca !== undefined ? { ca: abs(values.ca) } : {}),
     specs: values.specs?.length ? values.specs.map(abs) : [defaults.specs()],
     rulesFile: values.rules !== undefined ? abs(values.rules) : defaults.rules(),
+    vectorsFile: values.vectors !== undefined ? abs(values.vectors) : defaults.vectors(),
     filter: listOption(values.filter),
     seed: intOption(values.seed, 'seed', 0, 2 ** 31 - 1) ?? randomInt(0, 2 ** 31 - 1),
     runs: intOption(values.runs, 'runs', 1, 100_000) ?? 50,
@@ -167,7 +172,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  await assertSignersAgree(defaults.vectors());
+  await assertSignersAgree(options.vectorsFile);
   const catalogue = await loadRules(options.rulesFile);
   const suite = await loadSuite(options.specs, catalogue);
   let profile = await loadProfile(options.profileFile);

@@ -26,12 +26,15 @@ export function acceptedMessages(req: SignedRequest, state: ServerState, faults:
   const methods = faults.has('digest-ignores-verb') ? unique([req.method, ...VERBS]) : [req.method];
   const paths = faults.has('digest-ignores-path') ? unique([req.target, ...knownPaths(state)]) : [req.target];
   const body = faults.has('body-hash-prefix') ? req.body.subarray(0, PREFIX_BYTES) : req.body;
-  const hash = bodyHash(body);
+  let memo: string | undefined;
+  // Hashed only when some candidate message needs it (PUT and POST): a GET pays for no SHA-256.
+  const hashOf = () => (memo ??= bodyHash(body));
   const messages: string[] = [];
   for (const method of methods) {
     for (const path of paths) {
       const parts: MessageParts = { method, path, ...(req.dated ? { dated: req.dated } : {}) };
       const hashed = state.auth.bodyHash && hashesBody(method);
+      const hash = hashed ? hashOf() : '';
       messages.push(buildMessage(hashed ? { ...parts, bodyHash: hash } : parts));
       if (hashed && faults.has('body-hash-optional')) messages.push(buildMessage(parts));
       if (req.dated && faults.has('nonce-unbound')) messages.push(buildMessage({ method, path, ...(hashed ? { bodyHash: hash } : {}) }));
