@@ -55,7 +55,7 @@ const bases = { primary: server.url, plain: server.url };
 
 // ---- 1. harness overhead ---------------------------------------------------------------------------------
 async function harnessRound(round) {
-  const client = createHttpClient({ connections: 1 });
+  const client = process.env.BENCH_CLIENT ? createHttpClient({}, new Client(server.url, { pipelining: 1 })) : createHttpClient({ connections: 1 });
   let n = 0;
   const deps = { client, bases, profile, redactor: createRedactor([]), authenticator, uniq: () => `h${round}-${n++}`, seed: round };
   const t0 = performance.now();

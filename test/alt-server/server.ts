@@ -253,22 +253,49 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
   });
 }
 
-export function startAltServer(options: { port?: number } = {}): Promise<AltServer> {
+export function startAltServer(options: AltServerOptions = {}): Promise<AltServer> {
   const store = new Map<string, Article>();
+  const verifier = createVerifier({
+    users: new Map(Object.entries(options.users ?? DEFAULT_USERS)),
+    window: options.window ?? 300,
+    now: options.now ?? Date.now,
+    nonceCap: options.nonceCap ?? 200_000,
+  });
   let origin = '';
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? '';
-    const path = (req.url ?? '/').split('?')[0]!;
+    const target = req.url ?? '/';
+    const path = target.split('?')[0]!;
     const body = await readBody(req);
     if (!IMPLEMENTED.has(method)) return text(req, res, 501, `${method} is not implemented by this server`);
+
+    // Credentials are judged once, whatever the method or resource: a valid nonce-form request takes its nonce.
+    // Where none are needed (OPTIONS, article reads), invalid ones count as none.
+    const auth = verifier.verify(method, target, req.headers);
+    if (auth.kind === 'busy') return text(req, res, 503, 'too many signed requests at once; retry later', { 'Retry-After': String(auth.retryAfter) });
+    const user = auth.kind === 'ok' ? auth.user : undefined;
+
     const itemId = path.startsWith('/articles/') ? path.slice('/articles/'.length) : undefined;
-    const kind = path === '/' ? 'root' : path === '/articles' ? 'collection' : itemId !== undefined && SLUG.test(itemId) ? 'item' : undefined;
+    const owner = RECORDS.exec(path)?.[1];
+    const kind: Kind | undefined =
+      path === '/' ? 'root' : path === '/articles' ? 'collection' : itemId !== undefined && SLUG.test(itemId) ? 'item' : owner !== undefined ? 'records' : undefined;
     if (kind === undefined) return text(req, res, 404, 'no such resource');
-    const allow: string = ALLOW[kind];
+    const allow = user ? ALLOW[kind] : PUBLIC_ALLOW[kind];
     if (method === 'OPTIONS') return text(req, res, 200, allow.split(',').join('\n'), { Allow: allow });
-    if (!allow.split(',').includes(method)) return text(req, res, 405, `${method} is not allowed here; allowed: ${allow}`, { Allow: allow });
+    if (!ALLOW[kind].split(',').includes(method)) return text(req, res, 405, `${method} is not allowed here; allowed: ${allow}`, { Allow: allow });
+    const needsAuth = kind === 'root' || kind === 'records' || WRITES.has(method);
+    if (needsAuth && !user) {
+      const why = auth.kind === 'bad' ? auth.why : 'credentials are required: X-Authentication: hmac <user>:[<nonce>:]<digest>';
+      return text(req, res, 401, why, { 'WWW-Authenticate': CHALLENGE });
+    }
     if (body === null) return text(req, res, 413, `request bodies are limited to ${BODY_CAP} bytes`);
+    if (kind === 'root') return text(req, res, 200, `article service: see /articles (signed in as ${user})`);
+    if (kind === 'records') {
+      // Another user's records (or those of a user that does not exist) are not found, rather than forbidden.
+      if (owner !== user) return text(req, res, 404, 'no such resource');
+      return send(req, res, 200, { 'Content-Type': 'application/json' }, JSON.stringify({ user, records: [] }));
+    }
 
     const incoming = (): Article | undefined => {
       if (!/xml/i.test(req.headers['content-type'] ?? '')) return text(req, res, 415, 'send the article as XML'), undefined;
@@ -282,7 +309,6 @@ export function startAltServer(options: { port?: number } = {}): Promise<AltServ
       return typeof a === 'string' ? (text(req, res, 422, a), undefined) : a;
     };
 
-    if (kind === 'root') return text(req, res, 200, 'article service: see /articles');
     if (kind === 'collection') {
       if (method === 'POST') {
         const a = incoming();
@@ -328,6 +354,7 @@ export function startAltServer(options: { port?: number } = {}): Promise<AltServ
       origin = `http://127.0.0.1:${port}`;
       resolve({
         url: origin,
+        nonceCount: () => verifier.nonces.size,
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((err) => (err ? fail(err) : done()));
