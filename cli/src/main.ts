@@ -1,6 +1,8 @@
 /** `conform` command line: argv → resolved options → command → exit code. The only layer that knows the process. */
 import { ConformError, InvalidFileError } from '../../harness/src/errors.js';
+import { diffCommand } from './commands/diff.js';
 import { lintCommand } from './commands/lint.js';
+import { mergeCommand } from './commands/merge.js';
 import { rulesCommand } from './commands/rules.js';
 import { runCommand } from './commands/run.js';
 import { schemasCommand } from './commands/schemas.js';
@@ -16,9 +18,11 @@ Usage: conform <command> [options]
 
 Commands:
   run       Replay the scenarios against a target and write compliance reports
+  diff      Replay the same requests against a target and the reference server; report every difference
   serve     Run the bundled reference server
   lint      Validate scenario files, profiles and the rule catalogue
   rules     Print the requirement catalogue with the scenarios covering each rule
+  merge     Join the report.json files of a sharded run into one report
   sign      Print the authentication headers for one request (debug a server with curl)
   schemas   Write (or --check) the JSON Schemas generated for editors
 
@@ -29,8 +33,10 @@ Exit codes: 0 pass · 1 a MUST scenario failed or errored · 2 usage or invalid 
 
 const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
   run: runCommand,
+  diff: diffCommand,
   serve: serveCommand,
   lint: lintCommand,
+  merge: mergeCommand,
   rules: rulesCommand,
   schemas: schemasCommand,
   sign: signCommand,

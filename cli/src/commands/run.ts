@@ -1,6 +1,6 @@
 /** `conform run`: resolve options once, load suite and profile, run, write reports, map the verdicts to an exit code. */
 import { randomInt } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAuthenticator } from '../../../harness/src/auth/authenticator.js';
 import { assertSignersAgree } from '../../../harness/src/auth/vectors.js';
@@ -9,7 +9,9 @@ import { createHttpClient } from '../../../harness/src/http/client.js';
 import { loadProfile } from '../../../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
 import { createConsoleReporter } from '../../../harness/src/report/console.js';
-import { FILE_REPORTERS, REPORTER_NAMES } from '../../../harness/src/report/registry.js';
+import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
+import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';
+import { githubOutputs, writeReports } from '../output.js';
 import { exitCodeFor, runSuite, selectScenarios } from '../../../harness/src/runner/run-suite.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import type { Bases } from '../../../harness/src/runner/execute.js';
@@ -46,9 +48,17 @@ Requests:
   --timeout MS          Per-request timeout (default 10000)
   --max-response-bytes N  Largest response body read (default 1048576)
 
+CI:
+  --shard I/N           Run the I-th of N deterministic shards (merge their report.json with conform merge)
+  --baseline FILE       Expected failures (YAML list of scenario ids): they do not fail the run, and listed
+                        scenarios that now pass are reported so the baseline can shrink
+  --write-baseline FILE Write the current failures as a baseline file
+
 Output:
   --report-dir DIR      Where reports go (default reports/); report.json is always written
-  --reporter LIST       Comma-separated reporters: ${REPORTER_NAMES.join(', ')} (default console,json)
+  --reporter LIST       Comma-separated reporters: ${REPORTER_NAMES.join(', ')} (default: all)
+                        On GitHub Actions ($GITHUB_STEP_SUMMARY set) the Markdown summary is appended there and
+                        failures are printed as annotations at the scenario's file and line
   --strict              SHOULD and MAY failures also fail the run
   --quiet               Print failures and the summary only
   --no-color            No ANSI colours (also: NO_COLOR set, or output not a terminal)
@@ -72,6 +82,9 @@ export interface ResolvedRunOptions {
   maxResponseBytes: number;
   reportDir: string;
   reporters: string[];
+  shard?: { index: number; total: number };
+  baselineFile?: string;
+  writeBaselineFile?: string;
   strict: boolean;
   quiet: boolean;
   color: boolean;
@@ -96,13 +109,24 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
     'max-response-bytes': { type: 'string' },
     'report-dir': { type: 'string' },
     reporter: { type: 'string', multiple: true },
+    shard: { type: 'string' },
+    baseline: { type: 'string' },
+    'write-baseline': { type: 'string' },
     strict: { type: 'boolean' },
     quiet: { type: 'boolean' },
     'no-color': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return 'help';
-  const reporters = listOption(values.reporter ?? ['console,json']);
+  const reporters = listOption(values.reporter ?? [REPORTER_NAMES.join(',')]);
+  let shard: { index: number; total: number } | undefined;
+  if (values.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(values.shard);
+    const index = Number(m?.[1]);
+    const total = Number(m?.[2]);
+    if (!m || total < 1 || index < 1 || index > total) throw new ConformError('CONFORM_USAGE', `--shard expects I/N with 1 <= I <= N, got "${values.shard}"`);
+    shard = { index, total };
+  }
   for (const r of reporters) {
     if (!REPORTER_NAMES.includes(r)) throw new ConformError('CONFORM_USAGE', `unknown reporter "${r}" (known: ${REPORTER_NAMES.join(', ')})`);
   }
@@ -131,6 +155,9 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
     maxResponseBytes: intOption(values['max-response-bytes'], 'max-response-bytes', 1024, 1024 ** 3) ?? 1024 * 1024,
     reportDir: abs(values['report-dir'] ?? 'reports'),
     reporters,
+    ...(shard ? { shard } : {}),
+    ...(values.baseline !== undefined ? { baselineFile: abs(values.baseline) } : {}),
+    ...(values['write-baseline'] !== undefined ? { writeBaselineFile: abs(values['write-baseline']) } : {}),
     strict: values.strict ?? false,
     quiet: values.quiet ?? false,
     color: !values['no-color'] && !io.env['NO_COLOR'] && io.stdout.isTTY === true,
@@ -159,13 +186,6 @@ export function replayCommand(options: ResolvedRunOptions, io: CliIo, scenarioId
   return parts.map((p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
-
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const options = resolveRunOptions(argv, io);
   if (options === 'help') {
@@ -176,6 +196,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const catalogue = await loadRules(options.rulesFile);
   const suite = await loadSuite(options.specs, catalogue);
   let profile = await loadProfile(options.profileFile);
+  const baseline = options.baselineFile ? await loadBaseline(options.baselineFile, new Set(suite.scenarios.map((s) => s.id))) : undefined;
   const selected = selectScenarios(suite.scenarios, options.filter);
   if (selected.length === 0) {
     io.stderr.write(`conform run: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`);
@@ -211,6 +232,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           timeoutMs: options.timeoutMs,
           version: toolVersion(),
           ...(options.replayPath ? { replayPath: options.replayPath } : {}),
+          ...(options.shard ? { shard: options.shard } : {}),
           replayCommand: (r) => replayCommand(options, io, r.id, r.counterexample?.path),
         },
         { client, profile, authenticator: createAuthenticator({ profile }), ...(printer ? { onEvent: printer } : {}) },
@@ -218,14 +240,20 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     } finally {
       await client.close();
     }
-    const written: string[] = [];
-    for (const name of new Set(['json', ...options.reporters.filter((r) => r !== 'console')])) {
-      const reporter = FILE_REPORTERS[name];
-      if (!reporter) continue;
-      const file = path.join(options.reportDir, reporter.file);
-      await writeAtomic(file, reporter.render(run));
-      written.push(path.relative(io.cwd, file) || file);
+    if (baseline) {
+      run = applyBaseline(run, baseline);
+      const b = run.baseline;
+      if (printer && b) {
+        io.stdout.write(`Baseline ${path.relative(io.cwd, baseline.file) || baseline.file}: ${b.stillFailing.length} expected failure${b.stillFailing.length === 1 ? '' : 's'} still failing`);
+        io.stdout.write(b.nowPassing.length ? `; now passing, remove from the baseline: ${b.nowPassing.join(', ')}\n` : '\n');
+      }
     }
+    const written = await writeReports(run, options.reporters, options.reportDir, io);
+    if (options.writeBaselineFile) {
+      await writeFile(options.writeBaselineFile, baselineFrom(run));
+      written.push(path.relative(io.cwd, options.writeBaselineFile) || options.writeBaselineFile);
+    }
+    await githubOutputs(run, io);
     if (printer) io.stdout.write(`Reports: ${written.join(', ')}\n`);
     if (run.summary.total === run.summary.skipped) {
       io.stderr.write('conform run: every selected scenario was skipped; nothing was checked\n');

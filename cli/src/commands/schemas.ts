@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ProfileSchema } from '../../../harness/src/profile/schema.js';
 import { RuleFileSchema, ScenarioFileSchema } from '../../../harness/src/spec/schema.js';
+import { ReportSchema } from '../../../harness/src/report/schema.js';
 import { parse } from '../args.js';
 import { packageRoot, type CliIo } from '../io.js';
 
@@ -18,11 +19,13 @@ export function generatedSchemas(): Record<string, string> {
   const out: Record<string, string> = {};
   const emit = (name: string, schema: z.ZodType, title: string) => {
     const json = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }), title } as Record<string, unknown>;
+    if (name.startsWith('report.')) delete json['additionalProperties'];
     out[name] = `${JSON.stringify(json, null, 2)}\n`;
   };
   emit('scenario.v1.schema.json', ScenarioFileSchema, 'conform scenario file, format v1');
   emit('profile.v1.schema.json', ProfileSchema, 'conform target profile');
   emit('rules.v1.schema.json', RuleFileSchema, 'conform requirement catalogue');
+  emit('report.v1.schema.json', ReportSchema, 'conform report.json, schemaVersion 1');
   return out;
 }
 

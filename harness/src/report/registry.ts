@@ -1,6 +1,9 @@
 /** Reporters that write files, by name. `json` (report.json) is always written. */
 import type { RunResult } from '../runner/types.js';
+import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
+import { renderJunit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
 
 export interface FileReporter {
   file: string;
@@ -9,6 +12,9 @@ export interface FileReporter {
 
 export const FILE_REPORTERS: Readonly<Record<string, FileReporter>> = {
   json: { file: 'report.json', render: renderJson },
+  html: { file: 'report.html', render: renderHtml },
+  junit: { file: 'junit.xml', render: renderJunit },
+  markdown: { file: 'summary.md', render: renderMarkdown },
 };
 
 /** `console` prints; every other name must be a file reporter. */

@@ -44,6 +44,8 @@ export interface ScenarioResult {
   transcript: Exchange[];
   /** Command that reproduces this result. */
   replay?: string;
+  /** A failure listed in the --baseline file: reported, but it does not fail the run. */
+  baselined?: boolean;
 }
 
 export interface RuleResult {
@@ -80,6 +82,12 @@ export interface RunResult {
   /** Set when the target could not be reached at all (exit code 3). */
   unreachable?: string;
   options: { filter: string[]; strict: boolean; timeoutMs: number };
+  /** One shard of a sharded run (--shard i/n). */
+  shard?: { index: number; total: number };
+  /** Set by `conform merge`: the shard reports joined. */
+  merged?: string[];
+  /** With --baseline: listed failures do not fail the run; `nowPassing` can leave the baseline. */
+  baseline?: { file: string; expectedFailures: string[]; nowPassing: string[]; stillFailing: string[] };
 }
 
 export type RunEvent =

@@ -1,0 +1,231 @@
+/**
+ * `conform diff`: the same seeded requests against a target and against the reference server (the bundled one,
+ * started in-process, unless --reference URL), every difference the spec cares about reported, `diff.json` written.
+ */
+import { randomInt } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createAuthenticator } from '../../../harness/src/auth/authenticator.js';
+import { assertSignersAgree } from '../../../harness/src/auth/vectors.js';
+import { runDiff, type DiffSideDeps } from '../../../harness/src/diff/run-diff.js';
+import type { DiffEvent, DiffResult, DiffValue, GroupedDifference, OutcomeCounts, ScenarioDiff } from '../../../harness/src/diff/types.js';
+import { ConformError } from '../../../harness/src/errors.js';
+import { createHttpClient, type HttpClient } from '../../../harness/src/http/client.js';
+import { loadProfile } from '../../../harness/src/profile/load.js';
+import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
+import { selectScenarios } from '../../../harness/src/runner/run-suite.js';
+import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
+import { startServer, type RunningServer } from '../../../reference-server/src/index.js';
+import { intOption, listOption, parse } from '../args.js';
+import { defaults, toolVersion, type CliIo } from '../io.js';
+import { basesFor } from './run.js';
+
+const HELP = `Usage: conform diff --target URL [options]
+
+Replays the same seeded requests against the target and against the reference server, and reports every
+difference in status, Allow (as a set), Location shape, WWW-Authenticate schemes and article data, ignoring what
+the spec leaves open as the profiles say (docs/diff.md lists the equivalences).
+
+Sides:
+  --target URL              Base URL of the server under test (required)
+  --profile FILE            The target's profile (default: the reference server's)
+  --reference URL           Compare with this server instead of the bundled reference started in-process
+  --reference-profile FILE  The reference's profile (default: reference-server/profile.yaml)
+  --insecure                Accept any TLS certificate
+  --ca FILE                 Trust this CA certificate (PEM)
+
+Selection and values:
+  --filter TEXT             Only scenarios whose id, rule id or tag contains TEXT (repeatable)
+  --seed N                  Seed for every generated value (default: random; the report records it)
+  --runs N                  Value sets per property scenario (default 20)
+
+Requests and output:
+  --timeout MS              Per-request timeout (default 10000)
+  --report-dir DIR          Where diff.json goes (default reports/)
+  --json                    Print diff.json to stdout instead of the console summary
+
+Exit codes: 0 no differences · 1 differences · 2 usage error or nothing compared · 3 a side unreachable
+`;
+
+export interface ResolvedDiffOptions {
+  target: string;
+  reference?: string;
+  profileFile: string;
+  referenceProfileFile: string;
+  insecure: boolean;
+  ca?: string;
+  filter: string[];
+  seed: number;
+  runs: number;
+  timeoutMs: number;
+  reportDir: string;
+  json: boolean;
+}
+
+const URL_SHAPE = /^https?:\/\/[^\s/]+/;
+
+export function resolveDiffOptions(argv: string[], io: CliIo): ResolvedDiffOptions | 'help' {
+  const { values } = parse(argv, {
+    target: { type: 'string' },
+    reference: { type: 'string' },
+    profile: { type: 'string' },
+    'reference-profile': { type: 'string' },
+    insecure: { type: 'boolean' },
+    ca: { type: 'string' },
+    filter: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    runs: { type: 'string' },
+    timeout: { type: 'string' },
+    'report-dir': { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return 'help';
+  if (values.target === undefined) throw new ConformError('CONFORM_USAGE', '--target URL is required (the server to compare with the reference)');
+  for (const [name, v] of [['target', values.target], ['reference', values.reference]] as const) {
+    if (v !== undefined && !URL_SHAPE.test(v)) throw new ConformError('CONFORM_USAGE', `--${name} expects an http:// or https:// URL, got "${v}"`);
+  }
+  const abs = (p: string) => path.resolve(io.cwd, p);
+  return {
+    target: values.target,
+    ...(values.reference !== undefined ? { reference: values.reference } : {}),
+    profileFile: values.profile !== undefined ? abs(values.profile) : defaults.profile(),
+    referenceProfileFile: values['reference-profile'] !== undefined ? abs(values['reference-profile']) : defaults.profile(),
+    insecure: values.insecure ?? false,
+    ...(values.ca !== undefined ? { ca: abs(values.ca) } : {}),
+    filter: listOption(values.filter),
+    seed: intOption(values.seed, 'seed', 0, 2 ** 31 - 1) ?? randomInt(0, 2 ** 31 - 1),
+    runs: intOption(values.runs, 'runs', 1, 100_000) ?? 20,
+    timeoutMs: intOption(values.timeout, 'timeout', 1, 3_600_000) ?? 10_000,
+    reportDir: abs(values['report-dir'] ?? 'reports'),
+    json: values.json ?? false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Console text
+
+function showValue(field: string, v: DiffValue): string {
+  if (v === null) return '(absent)';
+  if (Array.isArray(v)) return `{${v.join(', ')}}`;
+  return typeof v === 'string' && field.startsWith('article.') ? JSON.stringify(v) : String(v);
+}
+
+function showOutcomes(c: OutcomeCounts): string {
+  const parts = (['pass', 'fail', 'error'] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
+  return parts.join(', ') || 'nothing run';
+}
+
+/** One difference: where (step, request) and what (field, reference vs target), with how many runs showed it. */
+export function formatDifference(d: GroupedDifference, runs: number): string {
+  const step = `step ${d.step}${d.stepName ? ` "${d.stepName}"` : ''}${d.exchange > 1 ? ` (${d.method} #${d.exchange})` : ''}`;
+  const seen = runs > 1 ? ` (${d.runs.length} of ${runs} runs)` : '';
+  return `${step} ${d.method} ${d.path}: ${d.field}: reference ${showValue(d.field, d.reference)}, target ${showValue(d.field, d.target)}${seen}`;
+}
+
+const MAX_LINES = 12;
+
+/** The console lines of one scenario. */
+export function formatScenario(s: ScenarioDiff): string {
+  if (s.status === 'skipped') return `  skipped    ${s.id} — ${s.reason ?? ''}\n`;
+  const label = s.status === 'same' ? 'same      ' : 'DIFFERENT ';
+  const head = `  ${label} ${s.id}  (reference: ${showOutcomes(s.outcomes.reference)}; target: ${showOutcomes(s.outcomes.target)})\n`;
+  const lines = s.differences.slice(0, MAX_LINES).map((d) => `      ${formatDifference(d, s.runs)}\n`);
+  if (s.differences.length > MAX_LINES) lines.push(`      … and ${s.differences.length - MAX_LINES} more (see diff.json)\n`);
+  return head + lines.join('');
+}
+
+export function formatSummary(r: DiffResult): string {
+  const s = r.summary;
+  return `Summary: ${s.scenarios} scenarios: ${s.same} same, ${s.different} different (${s.differences} differences), ${s.skipped} skipped · seed ${r.seed} · ${(r.durationMs / 1000).toFixed(1)} s\n`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The command
+
+async function writeAtomic(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+interface Side {
+  deps: DiffSideDeps;
+  client: HttpClient;
+}
+
+function side(profile: ResolvedProfile, target: string | undefined, client: HttpClient, what: string): Side {
+  const bases = basesFor(target, profile);
+  if (!bases) throw new ConformError('CONFORM_USAGE', `no ${what} URL`);
+  return { client, deps: { profile, bases, client, authenticator: createAuthenticator({ profile }) } };
+}
+
+export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
+  const options = resolveDiffOptions(argv, io);
+  if (options === 'help') {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  await assertSignersAgree(defaults.vectors());
+  const suite = await loadSuite([defaults.specs()], await loadRules(defaults.rules()));
+  if (selectScenarios(suite.scenarios, options.filter).length === 0) {
+    io.stderr.write(`conform diff: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`);
+    return 2;
+  }
+  const targetProfile = await loadProfile(options.profileFile);
+  let referenceProfile = await loadProfile(options.referenceProfileFile);
+  const ca = options.ca !== undefined
+    ? await readFile(options.ca, 'utf8').catch((err: Error) => { throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`); })
+    : undefined;
+  const clientFor = (insecure: boolean, trust: string | undefined) =>
+    createHttpClient({ timeoutMs: options.timeoutMs, insecure, ...(trust !== undefined ? { ca: trust } : {}) });
+
+  const server: RunningServer | undefined = options.reference === undefined ? await startServer({ port: 0, httpsPort: 0 }) : undefined;
+  const clients: HttpClient[] = [];
+  try {
+    let reference: Side;
+    if (server) {
+      referenceProfile = { ...referenceProfile, target: { ...referenceProfile.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) } };
+      reference = side(referenceProfile, undefined, clientFor(false, server.certificate), 'reference');
+    } else {
+      reference = side(referenceProfile, options.reference, clientFor(options.insecure || referenceProfile.target.insecure, ca), 'reference');
+    }
+    clients.push(reference.client);
+    const target = side(targetProfile, options.target, clientFor(options.insecure || targetProfile.target.insecure, ca), 'target');
+    clients.push(target.client);
+
+    const onEvent = options.json ? undefined : (e: DiffEvent) => {
+      if (e.type === 'scenario-end') io.stdout.write(formatScenario(e.result));
+    };
+    if (!options.json) {
+      io.stdout.write(`conform diff · reference ${reference.deps.bases.primary}${server ? ' (embedded)' : ''} · target ${target.deps.bases.primary} · seed ${options.seed} · ${options.runs} runs\n`);
+    }
+    const result = await runDiff(suite, reference.deps, target.deps, {
+      seed: options.seed,
+      runs: options.runs,
+      filter: options.filter,
+      version: toolVersion(),
+      embeddedReference: server !== undefined,
+      ...(onEvent ? { onEvent } : {}),
+    });
+    const file = path.join(options.reportDir, 'diff.json');
+    const json = `${JSON.stringify(result, null, 2)}\n`;
+    await writeAtomic(file, json);
+    if (options.json) io.stdout.write(json);
+    else io.stdout.write(`${formatSummary(result)}Report: ${path.relative(io.cwd, file) || file}\n`);
+
+    if (result.unreachable) {
+      io.stderr.write(`conform diff: the ${result.unreachable.side} could not be reached: ${result.unreachable.message}\n`);
+      return 3;
+    }
+    if (result.summary.scenarios === result.summary.skipped) {
+      io.stderr.write('conform diff: every selected scenario was skipped on one side or the other; nothing was compared\n');
+      return 2;
+    }
+    return result.summary.differences > 0 ? 1 : 0;
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+    await server?.close();
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * Differential mode: replays the same seeded requests against a reference and a target, scenario by scenario, and
+ * collects where their answers differ in ways the spec pins. No printing, no process access; the caller builds the
+ * clients and reads the result.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { HttpClient } from '../http/client.js';
+import { missingCapability } from '../profile/capabilities.js';
+import { executeOnce, type ExecDeps, type IterationOutcome } from '../runner/execute.js';
+import type { Redactor } from '../runner/redact.js';
+import { profileRedactor, selectScenarios } from '../runner/run-suite.js';
+import { scenarioSeed } from '../runner/scenario.js';
+import type { Scenario, Suite } from '../spec/types.js';
+import { compareTranscripts } from './compare.js';
+import { EQUIVALENCES } from './equivalences.js';
+import type { DiffEvent, DiffResult, Difference, GroupedDifference, OutcomeCounts, ScenarioDiff, Side, SideContext } from './types.js';
+import { drawValues } from './values.js';
+
+/** One side of a diff: what it is (profile, bases) and how to reach it. */
+export interface DiffSideDeps extends SideContext {
+  client: HttpClient;
+  authenticator: Authenticator;
+}
+
+export interface RunDiffOptions {
+  seed: number;
+  /** Value sets per property scenario. */
+  runs: number;
+  filter: string[];
+  version: string;
+  /** True when the reference is the bundled server started in-process (recorded in the result). */
+  embeddedReference: boolean;
+  onEvent?: (event: DiffEvent) => void;
+  now?: () => Date;
+  /** Most exchanges kept per execution for comparison. Default 10 000. */
+  maxTranscript?: number;
+}
+
+/** A redactor that applies both sides' redactors (each knows its own profile's secrets). */
+function bothRedactors(a: Redactor, b: Redactor): Redactor {
+  return {
+    text: (s) => b.text(a.text(s)),
+    headers: (h) => b.headers(a.headers(h)),
+    value: (v) => b.value(a.value(v)),
+  };
+}
+
+/** Is the side reachable at all? Undefined when it is, else the transport problem. */
+async function probe(side: DiffSideDeps): Promise<string | undefined> {
+  const url = side.bases.primary.replace(/\/$/, '') + '/';
+  const r = await side.client.send({ method: 'OPTIONS', url, headers: {} });
+  if (r.ok || r.error.code === 'BAD_RESPONSE' || r.error.code === 'RESPONSE_TOO_LARGE') return undefined;
+  return `${side.bases.primary}: ${r.error.message}`;
+}
+
+function emptyCounts(): OutcomeCounts {
+  return { pass: 0, fail: 0, error: 0 };
+}
+
+function count(c: OutcomeCounts, o: IterationOutcome): void {
+  c[o.kind]++;
+  if (c.firstProblem === undefined && o.kind !== 'pass') {
+    c.firstProblem = `step ${o.step}${o.stepName ? ` "${o.stepName}"` : ''}: ${o.kind === 'fail' ? o.messages.join('; ') : o.message}`;
+  }
+}
+
+/** Groups equal differences of several runs (same step, exchange, method, field and values). */
+export function groupDifferences(perRun: ReadonlyArray<readonly Difference[]>): GroupedDifference[] {
+  const groups = new Map<string, GroupedDifference>();
+  perRun.forEach((diffs, i) => {
+    for (const d of diffs) {
+      const key = JSON.stringify([d.step, d.exchange, d.method, d.field, d.reference, d.target]);
+      const g = groups.get(key);
+      if (g) {
+        if (!g.runs.includes(i + 1)) g.runs.push(i + 1);
+      } else groups.set(key, { ...d, runs: [i + 1] });
+    }
+  });
+  return [...groups.values()].sort((a, b) => a.step - b.step || a.exchange - b.exchange || a.runs[0]! - b.runs[0]!);
+}
+
+function skipReason(scenario: Scenario, reference: SideContext, target: SideContext): string | undefined {
+  const r = missingCapability(scenario.requires, reference.profile);
+  const t = missingCapability(scenario.requires, target.profile);
+  const reasons = [r ? `reference profile: ${r}` : undefined, t ? `target profile: ${t}` : undefined].filter((x) => x !== undefined);
+  return reasons.length > 0 ? reasons.join('; ') : undefined;
+}
+
+interface Context {
+  reference: DiffSideDeps;
+  target: DiffSideDeps;
+  execReference: Omit<ExecDeps, 'seed'>;
+  execTarget: Omit<ExecDeps, 'seed'>;
+  redactor: Redactor;
+  options: RunDiffOptions;
+}
+
+async function diffScenario(scenario: Scenario, c: Context): Promise<ScenarioDiff> {
+  const started = performance.now();
+  const base = { id: scenario.id, title: scenario.title, file: scenario.file };
+  const outcomes = { reference: emptyCounts(), target: emptyCounts() };
+  const skipped = skipReason(scenario, c.reference, c.target);
+  if (skipped) {
+    return { ...base, status: 'skipped', reason: skipped, runs: 0, requests: { reference: 0, target: 0 }, outcomes, differences: [], ignored: {}, durationMs: 0 };
+  }
+  const seed = scenarioSeed(c.options.seed, scenario.id);
+  const valueSets = drawValues(scenario, c.options.seed, c.options.runs, c.reference.profile, c.target.profile);
+  const requests = { reference: 0, target: 0 };
+  const perRun: Difference[][] = [];
+  const ignored: Record<string, number> = {};
+  for (const values of valueSets) {
+    const r = await executeOnce(scenario, values, { ...c.execReference, seed });
+    const t = await executeOnce(scenario, values, { ...c.execTarget, seed });
+    requests.reference += r.requests;
+    requests.target += t.requests;
+    count(outcomes.reference, r);
+    count(outcomes.target, t);
+    const cmp = compareTranscripts(r.transcript, t.transcript, { scenario, reference: c.reference, target: c.target });
+    perRun.push(cmp.differences);
+    for (const [id, n] of Object.entries(cmp.ignored)) ignored[id] = (ignored[id] ?? 0) + n;
+  }
+  const differences = groupDifferences(perRun);
+  const values: Record<string, Record<string, unknown>> = {};
+  perRun.forEach((d, i) => {
+    if (d.length > 0 && scenario.given.length > 0) values[String(i + 1)] = JSON.parse(JSON.stringify(valueSets[i])) as Record<string, unknown>;
+  });
+  const result: ScenarioDiff = {
+    ...base,
+    status: differences.length > 0 ? 'different' : 'same',
+    runs: valueSets.length,
+    requests,
+    outcomes,
+    differences,
+    ...(Object.keys(values).length > 0 ? { values } : {}),
+    ignored,
+    durationMs: Math.round(performance.now() - started),
+  };
+  return c.redactor.value(result);
+}
+
+function execDeps(side: DiffSideDeps, redactor: Redactor, options: RunDiffOptions): Omit<ExecDeps, 'seed'> {
+  const tag = randomBytes(4).toString('hex');
+  let counter = 0;
+  return {
+    client: side.client,
+    bases: side.bases,
+    profile: side.profile,
+    redactor,
+    authenticator: side.authenticator,
+    uniq: () => `${tag}${(counter++).toString(36)}`,
+    maxTranscript: options.maxTranscript ?? 10_000,
+    ...(options.now ? { now: options.now } : {}),
+  };
+}
+
+/**
+ * Runs the selected scenarios of `suite` against both sides with the same values and compares every exchange.
+ * A side that cannot be reached at all ends the diff before any scenario runs (`unreachable`).
+ */
+export async function runDiff(suite: Suite, reference: DiffSideDeps, target: DiffSideDeps, options: RunDiffOptions): Promise<DiffResult> {
+  const now = options.now ?? (() => new Date());
+  const startedAt = now();
+  const t0 = performance.now();
+  const redactor = bothRedactors(profileRedactor(reference.profile), profileRedactor(target.profile));
+  const selected = selectScenarios(suite.scenarios, options.filter);
+  const c: Context = {
+    reference,
+    target,
+    execReference: execDeps(reference, profileRedactor(reference.profile), options),
+    execTarget: execDeps(target, profileRedactor(target.profile), options),
+    redactor,
+    options,
+  };
+  const scenarios: ScenarioDiff[] = [];
+  let unreachable: { side: Side; message: string } | undefined;
+  const targetProblem = await probe(target);
+  const referenceProblem = targetProblem ? undefined : await probe(reference);
+  if (targetProblem) unreachable = { side: 'target', message: targetProblem };
+  else if (referenceProblem) unreachable = { side: 'reference', message: referenceProblem };
+  if (!unreachable) {
+    for (const [index, scenario] of selected.entries()) {
+      options.onEvent?.({ type: 'scenario-start', index, total: selected.length, id: scenario.id });
+      const result = await diffScenario(scenario, c);
+      scenarios.push(result);
+      options.onEvent?.({ type: 'scenario-end', index, total: selected.length, result });
+    }
+  }
+  const tally = (s: ScenarioDiff['status']) => scenarios.filter((x) => x.status === s).length;
+  return redactor.value({
+    schemaVersion: 1,
+    tool: { name: 'conform', version: options.version },
+    reference: { url: reference.bases.primary, profile: reference.profile.file, embedded: options.embeddedReference },
+    target: { url: target.bases.primary, profile: target.profile.file },
+    seed: options.seed,
+    runs: options.runs,
+    filter: options.filter,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    summary: {
+      scenarios: scenarios.length,
+      same: tally('same'),
+      different: tally('different'),
+      skipped: tally('skipped'),
+      differences: scenarios.reduce((n, s) => n + s.differences.length, 0),
+    },
+    equivalences: EQUIVALENCES.map((e) => ({ id: e.id, field: e.field, why: e.why })),
+    scenarios,
+    ...(unreachable ? { unreachable } : {}),
+  });
+}

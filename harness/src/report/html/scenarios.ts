@@ -1,0 +1,183 @@
+/** Scenario list (failures first, each a collapsed `<details>`) and the rules table. */
+import type { Exchange, RuleResult, RunResult, ScenarioResult, ScenarioStatus } from '../../runner/types.js';
+import { duration, esc, href, plural, prettyJson } from './escape.js';
+import { rulesInSectionOrder, sectionAnchor } from './matrix.js';
+
+/** The groups the scenario list is split into, in display order. */
+export type ScenarioGroup = 'failed-must' | 'errored' | 'warning' | 'skipped' | 'passed';
+
+/** Display order of the groups. */
+export const GROUP_ORDER: readonly ScenarioGroup[] = ['failed-must', 'errored', 'warning', 'skipped', 'passed'];
+
+/**
+ * The group a scenario is listed in: failed MUST, errored, failed SHOULD/MAY (warnings), skipped, passed.
+ *
+ * @param s - a scenario result.
+ */
+export function groupOf(s: ScenarioResult): ScenarioGroup {
+  const status: ScenarioStatus = s.status;
+  switch (status) {
+    case 'failed':
+      return s.level === 'MUST' ? 'failed-must' : 'warning';
+    case 'errored':
+      return 'errored';
+    case 'skipped':
+      return 'skipped';
+    case 'passed':
+      return 'passed';
+    default: {
+      const never: never = status;
+      throw new Error(`unknown scenario status ${String(never)}`);
+    }
+  }
+}
+
+/**
+ * Scenarios in report order: by group (failures first), keeping run order within a group.
+ *
+ * @param scenarios - the run's scenarios.
+ */
+export function scenariosInReportOrder(scenarios: readonly ScenarioResult[]): ScenarioResult[] {
+  const rank = (s: ScenarioResult) => GROUP_ORDER.indexOf(groupOf(s));
+  return scenarios.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map((x) => x.s);
+}
+
+function groupHeading(group: ScenarioGroup, strict: boolean): string {
+  switch (group) {
+    case 'failed-must':
+      return 'Failed — MUST';
+    case 'errored':
+      return 'Errored — the target could not be judged';
+    case 'warning':
+      return strict ? 'Failed — SHOULD / MAY (fail the run: --strict)' : 'Warnings — failed SHOULD / MAY';
+    case 'skipped':
+      return 'Skipped — the profile excludes a capability';
+    case 'passed':
+      return 'Passed';
+    default: {
+      const never: never = group;
+      throw new Error(`unknown group ${String(never)}`);
+    }
+  }
+}
+
+/** Badge text and class for a scenario: a failed SHOULD/MAY scenario is a warning. */
+function badge(s: ScenarioResult): string {
+  const warn = s.status === 'failed' && s.level !== 'MUST';
+  const label = warn ? 'WARNING' : s.status.toUpperCase();
+  const known = s.baselined ? '<span class="badge known" title="listed in the --baseline file: reported, but it does not fail the run">baselined</span>' : '';
+  return `<span class="badge st-${warn ? 'warning' : s.status}">${label}</span>${known}`;
+}
+
+/** `id` attribute of a scenario's `<details>`. */
+export function scenarioAnchor(id: string): string {
+  return `scenario-${id}`;
+}
+
+/** `id` attribute of a rule's row. */
+export function ruleAnchor(id: string): string {
+  return `rule-${id}`;
+}
+
+function headers(h: Record<string, string | string[]>): string {
+  const rows = Object.entries(h).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `<tr><th>${esc(k)}</th><td>${esc(x)}</td></tr>`));
+  return rows.length === 0 ? '<p class="muted">no headers</p>' : `<table class="hdrs">${rows.join('')}</table>`;
+}
+
+function body(b: string | undefined): string {
+  return b === undefined || b === '' ? '<p class="muted">empty body</p>' : `<pre class="msg-body">${esc(b)}</pre>`;
+}
+
+function statusClass(code: number): string {
+  return code >= 500 ? 's5' : code >= 400 ? 's4' : code >= 300 ? 's3' : code >= 200 ? 's2' : 's1';
+}
+
+function exchange(x: Exchange): string {
+  const step = `Step ${x.step}${x.stepName ? ` · ${esc(x.stepName)}` : ''}`;
+  const req = `<div class="req"><div class="line"><span class="dir">→</span> <span class="method">${esc(x.request.method)}</span> <span class="url">${esc(x.request.url)}</span></div>${headers(x.request.headers)}${body(x.request.body)}</div>`;
+  const res = x.response
+    ? `<div class="res"><div class="line"><span class="dir">←</span> <span class="code ${statusClass(x.response.status)}">${x.response.status}</span> <span class="muted">${duration(x.response.durationMs)}</span></div>${headers(x.response.headers)}${body(x.response.body)}</div>`
+    : '';
+  const err = x.error ? `<div class="xerr"><span class="dir">✗</span> <b>${esc(x.error.code)}</b>: ${esc(x.error.message)}</div>` : '';
+  return `<li class="exchange"><div class="xhead">${step}</div>${req}${res}${err}</li>`;
+}
+
+function scenarioBody(s: ScenarioResult): string {
+  const parts: string[] = [];
+  const facts = [
+    `<span>${esc(`${s.file}:${s.line}`)}</span>`,
+    s.status === 'skipped' ? '' : `<span>${plural(s.runs, 'run')}</span><span>${plural(s.requests, 'request')}</span><span>${duration(s.durationMs)}</span>`,
+    s.tags.length ? `<span>tags: ${s.tags.map(esc).join(', ')}</span>` : '',
+    `<span>rules: ${s.rules.map((r) => `<a href="${href(ruleAnchor(r))}">${esc(r)}</a>`).join(', ')}</span>`,
+  ];
+  parts.push(`<p class="facts">${facts.join('')}</p>`);
+  const messages = s.failure?.messages ?? [];
+  if (s.failure) {
+    const where = `step ${s.failure.step}${s.failure.stepName ? ` “${esc(s.failure.stepName)}”` : ''}`;
+    parts.push(`<div class="failure" data-testid="failure"><h4>${s.status === 'errored' ? 'Error' : 'Failure'} at ${where}</h4><ul>${messages.map((m) => `<li>${esc(m)}</li>`).join('')}</ul></div>`);
+  }
+  if (s.reason && !messages.includes(s.reason)) {
+    const label = s.status === 'skipped' ? 'Skipped because' : s.status === 'errored' ? 'Error' : 'Reason';
+    parts.push(`<div class="reason st-${s.status}" data-testid="reason"><h4>${label}</h4><p>${esc(s.reason)}</p></div>`);
+  }
+  if (s.counterexample) {
+    const c = s.counterexample;
+    parts.push(
+      `<div class="cex" data-testid="counterexample"><h4>Counterexample <span class="muted">(after ${plural(c.shrinks, 'shrink')})</span></h4>` +
+        `<dl class="kv"><dt>seed</dt><dd><code data-testid="cex-seed">${c.seed}</code></dd><dt>path</dt><dd><code data-testid="cex-path">${esc(c.path)}</code></dd></dl>` +
+        `<pre class="json" data-testid="cex-values">${esc(prettyJson(c.values))}</pre></div>`,
+    );
+  }
+  if (s.replay) {
+    parts.push(`<div class="replay"><h4>Replay</h4><div class="cmd"><code data-testid="replay">${esc(s.replay)}</code></div></div>`);
+  }
+  if (s.transcript.length > 0) {
+    const which = s.status === 'passed' ? 'last run' : s.counterexample ? 'the counterexample' : 'the failing run';
+    parts.push(`<div class="transcript"><h4>Transcript <span class="muted">(${plural(s.transcript.length, 'exchange')}, ${which})</span></h4><ol>${s.transcript.map(exchange).join('')}</ol></div>`);
+  } else if (s.status !== 'skipped') {
+    parts.push('<p class="muted">No request was recorded.</p>');
+  }
+  return parts.join('');
+}
+
+function scenario(s: ScenarioResult): string {
+  const rules = s.rules.map((r) => `<span class="rid">${esc(r)}</span>`).join(' ');
+  return (
+    `<details class="scenario st-${s.status}" id="${esc(scenarioAnchor(s.id))}" data-testid="scenario" data-id="${esc(s.id)}" data-status="${s.status}" data-level="${s.level}" data-group="${groupOf(s)}"${s.baselined ? ' data-baselined="true"' : ''} data-search="${esc(`${s.id} ${s.rules.join(' ')} ${s.title}`.toLowerCase())}">` +
+    `<summary>${badge(s)}<code class="sid">${esc(s.id)}</code><span class="lvl lvl-${s.level}">${s.level}</span><span class="rids">${rules}</span><span class="stitle">${esc(s.title)}</span></summary>` +
+    `<div class="sbody">${scenarioBody(s)}</div></details>`
+  );
+}
+
+/**
+ * The scenario list, grouped (failed MUST, errored, warnings, skipped, passed), each scenario collapsed.
+ *
+ * @param run - the run.
+ */
+export function renderScenarios(run: RunResult): string {
+  const ordered = scenariosInReportOrder(run.scenarios);
+  const out: string[] = [];
+  for (const group of GROUP_ORDER) {
+    const members = ordered.filter((s) => groupOf(s) === group);
+    if (members.length === 0) continue;
+    out.push(`<section class="group g-${group}" data-group="${group}"><h3>${esc(groupHeading(group, run.options.strict))} <span class="muted gcount" data-total="${members.length}">(${members.length})</span></h3>${members.map(scenario).join('')}</section>`);
+  }
+  return out.length ? out.join('') : '<p class="muted">No scenario was selected.</p>';
+}
+
+/**
+ * Every rule: id, section, level, status, text and the scenarios covering it, in section order.
+ *
+ * @param rules - the run's rules.
+ */
+export function renderRules(rules: readonly RuleResult[]): string {
+  let lastSection: string | undefined;
+  const rows = rulesInSectionOrder(rules).map((r) => {
+    const anchor = r.section !== lastSection ? ` <span id="${esc(sectionAnchor(r.section))}"></span>` : '';
+    lastSection = r.section;
+    const covering = r.scenarios.length ? r.scenarios.map((s) => `<a href="${href(scenarioAnchor(s))}">${esc(s)}</a>`).join('<br>') : '<span class="muted">none selected</span>';
+    const text = `${esc(r.text)}${r.source ? `<br><small class="muted">${esc(r.source)}</small>` : ''}`;
+    return `<tr id="${esc(ruleAnchor(r.id))}" data-testid="rule-row" data-rule="${esc(r.id)}" data-status="${r.status}"><td><code>${esc(r.id)}</code>${anchor}</td><td>${esc(r.section)}</td><td><span class="lvl lvl-${r.level}">${r.level}</span></td><td><span class="badge st-${r.status}">${r.status}</span></td><td>${text}</td><td class="cov">${covering}</td></tr>`;
+  });
+  return `<table class="rules" data-testid="rules"><thead><tr><th>Rule</th><th>Section</th><th>Level</th><th>Status</th><th>Text</th><th>Covered by</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}

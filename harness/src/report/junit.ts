@@ -1,0 +1,92 @@
+/**
+ * JUnit XML, built with fast-xml-parser's XMLBuilder (no string pasting): one <testsuite> per scenario file, one
+ * <testcase> per scenario. A failed MUST scenario is a <failure> (reason, seed, shrunk counterexample, replay
+ * command); an errored one an <error>; a skipped one <skipped>. SHOULD and MAY failures are warnings, as on the
+ * console: a passing testcase with the warning in <system-out> — unless the run was --strict, when they are failures
+ * too. Id, rule ids, level and section are in the testcase name (the common schema has no testcase properties);
+ * the scenario's file and line, the seed and the target are in the suite's properties and the failure text.
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import type { RunResult, ScenarioResult } from '../runner/types.js';
+
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  format: true,
+  indentBy: '  ',
+  suppressEmptyNode: true,
+  processEntities: true,
+});
+
+/** XML 1.0 cannot carry control characters even escaped; they are shown as \uXXXX. */
+const clean = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+function details(r: ScenarioResult, seed: number): string {
+  const lines = [...(r.failure?.messages ?? (r.reason ? [r.reason] : []))];
+  lines.push(`rules: ${r.rules.join(', ')} (${r.level})`, `scenario: ${r.file}:${r.line}`, `seed: ${seed}`);
+  if (r.counterexample) {
+    lines.push(`counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}, ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`);
+  }
+  if (r.replay) lines.push(`replay: ${r.replay}`);
+  return clean(lines.join('\n'));
+}
+
+function sectionsOf(r: ScenarioResult, run: RunResult): string {
+  const sections = new Set(r.rules.map((id) => run.rules.find((x) => x.id === id)?.section).filter((s): s is string => !!s));
+  return [...sections].join(', ');
+}
+
+function testcase(r: ScenarioResult, run: RunResult): Record<string, unknown> {
+  const warning = r.status === 'failed' && r.level !== 'MUST' && !run.options.strict;
+  const tc: Record<string, unknown> = {
+    '@name': clean(`${r.id} [${r.level} ${r.rules.join(' ')} §${sectionsOf(r, run)}] ${r.title}`),
+    '@classname': r.file.replace(/\.ya?ml$/, '').replace(/[\\/]/g, '.'),
+    '@time': ((r.durationMs ?? 0) / 1000).toFixed(3),
+  };
+  switch (r.status) {
+    case 'passed':
+      break;
+    case 'skipped':
+      tc['skipped'] = { '@message': clean(r.reason ?? 'skipped') };
+      break;
+    case 'errored':
+      tc['error'] = { '@message': clean(r.reason ?? 'errored'), '@type': 'errored', '#text': details(r, run.seed) };
+      break;
+    case 'failed':
+      if (warning || r.baselined) tc['system-out'] = `${r.baselined ? 'EXPECTED FAILURE (baseline)' : `WARNING (${r.level})`}\n${details(r, run.seed)}`;
+      else tc['failure'] = { '@message': clean(r.reason ?? 'failed'), '@type': r.level, '#text': details(r, run.seed) };
+      break;
+    default: {
+      const never: never = r.status;
+      throw new Error(`unknown status ${String(never)}`);
+    }
+  }
+  return tc;
+}
+
+export function renderJunit(run: RunResult): string {
+  const byFile = new Map<string, ScenarioResult[]>();
+  for (const s of run.scenarios) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
+  const counted = (list: ScenarioResult[]) => {
+    const failures = list.filter((s) => s.status === 'failed' && !s.baselined && (s.level === 'MUST' || run.options.strict)).length;
+    return {
+      '@tests': list.length,
+      '@failures': failures,
+      '@errors': list.filter((s) => s.status === 'errored').length,
+      '@skipped': list.filter((s) => s.status === 'skipped').length,
+      '@time': (list.reduce((a, s) => a + (s.durationMs ?? 0), 0) / 1000).toFixed(3),
+    };
+  };
+  const suites = [...byFile.entries()].map(([file, list]) => ({
+    '@name': file,
+    ...counted(list),
+    '@timestamp': run.startedAt.replace(/Z$/, ''),
+    properties: { property: [{ '@name': 'target', '@value': run.target }, { '@name': 'seed', '@value': String(run.seed) }] },
+    testcase: list.map((s) => testcase(s, run)),
+  }));
+  const doc = {
+    '?xml': { '@version': '1.0', '@encoding': 'UTF-8' },
+    testsuites: { '@name': `conform ${run.tool.version}`, ...counted(run.scenarios), testsuite: suites },
+  };
+  return `${builder.build(doc)}`;
+}

@@ -1,0 +1,82 @@
+/** Markdown summary for pull requests and GitHub's job summary: verdict, counts, the matrix, failures first. */
+import type { RunResult, ScenarioResult } from '../runner/types.js';
+
+const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+export function verdictOf(run: RunResult): 'PASS' | 'FAIL' | 'UNREACHABLE' {
+  if (run.unreachable) return 'UNREACHABLE';
+  return run.scenarios.some((s) => (s.status === 'failed' || s.status === 'errored') && !s.baselined && (s.level === 'MUST' || run.options.strict)) ? 'FAIL' : 'PASS';
+}
+
+/** Sections in the spec's order: numbered ones numerically, then the standards (RFC …). */
+export function sectionOrder(a: string, b: string): number {
+  const num = (s: string) => (/^\d/.test(s) ? s.split('.').map(Number) : null);
+  const x = num(a);
+  const y = num(b);
+  if (x && y) {
+    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) - (y[i] ?? -1);
+    return 0;
+  }
+  if (x) return -1;
+  if (y) return 1;
+  return a.localeCompare(b);
+}
+
+function line(s: ScenarioResult): string {
+  const why = s.failure?.messages[0] ?? s.reason ?? '';
+  return `| ${s.status === 'failed' && s.level !== 'MUST' ? 'warning' : s.status}${s.baselined ? ' (baseline)' : ''} | \`${s.id}\` | ${s.level} | ${s.rules.join(', ')} | ${cell(why).slice(0, 300)} |`;
+}
+
+export function renderMarkdown(run: RunResult): string {
+  const s = run.summary;
+  const out: string[] = [];
+  const verdict = verdictOf(run);
+  out.push(`## conform: ${verdict === 'PASS' ? '✅' : '❌'} ${verdict} — ${run.target}`, '');
+  out.push(`${s.passed} passed · ${s.failed} failed · ${s.errored} errored · ${s.skipped} skipped · ${s.total} scenarios · seed \`${run.seed}\` · ${(run.durationMs / 1000).toFixed(1)} s`, '');
+  if (run.unreachable) out.push(`**Target unreachable:** ${cell(run.unreachable)}`, '');
+  const sections = [...new Set(run.rules.map((r) => r.section))].sort(sectionOrder);
+  out.push('| Section | MUST | SHOULD | MAY |', '|---|---|---|---|');
+  for (const section of sections) {
+    const cells = LEVELS.map((level) => {
+      const rules = run.rules.filter((r) => r.section === section && r.level === level);
+      if (rules.length === 0) return '';
+      const n = (st: string) => rules.filter((r) => r.status === st).length;
+      const parts = [n('passed') && `${n('passed')} ✓`, n('failed') && `${n('failed')} ✗`, n('errored') && `${n('errored')} !`, n('skipped') && `${n('skipped')} skipped`, n('uncovered') && `${n('uncovered')} uncovered`].filter(Boolean);
+      return parts.join(', ');
+    });
+    out.push(`| ${/^\d/.test(section) ? '§' : ''}${section} | ${cells.join(' | ')} |`);
+  }
+  const bad = run.scenarios.filter((x) => x.status === 'failed' || x.status === 'errored');
+  if (bad.length > 0) {
+    out.push('', '### Failures', '', '| Status | Scenario | Level | Rules | Why |', '|---|---|---|---|---|');
+    const rank = (x: ScenarioResult) => (x.status === 'failed' && x.level === 'MUST' ? 0 : x.status === 'errored' ? 1 : 2);
+    for (const x of [...bad].sort((a, b) => rank(a) - rank(b))) out.push(line(x));
+    const replays = bad.filter((x) => x.replay);
+    if (replays.length > 0) {
+      out.push('', '<details><summary>Replay commands</summary>', '', '```sh', ...replays.map((x) => x.replay ?? ''), '```', '', '</details>');
+    }
+  }
+  if (run.baseline) {
+    out.push('', `Baseline \`${run.baseline.file}\`: ${run.baseline.stillFailing.length} expected failures still failing; ${run.baseline.nowPassing.length} now passing${run.baseline.nowPassing.length ? ` (remove from the baseline: ${run.baseline.nowPassing.map((x) => `\`${x}\``).join(', ')})` : ''}.`);
+  }
+  const skipped = run.scenarios.filter((x) => x.status === 'skipped');
+  if (skipped.length > 0) {
+    out.push('', '<details><summary>Skipped</summary>', '', ...skipped.map((x) => `- \`${x.id}\`: ${cell(x.reason ?? '')}`), '', '</details>');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** GitHub workflow commands: one `::error` (MUST) or `::warning` per failure, at the scenario's file and line. */
+export function githubAnnotations(run: RunResult): string {
+  const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return run.scenarios
+    .filter((x) => (x.status === 'failed' || x.status === 'errored') && !x.baselined)
+    .map((x) => {
+      const kind = x.status === 'errored' || x.level === 'MUST' || run.options.strict ? 'error' : 'warning';
+      const msg = [...(x.failure?.messages ?? [x.reason ?? x.status]), ...(x.replay ? [`replay: ${x.replay}`] : [])].join('\n');
+      return `::${kind} file=${prop(x.file)},line=${x.line},title=${prop(`${x.id} (${x.rules.join(' ')})`)}::${esc(msg)}\n`;
+    })
+    .join('');
+}

@@ -1,0 +1,71 @@
+/**
+ * JSON Schema of report.json, versioned by `schemaVersion`. Consumers validate against
+ * `specs/schema/report.v1.schema.json`; a test checks every report the harness writes against this schema.
+ * Fields required by CONTRACT.md are required here; additions are optional so old readers keep working.
+ */
+import { z } from 'zod';
+
+const Level = z.enum(['MUST', 'SHOULD', 'MAY']);
+const Headers = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+const Exchange = z.object({
+  step: z.number().int(),
+  stepName: z.string().optional(),
+  request: z.object({ method: z.string(), url: z.string(), headers: Headers, body: z.string().optional() }),
+  response: z.object({ status: z.number().int(), headers: Headers, body: z.string().optional(), durationMs: z.number() }).optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
+export const ScenarioResultSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  file: z.string(),
+  line: z.number().int().optional(),
+  rules: z.array(z.string()),
+  level: Level,
+  tags: z.array(z.string()).optional(),
+  status: z.enum(['passed', 'failed', 'errored', 'skipped']),
+  reason: z.string().optional(),
+  requests: z.number().int(),
+  runs: z.number().int().optional(),
+  durationMs: z.number().optional(),
+  failure: z.object({ step: z.number().int(), stepName: z.string().optional(), messages: z.array(z.string()) }).optional(),
+  counterexample: z.object({ values: z.record(z.string(), z.unknown()), seed: z.number().int(), path: z.string(), shrinks: z.number().int() }).optional(),
+  transcript: z.array(Exchange).optional(),
+  replay: z.string().optional(),
+  baselined: z.boolean().optional().describe('A listed expected failure (--baseline): it does not fail the run.'),
+});
+
+export const RuleResultSchema = z.object({
+  id: z.string(),
+  section: z.string(),
+  level: Level,
+  text: z.string(),
+  source: z.string().optional(),
+  subject: z.string().optional(),
+  status: z.enum(['passed', 'failed', 'errored', 'skipped', 'uncovered']),
+  scenarios: z.array(z.string()),
+});
+
+export const ReportSchema = z.object({
+  schemaVersion: z.literal(1),
+  tool: z.object({ name: z.literal('conform'), version: z.string() }),
+  target: z.string(),
+  profile: z.string().optional(),
+  seed: z.number().int(),
+  runs: z.number().int().optional(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  summary: z.object({ total: z.number().int(), passed: z.number().int(), failed: z.number().int(), errored: z.number().int(), skipped: z.number().int() }),
+  scenarios: z.array(ScenarioResultSchema),
+  rules: z.array(RuleResultSchema),
+  unreachable: z.string().optional(),
+  options: z.object({ filter: z.array(z.string()), strict: z.boolean(), timeoutMs: z.number() }).optional(),
+  shard: z.object({ index: z.number().int(), total: z.number().int() }).optional().describe('Set on one shard of a sharded run (--shard i/n).'),
+  merged: z.array(z.string()).optional().describe('Set by conform merge: the shard reports joined.'),
+  baseline: z
+    .object({ file: z.string(), expectedFailures: z.array(z.string()), nowPassing: z.array(z.string()), stillFailing: z.array(z.string()) })
+    .optional()
+    .describe('Set with --baseline: listed failures do not fail the run; nowPassing can leave the baseline.'),
+});
+export type Report = z.infer<typeof ReportSchema>;

@@ -1,0 +1,311 @@
+/**
+ * The HTML report, opened in real headless Chromium: it renders a real run (reference server with the `post-200`
+ * fault), its matrix counts match `run.rules`, failures come first and expand to the failure, counterexample and
+ * replay command, no request leaves the page, and target-controlled text stays inert.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayCommand, resolveRunOptions } from '../cli/src/commands/run.js';
+import type { CliIo } from '../cli/src/io.js';
+import { renderHtml } from '../harness/src/report/html.js';
+import { FILE_REPORTERS } from '../harness/src/report/registry.js';
+import type { RuleStatus, RunResult, ScenarioResult } from '../harness/src/runner/types.js';
+import { startServer } from '../reference-server/src/index.js';
+import { ROOT, runAgainst } from './helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const WAIT_MS = 10_000;
+
+const FAILING = 'articles/post-create';
+const PASSING = 'articles/put-create';
+const SELECTION = [FAILING, PASSING, 'auth/nonce-global', 'methods/unlisted-rejected'];
+const FAULTS = ['post-200'];
+const RUNS = 5;
+const SEED = 1;
+
+const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
+const RULE_STATUSES: RuleStatus[] = ['passed', 'failed', 'errored', 'skipped', 'uncovered'];
+
+const SCRIPT_PAYLOAD = '<script>window.__pwned = "script"</script>';
+const ATTR_PAYLOAD = '"><img src=x onerror="window.__pwned = \'img\'">';
+
+let browser: Browser | undefined;
+let run: RunResult;
+let dir: string | undefined;
+
+/** The CLI's own replay command for a result (what `conform run --embedded --fault post-200` would print). */
+function cliReplay(r: ScenarioResult): string {
+  const io: CliIo = { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: ROOT };
+  const argv = ['--embedded', ...FAULTS.flatMap((f) => ['--fault', f]), '--seed', String(SEED), '--runs', String(RUNS)];
+  const options = resolveRunOptions(argv, io);
+  if (options === 'help') throw new Error('unexpected help');
+  return replayCommand(options, io, r.id, r.counterexample?.path);
+}
+
+/** Independent expectation of the report's scenario order: failed MUST, errored, failed SHOULD/MAY, skipped, passed. */
+function rank(s: ScenarioResult): number {
+  if (s.status === 'failed') return s.level === 'MUST' ? 0 : 2;
+  return { errored: 1, skipped: 3, passed: 4 }[s.status];
+}
+
+/** Spec order written independently of the reporter: numbered sections numerically, then the rest by first use. */
+function specOrder(rules: RunResult['rules']): string[] {
+  const seen = [...new Set(rules.map((r) => r.section))];
+  const numbered = seen.filter((s) => /^\d+(\.\d+)*$/.test(s));
+  const key = (s: string) => s.split('.').map((n) => n.padStart(4, '0')).join('.');
+  return [...numbered.sort((a, b) => key(a).localeCompare(key(b))), ...seen.filter((s) => !numbered.includes(s))];
+}
+
+interface Opened {
+  context: BrowserContext;
+  page: Page;
+  url: string;
+  requests: string[];
+  problems: string[];
+}
+
+/** Writes the HTML to the temp dir and opens it in a fresh context, recording every request and every error. */
+async function open(html: string, name: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Opened> {
+  if (!browser || !dir) throw new Error('browser not started');
+  const file = path.join(dir, name);
+  await writeFile(file, html);
+  const url = pathToFileURL(file).href;
+  const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true, viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(WAIT_MS);
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return { context, page, url, requests, problems };
+}
+
+/** Every request the page made was the report file itself (or an inert data:/about: URL). */
+function expectNoNetwork(o: Opened): void {
+  const outside = o.requests.filter((u) => u.split('#')[0] !== o.url && !u.startsWith('data:') && !u.startsWith('about:'));
+  expect(outside).toEqual([]);
+  expect(o.requests.length).toBeGreaterThan(0);
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: the HTML report test opens the report in a real browser. Run .ci/run (it installs Debian's chromium), or apt-get install chromium.`);
+  }
+  const server = await startServer({ port: 0, httpsPort: 0, faults: ['post-200'] });
+  try {
+    run = await runAgainst(server, { filter: SELECTION, runs: RUNS, seed: SEED });
+  } finally {
+    await server.close();
+  }
+  // runAgainst has no command line; give failures the replay command the CLI itself builds.
+  for (const s of run.scenarios) if (s.status === 'failed' || s.status === 'errored') s.replay = cliReplay(s);
+  dir = await mkdtemp(path.join(os.tmpdir(), 'conform-html-'));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+}, 120_000);
+
+afterAll(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+});
+
+describe('HTML report', () => {
+  it('is registered as report.html', () => {
+    expect(FILE_REPORTERS['html']?.file).toBe('report.html');
+    expect(FILE_REPORTERS['html']?.render).toBe(renderHtml);
+  });
+
+  it('the run has what the page must show: a failing MUST scenario with a counterexample, and a passing one', () => {
+    const failing = run.scenarios.find((s) => s.id === FAILING);
+    expect(failing?.status).toBe('failed');
+    expect(failing?.level).toBe('MUST');
+    expect(failing?.counterexample).toBeDefined();
+    expect(failing?.replay).toContain(`--filter ${FAILING}`);
+    expect(run.scenarios.find((s) => s.id === PASSING)?.status).toBe('passed');
+  });
+
+  it('renders: title, FAIL banner with exit code 1, run facts, no network, no errors', async () => {
+    const o = await open(renderHtml(run), 'report.html');
+    try {
+      const { page } = o;
+      expect(await page.title()).toMatch(/conform report: FAIL/);
+      await expect.poll(() => page.getByTestId('verdict-label').textContent(), { timeout: WAIT_MS }).toBe('FAIL');
+      expect(await page.getByTestId('verdict').getAttribute('data-exit-code')).toBe('1');
+      expect(await page.getByTestId('exit-code').textContent()).toBe('exit code 1');
+      expect(await page.getByTestId('meta-target').textContent()).toBe(run.target);
+      expect(await page.getByTestId('meta-seed').textContent()).toBe(String(SEED));
+      expect(await page.getByTestId('meta-started').textContent()).toBe(run.startedAt);
+      expect(await page.getByTestId('summary-failed').textContent()).toBe(String(run.summary.failed));
+      expect(await page.getByTestId('summary-passed').textContent()).toBe(String(run.summary.passed));
+      const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+      expect(csp).toContain("default-src 'none'");
+      expect(await page.locator('link, img, iframe, object, embed, script[src]').count()).toBe(0);
+      expectNoNetwork(o);
+      expect(o.problems).toEqual([]);
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('matrix: every section × level × status cell equals the count from run.rules, sections in spec order', async () => {
+    const o = await open(renderHtml(run), 'matrix.html');
+    try {
+      const pairs = await o.page.locator('[data-testid^="matrix-"]').evaluateAll((els) => els.map((el) => [el.getAttribute('data-testid') ?? '', (el.textContent ?? '').trim()] as const));
+      const cells: Record<string, string> = Object.fromEntries(pairs);
+      const sections = specOrder(run.rules);
+      expect(sections.length).toBeGreaterThan(5);
+      const count = (pred: (r: RunResult['rules'][number]) => boolean) => String(run.rules.filter(pred).length);
+      let checked = 0;
+      for (const status of RULE_STATUSES) {
+        for (const section of sections) {
+          for (const level of LEVELS) {
+            expect(cells[`matrix-${section}-${level}-${status}`], `${section} ${level} ${status}`).toBe(count((r) => r.section === section && r.level === level && r.status === status));
+            checked++;
+          }
+          expect(cells[`matrix-${section}-all-${status}`], `${section} all ${status}`).toBe(count((r) => r.section === section && r.status === status));
+        }
+        for (const level of LEVELS) expect(cells[`matrix-total-${level}-${status}`], `total ${level} ${status}`).toBe(count((r) => r.level === level && r.status === status));
+        expect(cells[`matrix-total-all-${status}`], `total ${status}`).toBe(count((r) => r.status === status));
+      }
+      expect(checked).toBe(sections.length * LEVELS.length * RULE_STATUSES.length);
+      // The selection leaves most of the catalogue uncovered, and the fault fails some rules: both show.
+      expect(Number(cells['matrix-total-all-failed'])).toBeGreaterThan(0);
+      expect(Number(cells['matrix-total-all-uncovered'])).toBeGreaterThan(0);
+      const rows = await o.page.locator('table.matrix tbody tr').evaluateAll((trs) => trs.map((tr) => (tr.getAttribute('data-testid') ?? '').replace(/^matrix-row-/, '')));
+      expect(rows).toEqual(sections);
+      expect(await o.page.getByTestId('rule-row').count()).toBe(run.rules.length);
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('lists failures first; a failure is collapsed and expands to its message, counterexample and replay command', async () => {
+    const o = await open(renderHtml(run), 'scenarios.html');
+    try {
+      const { page } = o;
+      const ids = await page.locator('details[data-testid="scenario"]').evaluateAll((ds) => ds.map((d) => d.getAttribute('data-id')));
+      const expected = run.scenarios.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map((x) => x.s.id);
+      expect(ids).toEqual(expected);
+      expect(ids.indexOf(FAILING)).toBeLessThan(ids.indexOf(PASSING));
+      expect(ids[0]).toBe(FAILING);
+
+      const failing = run.scenarios.find((s) => s.id === FAILING)!;
+      const details = page.locator(`details[data-id="${FAILING}"]`);
+      expect(await details.evaluate((d) => d.hasAttribute('open'))).toBe(false);
+      expect(await details.getByTestId('failure').isVisible()).toBe(false);
+      expect(await details.locator('summary').textContent()).toContain(failing.title);
+
+      await details.locator('summary').click();
+      await expect.poll(() => details.evaluate((d) => d.hasAttribute('open')), { timeout: WAIT_MS }).toBe(true);
+      const failure = details.getByTestId('failure');
+      await failure.waitFor({ state: 'visible', timeout: WAIT_MS });
+      const message = failing.failure?.messages[0] ?? failing.reason ?? '';
+      expect(message).not.toBe('');
+      expect(await failure.textContent()).toContain(message);
+
+      const cex = failing.counterexample!;
+      expect(await details.getByTestId('counterexample').isVisible()).toBe(true);
+      expect(JSON.parse((await details.getByTestId('cex-values').textContent()) ?? '')).toEqual(cex.values);
+      expect(await details.getByTestId('cex-seed').textContent()).toBe(String(cex.seed));
+      expect(await details.getByTestId('cex-path').textContent()).toBe(cex.path);
+
+      const replay = details.getByTestId('replay');
+      expect(await replay.isVisible()).toBe(true);
+      expect(await replay.textContent()).toBe(failing.replay);
+      expect(failing.replay).toContain(`--replay ${cex.path}`);
+      expect(failing.replay).toContain('--fault post-200');
+
+      // The transcript shows the request that went wrong and the answer it got.
+      const transcript = await details.locator('.transcript').textContent();
+      expect(transcript).toContain(failing.transcript[0]!.request.url);
+      expect(transcript).toContain(String(failing.transcript[0]!.response?.status));
+
+      // Passing scenarios stay collapsed.
+      expect(await page.locator(`details[data-id="${PASSING}"]`).evaluate((d) => d.hasAttribute('open'))).toBe(false);
+
+      // The filter box narrows the list by id; unticking a status hides that status.
+      await page.locator('#filter-text').fill('put-create');
+      await expect.poll(() => details.isHidden(), { timeout: WAIT_MS }).toBe(true);
+      expect(await page.locator(`details[data-id="${PASSING}"]`).isVisible()).toBe(true);
+      await page.locator('#filter-text').fill('');
+      await page.locator('#filters input[value="passed"]').uncheck();
+      await expect.poll(() => page.locator(`details[data-id="${PASSING}"]`).isHidden(), { timeout: WAIT_MS }).toBe(true);
+      expect(await details.isVisible()).toBe(true);
+
+      expectNoNetwork(o);
+      expect(o.problems).toEqual([]);
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('works without the script: every scenario and its details are in the page', async () => {
+    const o = await open(renderHtml(run), 'noscript.html', { javaScriptEnabled: false });
+    try {
+      expect(await o.page.locator('details[data-testid="scenario"]').count()).toBe(run.scenarios.length);
+      expect(await o.page.locator('#filters').isHidden()).toBe(true);
+      const failing = run.scenarios.find((s) => s.id === FAILING)!;
+      expect(await o.page.locator(`details[data-id="${FAILING}"] [data-testid="replay"]`).textContent()).toBe(failing.replay);
+      expectNoNetwork(o);
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  it('shows injected markup from the target as text and never runs it', async () => {
+    const crafted: RunResult = structuredClone(run);
+    const victim = crafted.scenarios.find((s) => s.id === FAILING)!;
+    victim.title = `Title ${SCRIPT_PAYLOAD}`;
+    victim.reason = `reason ${SCRIPT_PAYLOAD} ${ATTR_PAYLOAD}`;
+    victim.failure = { step: 1, stepName: ATTR_PAYLOAD, messages: [`message ${SCRIPT_PAYLOAD}`, `message ${ATTR_PAYLOAD}`] };
+    victim.counterexample!.values = { title: SCRIPT_PAYLOAD, attr: ATTR_PAYLOAD };
+    victim.replay = `conform run --filter '${ATTR_PAYLOAD}'`;
+    const x = victim.transcript[0]!;
+    x.request.url = `${x.request.url}?q=${encodeURIComponent(ATTR_PAYLOAD)}`;
+    x.request.headers = { ...x.request.headers, 'x-evil': ATTR_PAYLOAD };
+    x.request.body = `body ${SCRIPT_PAYLOAD}`;
+    x.response = { status: 200, headers: { 'content-type': 'text/html', 'x-evil': [SCRIPT_PAYLOAD, ATTR_PAYLOAD] }, body: `<html>${SCRIPT_PAYLOAD}${ATTR_PAYLOAD}</html>`, durationMs: 1 };
+    crafted.target = `http://evil.example/${ATTR_PAYLOAD}`;
+    crafted.rules[0]!.text = `rule ${SCRIPT_PAYLOAD}`;
+
+    const html = renderHtml(crafted);
+    expect(html).not.toContain(SCRIPT_PAYLOAD);
+    expect(html).not.toContain(ATTR_PAYLOAD);
+
+    const o = await open(html, 'crafted.html');
+    try {
+      const { page } = o;
+      const details = page.locator(`details[data-id="${FAILING}"]`);
+      await details.locator('summary').click();
+      await details.getByTestId('failure').waitFor({ state: 'visible', timeout: WAIT_MS });
+      expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+      expect(await page.locator('img').count()).toBe(0);
+      expect(await page.locator('script').count()).toBe(1);
+      expect(await details.locator('summary').textContent()).toContain(`Title ${SCRIPT_PAYLOAD}`);
+      expect(await details.getByTestId('failure').textContent()).toContain(`message ${ATTR_PAYLOAD}`);
+      expect(await details.getByTestId('reason').textContent()).toContain(`reason ${SCRIPT_PAYLOAD} ${ATTR_PAYLOAD}`);
+      expect(await details.locator('pre.msg-body').allTextContents()).toEqual([`body ${SCRIPT_PAYLOAD}`, `<html>${SCRIPT_PAYLOAD}${ATTR_PAYLOAD}</html>`]);
+      expect(JSON.parse((await details.getByTestId('cex-values').textContent()) ?? '')).toEqual({ title: SCRIPT_PAYLOAD, attr: ATTR_PAYLOAD });
+      expect(await details.getByTestId('replay').textContent()).toBe(victim.replay);
+      expect(await page.getByTestId('meta-target').textContent()).toBe(crafted.target);
+      expect(await page.title()).toContain(crafted.target);
+      expectNoNetwork(o);
+      expect(o.problems).toEqual([]);
+    } finally {
+      await o.context.close();
+    }
+  });
+});
