@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bundledPaths } from '../../harness/src/paths.js';
 
 /** Everything a command may touch of the process, injected so commands are testable in-process. */
 export interface CliIo {
@@ -12,26 +10,18 @@ export interface CliIo {
   untilSignal?: () => Promise<void>;
 }
 
-let root: string | undefined;
 /** The package's own folder (works from `dist/` and from sources under vitest). */
 export function packageRoot(): string {
-  if (root) return root;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 8; i++) {
-    const pkg = path.join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'conform') return (root = dir);
-    dir = path.dirname(dir);
-  }
-  throw new Error('cannot find the conform package folder');
+  return bundledPaths().root;
 }
 
 export function toolVersion(): string {
-  return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  return bundledPaths().version;
 }
 
 export const defaults = {
-  specs: () => path.join(packageRoot(), 'specs'),
-  rules: () => path.join(packageRoot(), 'specs', 'rules.yaml'),
-  profile: () => path.join(packageRoot(), 'reference-server', 'profile.yaml'),
-  vectors: () => path.join(packageRoot(), 'specs', 'vectors', 'auth.yaml'),
+  specs: () => bundledPaths().specs,
+  rules: () => bundledPaths().rules,
+  profile: () => bundledPaths().profile,
+  vectors: () => bundledPaths().vectors,
 };

@@ -14,7 +14,7 @@ import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/
 import { githubOutputs, writeReports } from '../output.js';
 import { exitCodeFor, runSuite, selectScenarios } from '../../../harness/src/runner/run-suite.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
-import type { Bases } from '../../../harness/src/runner/execute.js';
+import { basesFor } from '../../../harness/src/runner/bases.js';
 import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
 import { parseFaultNames, startServer } from '../../../reference-server/src/index.js';
 import { faultList, intOption, listOption, parse } from '../args.js';
@@ -164,14 +164,8 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
   };
 }
 
-/** --target overrides the profile's target.http or target.https by its scheme (CONTRACT.md). */
-export function basesFor(target: string | undefined, profile: ResolvedProfile): Bases | undefined {
-  const plain = target?.startsWith('http:') ? target : profile.target.http;
-  const tls = target?.startsWith('https:') ? target : profile.target.https;
-  const primary = target ?? plain ?? tls;
-  if (!primary) return undefined;
-  return { primary, ...(plain ? { plain } : {}), ...(tls ? { tls } : {}) };
-}
+/** Kept for callers of earlier versions: see `basesFor` in harness/src/runner/bases.ts. */
+export { basesFor };
 
 /** The command line that reproduces one scenario's result. */
 export function replayCommand(options: ResolvedRunOptions, io: CliIo, scenarioId: string, counterexamplePath?: string): string {

@@ -9,12 +9,14 @@ import type { Scenario } from '../spec/types.js';
 import { equivalenceFor } from './equivalences.js';
 import { describeAnswer, FIELDS, optionalFieldDefs, type FieldDef } from './fields.js';
 import { observe } from './observe.js';
-import type { Difference, DiffField, DiffValue, Observation, SideContext } from './types.js';
+import type { Difference, DiffField, DiffValue, Observation, Side, SideContext } from './types.js';
 
 export interface CompareContext {
   scenario: Pick<Scenario, 'steps'>;
   reference: SideContext;
   target: SideContext;
+  /** How each side's run ended; a side that failed or errored stopped early, and what it did not send is one difference. */
+  outcomes?: Partial<Record<Side, { kind: 'pass' | 'fail' | 'error'; step?: number }>>;
 }
 
 export interface Comparison {
@@ -67,49 +69,75 @@ export function pairExchanges(reference: readonly RawExchange[], target: readonl
   return slots;
 }
 
-/** Compares two transcripts of the same values; see {@link pairExchanges} for how exchanges are paired. */
+/** Why a side that stopped early sent nothing more. */
+function stoppedText(outcome: { kind: 'pass' | 'fail' | 'error'; step?: number }): string {
+  return `not sent: its run ${outcome.kind === 'fail' ? 'failed' : 'errored'}${outcome.step !== undefined ? ` at step ${outcome.step}` : ''}`;
+}
+
+/**
+ * Compares two transcripts of the same values; see {@link pairExchanges} for how exchanges are paired. The requests
+ * one side sent after the other stopped early (its run failed or errored) are one difference.
+ */
 export function compareTranscripts(reference: readonly RawExchange[], target: readonly RawExchange[], ctx: CompareContext): Comparison {
   const optionalNames = [...new Set([...ctx.reference.profile.articles.optionalFields, ...ctx.target.profile.articles.optionalFields])];
   const fields: readonly FieldDef[] = [...FIELDS, ...optionalFieldDefs(optionalNames)];
   const differences: Difference[] = [];
   const ignored: Record<string, number> = {};
   const sides = { referenceSide: ctx.reference, targetSide: ctx.target };
+  const slots = pairExchanges(reference, target, ctx.scenario);
+  const lastPaired = slots.reduce((at, s, i) => (s.reference && s.target ? i : at), -1);
+  const tail = slots.slice(lastPaired + 1);
+  const missing: Side | undefined = tail.length === 0 ? undefined : tail.every((s) => !s.target) ? 'target' : tail.every((s) => !s.reference) ? 'reference' : undefined;
+  const stoppedOutcome = missing ? ctx.outcomes?.[missing] : undefined;
+  const stoppedEarly = stoppedOutcome !== undefined && stoppedOutcome.kind !== 'pass' ? stoppedOutcome : undefined;
+  /** The single difference that stands for the one-sided tail, and what it has absorbed so far. */
+  let stopped: { d: Difference; side: 'reference' | 'target'; first: string; count: number } | undefined;
 
-  for (const slot of pairExchanges(reference, target, ctx.scenario)) {
+  for (const [index, slot] of slots.entries()) {
     const r = slot.reference ? observe(slot.reference, ctx.reference, optionalNames) : undefined;
     const t = slot.target ? observe(slot.target, ctx.target, optionalNames) : undefined;
     const present = (r ?? t)!;
-    const report = (field: DiffField, refValue: DiffValue, targetValue: DiffValue, pair: { reference?: Observation; target?: Observation }) => {
-      const rule = equivalenceFor({ field, ...pair, ...sides });
-      if (rule) {
-        ignored[rule.id] = (ignored[rule.id] ?? 0) + 1;
-        return;
-      }
-      differences.push({
-        step: slot.step,
-        ...(slot.stepName ? { stepName: slot.stepName } : {}),
-        exchange: slot.exchange,
-        method: present.method,
-        path: present.path,
-        ...(r && t && t.path !== r.path ? { targetPath: t.path } : {}),
-        field,
-        reference: refValue,
-        target: targetValue,
-      });
+    const step = ctx.scenario.steps[slot.step - 1];
+    const same = (field: DiffField, pair: { reference?: Observation; target?: Observation }): boolean => {
+      const rule = equivalenceFor({ field, ...pair, ...sides, ...(step ? { step } : {}) });
+      if (rule) ignored[rule.id] = (ignored[rule.id] ?? 0) + 1;
+      return rule !== undefined;
     };
+    const difference = (field: DiffField, refValue: DiffValue, targetValue: DiffValue): Difference => ({
+      step: slot.step,
+      ...(slot.stepName ? { stepName: slot.stepName } : {}),
+      exchange: slot.exchange,
+      method: present.method,
+      path: present.path,
+      ...(r && t && t.path !== r.path ? { targetPath: t.path } : {}),
+      field,
+      reference: refValue,
+      target: targetValue,
+    });
     if (!r || !t) {
-      const sent = (o: Observation) => `sent, answered ${describeAnswer(o)}`;
-      report('exchange', r ? sent(r) : 'not sent', t ? sent(t) : 'not sent', { ...(r ? { reference: r } : {}), ...(t ? { target: t } : {}) });
+      if (same('exchange', { ...(r ? { reference: r } : {}), ...(t ? { target: t } : {}) })) continue;
+      const sent = `sent, answered ${describeAnswer(present)}`;
+      const inTail = stoppedEarly !== undefined && index > lastPaired;
+      if (inTail && stopped) {
+        stopped.count++;
+        const steps = stopped.d.step === slot.step ? `step ${slot.step}` : `steps ${stopped.d.step}–${slot.step}`;
+        stopped.d[stopped.side] = `sent ${stopped.count} requests (${steps}), the first answered ${stopped.first}`;
+        continue;
+      }
+      const absent = inTail ? stoppedText(stoppedEarly) : 'not sent';
+      const d = r ? difference('exchange', sent, absent) : difference('exchange', absent, sent);
+      if (inTail) stopped = { d, side: r ? 'reference' : 'target', first: describeAnswer(present), count: 1 };
+      differences.push(d);
       continue;
     }
     if (r.status === undefined || t.status === undefined) {
-      if (r.error !== t.error) report('transport', describeAnswer(r), describeAnswer(t), { reference: r, target: t });
+      if (r.error !== t.error && !same('transport', { reference: r, target: t })) differences.push(difference('transport', describeAnswer(r), describeAnswer(t)));
       continue;
     }
     for (const def of fields) {
       if (def.applies && !def.applies(r, t)) continue;
       if (JSON.stringify(def.key(r)) === JSON.stringify(def.key(t))) continue;
-      report(def.field, def.show(r), def.show(t), { reference: r, target: t });
+      if (!same(def.field, { reference: r, target: t })) differences.push(difference(def.field, def.show(r), def.show(t)));
     }
   }
   return { differences, ignored };

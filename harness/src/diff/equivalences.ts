@@ -7,6 +7,7 @@
 import { isOwnerOnly } from './observe.js';
 import type { DiffField, Observation, ResourceKind, SideContext } from './types.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
+import type { StepData } from '../spec/types.js';
 
 /** Two observations of one exchange (either may be missing for the `exchange` field) with both sides' context. */
 export interface FieldPair {
@@ -15,6 +16,8 @@ export interface FieldPair {
   target?: Observation;
   referenceSide: SideContext;
   targetSide: SideContext;
+  /** The scenario step the exchange belongs to. */
+  step?: StepData;
 }
 
 export interface EquivalenceRule {
@@ -54,6 +57,14 @@ function oneSidedChallenges(a: ResolvedProfile, b: ResolvedProfile): Set<string>
   return new Set([...x, ...y].filter((n) => x.has(n) !== y.has(n)));
 }
 
+/** Template names whose value comes from the profile (see the README's built-in names). */
+const PROFILE_LISTS = new Set(['users', 'protectedPaths', 'profile']);
+
+/** The first name of a template such as `{{ users }}` or `{{ profile.articles.aliases | at: 0 }}`. */
+function firstName(template: string): string {
+  return /^\s*\{\{\s*([A-Za-z_@][\w]*)/.exec(template)?.[1] ?? '';
+}
+
 export const EQUIVALENCES: readonly EquivalenceRule[] = [
   {
     // §4.1 rule 5 leaves the replace status open; RFC 9110 §9.3.4 allows 200 and 204; each profile pins its own.
@@ -65,11 +76,11 @@ export const EQUIVALENCES: readonly EquivalenceRule[] = [
       referenceSide.profile.articles.replaceStatus.includes(r.status) && targetSide.profile.articles.replaceStatus.includes(t.status)),
   },
   {
-    // §7 rule 2: failure statuses are not shown; both are RFC 9110 answers to a body the server will not process.
+    // §7 rule 2: failure statuses are not shown; §4.5: nor are media types. All three refuse the request body.
     id: 'rejected-body',
     field: 'status',
-    why: 'a refused request body may be 400 or 422 (§7 rule 2 "not shown")',
-    same: statusesIn([400, 422]),
+    why: 'a refused request body (malformed, empty, or of a media type the server does not take) may be 400, 415 or 422 (§7 rule 2, §4.5 "not shown")',
+    same: statusesIn([400, 415, 422]),
   },
   {
     // RFC 9110 §15.5.6 / §15.6.2: a method the resource does not support (405) or the server does not implement (501).
@@ -134,6 +145,13 @@ export const EQUIVALENCES: readonly EquivalenceRule[] = [
     },
   },
   {
+    // A step that loops over a list from the profile (users, protected paths) sends as many requests as the list has.
+    id: 'profile-sized-loop',
+    field: 'exchange',
+    why: 'a request sent on one side only by a step that loops over a list the profile gives (users, protectedPaths, profile.*): the profiles differ in length, not the servers in behaviour',
+    same: ({ reference, target, step }) => (reference === undefined) !== (target === undefined) && step?.each !== undefined && PROFILE_LISTS.has(firstName(step.each)),
+  },
+  {
     // §2: which of /articles/<id> and /article/<id> is canonical is not shown.
     id: 'location-alias',
     field: 'location',
@@ -152,18 +170,18 @@ export const EQUIVALENCES: readonly EquivalenceRule[] = [
     }),
   },
   {
-    // §4.1 rule 5 and §4.2 show only status and Location for create and replace: the body of a write is open.
-    id: 'write-response-body',
-    field: 'body',
-    why: 'the body of an answer to PUT, POST, DELETE (or any method but GET) may or may not be the article (§4.1 rule 5, §4.2)',
-    same: whenBoth(({ reference: r }) => r.method !== 'GET'),
-  },
-  {
     // §7 rule 2 (error bodies), §4.3 rule 1 (OPTIONS bodies), §2 (record fields): formats of other bodies are open.
     id: 'non-article-bodies',
     field: 'body',
     why: 'an empty body and a non-article body are the same: error bodies (§7 rule 2), OPTIONS bodies (§4.3 rule 1) and record formats (§2) are open',
     same: whenBoth(({ reference: r, target: t }) => r.body !== 'article' && t.body !== 'article'),
+  },
+  {
+    // §4.1 rule 5 and §4.2 show only status and Location for create and replace: the body of a write is open.
+    id: 'write-response-body',
+    field: 'body',
+    why: 'the body of an answer to PUT, POST, DELETE (or any method but GET) may or may not be the article (§4.1 rule 5, §4.2)',
+    same: whenBoth(({ reference: r }) => r.method !== 'GET'),
   },
   {
     // §4.5: Content-Type names and values are not shown.

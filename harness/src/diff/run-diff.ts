@@ -116,7 +116,7 @@ async function diffScenario(scenario: Scenario, c: Context): Promise<ScenarioDif
     requests.target += t.requests;
     count(outcomes.reference, r);
     count(outcomes.target, t);
-    const cmp = compareTranscripts(r.transcript, t.transcript, { scenario, reference: c.reference, target: c.target });
+    const cmp = compareTranscripts(r.transcript, t.transcript, { scenario, reference: c.reference, target: c.target, outcomes: { reference: r, target: t } });
     perRun.push(cmp.differences);
     for (const [id, n] of Object.entries(cmp.ignored)) ignored[id] = (ignored[id] ?? 0) + n;
   }

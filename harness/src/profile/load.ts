@@ -1,5 +1,5 @@
 import { InvalidFileError } from '../errors.js';
-import { readSource } from '../spec/load.js';
+import { readSourceSync } from '../spec/load.js';
 import { validateSource } from '../spec/validate.js';
 import type { YamlSource } from '../spec/yaml-source.js';
 import { ProfileSchema, resolveProfile, type ResolvedProfile } from './schema.js';
@@ -19,8 +19,12 @@ export function checkProfileSource(source: YamlSource): { profile?: ResolvedProf
 }
 
 /** Loads a profile file; throws InvalidFileError with file:line:col for each problem. */
-export async function loadProfile(file: string): Promise<ResolvedProfile> {
-  const { profile, issues } = checkProfileSource(await readSource(file));
+export function loadProfileSync(file: string): ResolvedProfile {
+  const { profile, issues } = checkProfileSource(readSourceSync(file));
   if (issues.length > 0 || !profile) throw new InvalidFileError(issues);
   return profile;
+}
+
+export async function loadProfile(file: string): Promise<ResolvedProfile> {
+  return loadProfileSync(file);
 }

@@ -1,5 +1,5 @@
 /** Loads the rule catalogue and scenario files: YAML → validated, typed values, or every issue with file:line:col. */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConformError, InvalidFileError, type SourceIssue } from '../errors.js';
 import { GENERATORS } from '../generators/registry.js';
@@ -12,14 +12,22 @@ import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
 const LEVEL_RANK: Record<Level, number> = { MUST: 3, SHOULD: 2, MAY: 1 };
 
-export async function readSource(file: string): Promise<YamlSource> {
+/**
+ * Reads and parses one YAML file. Synchronous at its core: vitest registers tests while it collects a file, so
+ * `conform/vitest` must load scenarios synchronously; the async forms below wrap these for everyone else.
+ */
+export function readSourceSync(file: string): YamlSource {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new ConformError('CONFORM_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
   }
   return parseYamlSource(displayPath(file), text);
+}
+
+export async function readSource(file: string): Promise<YamlSource> {
+  return readSourceSync(file);
 }
 
 export function displayPath(file: string): string {
@@ -28,8 +36,8 @@ export function displayPath(file: string): string {
 }
 
 /** Loads and checks the requirement catalogue (`specs/rules.yaml`). */
-export async function loadRules(file: string): Promise<RuleCatalogue> {
-  const source = await readSource(file);
+export function loadRulesSync(file: string): RuleCatalogue {
+  const source = readSourceSync(file);
   const result = validateSource(source, RuleFileSchema);
   if (!result.ok) throw new InvalidFileError(result.issues);
   const byId = new Map<string, (typeof result.value.rules)[number]>();
@@ -42,33 +50,57 @@ export async function loadRules(file: string): Promise<RuleCatalogue> {
   return { file: source.file, rules: result.value.rules, byId };
 }
 
-/** Expands files and folders into the sorted list of `.yaml`/`.yml` scenario files (rules.yaml excluded). */
-export async function findScenarioFiles(paths: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (p: string, depth: number): Promise<void> => {
+export async function loadRules(file: string): Promise<RuleCatalogue> {
+  return loadRulesSync(file);
+}
+
+/** One scenario file, and its path relative to the folder it was found in (its base name when named directly). */
+export interface ScenarioFile {
+  file: string;
+  label: string;
+}
+
+/**
+ * Expands files and folders into the scenario files under them, sorted per folder: `.yaml`/`.yml`, leaving out
+ * `rules.yaml`, `*.profile.yaml`, `schema/`, `vectors/`, `node_modules/` and dot-folders.
+ */
+export function findScenarioFilesSync(paths: readonly string[]): ScenarioFile[] {
+  const out: ScenarioFile[] = [];
+  const seen = new Set<string>();
+  const add = (file: string, label: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    out.push({ file, label: label.split(path.sep).join('/') });
+  };
+  const walk = (root: string, p: string, depth: number): void => {
     let st;
     try {
-      st = await stat(p);
+      st = statSync(p);
     } catch {
       throw new ConformError('CONFORM_USAGE', `no such file or folder: ${p}`);
     }
     if (st.isFile()) {
-      out.push(p);
+      add(p, p === root ? path.basename(p) : path.relative(root, p));
       return;
     }
     if (depth > 16) return;
-    const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    const entries = readdirSync(p, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
     for (const e of entries) {
       const full = path.join(p, e.name);
       if (e.isDirectory()) {
-        if (!['schema', 'vectors', 'node_modules'].includes(e.name) && !e.name.startsWith('.')) await walk(full, depth + 1);
+        if (!['schema', 'vectors', 'node_modules'].includes(e.name) && !e.name.startsWith('.')) walk(root, full, depth + 1);
       } else if (/\.ya?ml$/.test(e.name) && e.name !== 'rules.yaml' && !e.name.endsWith('.profile.yaml')) {
-        out.push(full);
+        add(full, path.relative(root, full));
       }
     }
   };
-  for (const p of paths) await walk(p, 0);
-  return [...new Set(out)];
+  for (const p of paths) walk(p, p, 0);
+  return out;
+}
+
+/** The scenario file paths under `paths` (see `findScenarioFilesSync`). */
+export async function findScenarioFiles(paths: readonly string[]): Promise<string[]> {
+  return findScenarioFilesSync(paths).map((f) => f.file);
 }
 
 /** Validates one scenario file's text; returns scenarios and issues (both may be non-empty). */
@@ -125,14 +157,20 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
   };
 }
 
+/** A loaded suite, with each scenario's file label (for grouping, e.g. in `conform/vitest`). */
+export interface LoadedSuite extends Suite {
+  /** Scenario id → label of the file it came from (see `ScenarioFile.label`). */
+  fileLabels: ReadonlyMap<string, string>;
+}
+
 /** Loads every scenario under `paths`; throws InvalidFileError listing every problem in every file. */
-export async function loadSuite(paths: readonly string[], catalogue: RuleCatalogue): Promise<Suite> {
-  const files = await findScenarioFiles(paths);
+export function loadSuiteSync(paths: readonly string[], catalogue: RuleCatalogue): LoadedSuite {
   const issues: SourceIssue[] = [];
   const scenarios: Scenario[] = [];
   const seen = new Map<string, Scenario>();
-  for (const file of files) {
-    const source = await readSource(file);
+  const fileLabels = new Map<string, string>();
+  for (const { file, label } of findScenarioFilesSync(paths)) {
+    const source = readSourceSync(file);
     const r = checkScenarioSource(source, catalogue);
     issues.push(...r.issues);
     for (const [i, sc] of r.scenarios.entries()) {
@@ -140,8 +178,13 @@ export async function loadSuite(paths: readonly string[], catalogue: RuleCatalog
       if (prev) issues.push(issueAt(source, ['scenarios', i, 'id'], `duplicate scenario id "${sc.id}" (also ${prev.file}:${prev.line})`));
       seen.set(sc.id, sc);
       scenarios.push(sc);
+      fileLabels.set(sc.id, label);
     }
   }
   if (issues.length > 0) throw new InvalidFileError(issues);
-  return { scenarios, catalogue };
+  return { scenarios, catalogue, fileLabels };
+}
+
+export async function loadSuite(paths: readonly string[], catalogue: RuleCatalogue): Promise<LoadedSuite> {
+  return loadSuiteSync(paths, catalogue);
 }

@@ -2,6 +2,7 @@
 import { ConformError } from '../errors.js';
 import { createHttpClient, type HttpClient } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
+import { basesFor } from '../runner/bases.js';
 import type { Bases } from '../runner/execute.js';
 import type { ConformTargetServer } from './options.js';
 
@@ -20,14 +21,9 @@ export function targetFromUrl(url: string | undefined, profile: ResolvedProfile)
   if (url !== undefined && !/^https?:\/\/[^\s/]+/.test(url)) {
     throw new ConformError('CONFORM_USAGE', `defineConformSuite: target expects an http:// or https:// URL, got "${url}"`);
   }
-  const plain = url?.startsWith('http:') ? url : profile.target.http;
-  const tls = url?.startsWith('https:') ? url : profile.target.https;
-  const primary = url ?? plain ?? tls;
-  if (!primary) throw new ConformError('CONFORM_USAGE', 'defineConformSuite: no target: pass target (a URL or a function starting the server), or set target.http in the profile');
-  return {
-    bases: { primary, ...(plain ? { plain } : {}), ...(tls ? { tls } : {}) },
-    profile: withTarget(profile, plain, tls),
-  };
+  const bases = basesFor(url, profile);
+  if (!bases) throw new ConformError('CONFORM_USAGE', 'defineConformSuite: no target: pass target (a URL or a function starting the server), or set target.http in the profile');
+  return { bases, profile: withTarget(profile, bases.plain, bases.tls) };
 }
 
 /** A server started by the suite replaces the profile's target URLs entirely: what it does not offer, it lacks. */
