@@ -18,7 +18,7 @@ import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
 import { startServer, type RunningServer } from '../../../reference-server/src/index.js';
 import { intOption, listOption, parse } from '../args.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';
-import { basesFor } from './run.js';
+import { basesFor } from '../../../harness/src/runner/bases.js';
 
 const HELP = `Usage: conform diff --target URL [options]
 

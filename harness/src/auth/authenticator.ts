@@ -5,9 +5,14 @@
  */
 import { randomInt } from 'node:crypto';
 import type { HttpRequest } from '../http/client.js';
+import { formEncode } from '../http/form.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
 import { applyMutation, type Mutation } from './mutations.js';
+import { oauth1BaseString, oauth1Header, oauth1Signature, oauthEncode } from './oauth1.js';
 import { basicHeader, bodyHash, formatSpecDate, hmacDigest, hmacHeader, signedMessage } from './signers.js';
+
+/** What a step can authenticate as: a profile scheme, or the OAuth 2 client itself (at the token endpoint). */
+export type AuthScheme = Scheme | 'oauth2-client';
 
 /** Per-request knobs, already rendered from the scenario. Everything is optional. */
 export interface AuthOptions {
@@ -27,10 +32,28 @@ export interface AuthOptions {
   digestMutation?: Mutation;
   /** false: sign a PUT/POST without the body hash although the profile uses it. */
   bodyHash?: boolean;
+  /** oauth2: the access token; oauth1: the token. */
+  token?: string;
+  /** oauth1: the token secret. */
+  tokenSecret?: string;
+  /** oauth1: oauth_verifier. */
+  verifier?: string;
+  /** oauth1: oauth_callback. */
+  callback?: string;
+  /** oauth1: where the protocol parameters travel (default the Authorization header). */
+  placement?: 'header' | 'query' | 'form';
+  /** oauth2: change the token sent. */
+  tokenMutation?: Mutation;
+  /** oauth2-client: change the client secret sent. */
+  secretMutation?: Mutation;
+  /** oauth2-client: Basic (default) or form fields. */
+  clientAuth?: 'basic' | 'form';
+  /** oauth1: sign for this path and query instead of the request's own. */
+  signUrl?: string;
 }
 
 export interface Authenticator {
-  apply(request: HttpRequest, scheme: Scheme, user: string, options?: AuthOptions): { ok: true; request: HttpRequest } | { ok: false; reason: string };
+  apply(request: HttpRequest, scheme: AuthScheme, user: string, options?: AuthOptions): { ok: true; request: HttpRequest } | { ok: false; reason: string };
   /** A nonce no earlier request of this process used: 16 digits from the clock and a counter. */
   freshNonce(): string;
 }
@@ -49,6 +72,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const freshNonce = () => (counter++).toString();
 
   const apply: Authenticator['apply'] = (request, scheme, userName, options = {}) => {
+    if (scheme === 'oauth2' || scheme === 'oauth2-client') return oauth2(request, scheme, options);
+    if (scheme === 'oauth1') return oauth1(request, options);
     const user = profile.users.find((u) => u.name === userName);
     if (!user) return { ok: false, reason: `the profile has no user "${userName}"` };
     const headers = { ...request.headers };
@@ -86,15 +111,72 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
         headers[profile.auth.hmacHeader.toLowerCase()] = hmacHeader(user.name, digest, nonce);
         break;
       }
-      case 'oauth2':
-      case 'oauth1':
-        return { ok: false, reason: `the harness does not sign ${scheme} requests yet` };
       default: {
         const never: never = scheme;
         return { ok: false, reason: `unknown scheme ${String(never)}` };
       }
     }
     return { ok: true, request: { ...request, headers } };
+  };
+
+  /** RFC 6750 bearer tokens, and RFC 6749 §2.3.1 client authentication at the token endpoint. */
+  const oauth2 = (request: HttpRequest, scheme: 'oauth2' | 'oauth2-client', options: AuthOptions): ReturnType<Authenticator['apply']> => {
+    const settings = profile.auth.oauth2;
+    if (!settings) return { ok: false, reason: 'the profile has no auth.oauth2 settings' };
+    const headers = { ...request.headers };
+    if (scheme === 'oauth2') {
+      if (options.token === undefined) return { ok: false, reason: 'oauth2 needs a token (capture access_token from the token endpoint)' };
+      headers['authorization'] = `Bearer ${options.tokenMutation ? applyMutation(options.token, options.tokenMutation) : options.token}`;
+      return { ok: true, request: { ...request, headers } };
+    }
+    const secret = options.secretMutation ? applyMutation(settings.clientSecret, options.secretMutation) : settings.clientSecret;
+    if (options.clientAuth === 'form') {
+      const fields = `client_id=${formEncode(settings.clientId)}&client_secret=${formEncode(secret)}`;
+      const body = typeof request.body === 'string' && request.body !== '' ? `${request.body}&${fields}` : fields;
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      return { ok: true, request: { ...request, headers, body } };
+    }
+    headers['authorization'] = basicHeader(formEncode(settings.clientId), formEncode(secret));
+    return { ok: true, request: { ...request, headers } };
+  };
+
+  /** RFC 5849 HMAC-SHA1, protocol parameters in the header (default), the query or the form body. */
+  const oauth1 = (request: HttpRequest, options: AuthOptions): ReturnType<Authenticator['apply']> => {
+    const settings = profile.auth.oauth1;
+    if (!settings) return { ok: false, reason: 'the profile has no auth.oauth1 settings' };
+    const protocol: Array<[string, string]> = [
+      ['oauth_consumer_key', settings.consumerKey],
+      ['oauth_signature_method', 'HMAC-SHA1'],
+      ['oauth_timestamp', String(Math.floor(now().getTime() / 1000) + (options.skew ?? 0))],
+      ['oauth_nonce', options.nonce ?? freshNonce()],
+      ['oauth_version', '1.0'],
+    ];
+    if (options.token !== undefined) protocol.push(['oauth_token', options.token]);
+    if (options.verifier !== undefined) protocol.push(['oauth_verifier', options.verifier]);
+    if (options.callback !== undefined) protocol.push(['oauth_callback', options.callback]);
+    const isForm = /^application\/x-www-form-urlencoded/i.test(request.headers['content-type'] ?? '');
+    const signedUrl = options.signUrl !== undefined ? new URL(options.signUrl, request.url).toString() : request.url;
+    const formBody = isForm && typeof request.body === 'string' ? request.body : '';
+    const base = oauth1BaseString(options.signAs?.method ?? request.method, signedUrl, formBody, protocol);
+    let signature = oauth1Signature(base, settings.consumerSecret, options.tokenSecret ?? '');
+    if (options.digestMutation) signature = applyMutation(signature, options.digestMutation);
+    const all: Array<[string, string]> = [...protocol, ['oauth_signature', signature]];
+    const headers = { ...request.headers };
+    const encoded = all.map(([k, v]) => `${oauthEncode(k)}=${oauthEncode(v)}`).join('&');
+    switch (options.placement ?? 'header') {
+      case 'header':
+        headers['authorization'] = oauth1Header(all, 'conform');
+        return { ok: true, request: { ...request, headers } };
+      case 'query': {
+        const u = new URL(request.url);
+        return { ok: true, request: { ...request, url: `${u.origin}${u.pathname}${u.search ? `${u.search}&` : '?'}${encoded}` } };
+      }
+      case 'form': {
+        headers['content-type'] ??= 'application/x-www-form-urlencoded';
+        const body = typeof request.body === 'string' && request.body !== '' ? `${request.body}&${encoded}` : encoded;
+        return { ok: true, request: { ...request, headers, body } };
+      }
+    }
   };
   return { apply, freshNonce };
 }

@@ -2,7 +2,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { basicHeader, formatSpecDate, hmacDigest, signedMessage } from './signers.js';
-import { checkSigners, loadAuthVectors } from './vectors.js';
+import { oauth1BaseString, oauth1Signature } from './oauth1.js';
+import { checkOAuthSigner, checkSigners, loadAuthVectors, loadOAuthVectors } from './vectors.js';
 
 const FILE = path.resolve(import.meta.dirname, '../../../specs/vectors/auth.yaml');
 
@@ -35,5 +36,22 @@ describe('harness signers against the known-answer vectors', () => {
       { seed: 3, numRuns: 300 },
     );
     expect(basicHeader('a', 'b:c')).toBe(`Basic ${Buffer.from('a:b:c').toString('base64')}`);
+  });
+});
+
+describe('harness OAuth 1.0a signer against the known-answer vectors', () => {
+  const OAUTH = path.resolve(import.meta.dirname, '../../../specs/vectors/oauth.yaml');
+  it('reproduces RFC 5849 §1.2 (chapoH), OAuth Core 1.0a Appendix A, the §3.4.1 base string and more', async () => {
+    const v = await loadOAuthVectors(OAUTH);
+    expect(v.oauth1.map((c) => c.signature)).toContain('MdpQcU8iPSUjWoN/UDMsK2sui9I=');
+    expect(v.oauth1.map((c) => c.signature)).toContain('tR3+Ty81lMeYAr/Fid0kMTYa/WM=');
+    expect(checkOAuthSigner(v)).toEqual([]);
+  });
+
+  it('the nonce printed in RFC 5849 §1.2 base string (chapoh) does not reproduce its signature', async () => {
+    const v = await loadOAuthVectors(OAUTH);
+    const c = v.oauth1[0]!;
+    const wrong = c.oauth.map(([k, val]) => [k, k === 'oauth_nonce' ? 'chapoh' : val] as [string, string]);
+    expect(oauth1Signature(oauth1BaseString(c.method, c.url, c.body, wrong), c.consumerSecret, c.tokenSecret)).not.toBe(c.signature);
   });
 });

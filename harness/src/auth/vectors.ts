@@ -3,10 +3,13 @@
  * signer disagrees with the vectors would judge every target wrongly, so `conform run` refuses to start then.
  */
 import { createHmac } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { ConformError } from '../errors.js';
+import { oauth1BaseString, oauth1Signature } from './oauth1.js';
 import { basicHeader, bodyHash, hmacDigest, hmacHeader, signedMessage } from './signers.js';
 
 const Signed = z.object({ name: z.string(), user: z.string(), secret: z.string(), method: z.string(), path: z.string(), message: z.string(), digest: z.string(), header: z.string() });
@@ -19,6 +22,40 @@ export const VectorsSchema = z.object({
   hmacBodyHash: z.array(Signed.extend({ date: z.string().optional(), nonce: z.string().optional(), body: z.string(), bodyHash: z.string() })),
 });
 export type AuthVectors = z.infer<typeof VectorsSchema>;
+
+export const OAuthVectorsSchema = z.object({
+  version: z.literal(1),
+  oauth1: z.array(
+    z.object({
+      name: z.string(),
+      method: z.string(),
+      url: z.string(),
+      body: z.string(),
+      oauth: z.array(z.tuple([z.string(), z.string()])),
+      consumerSecret: z.string(),
+      tokenSecret: z.string(),
+      baseString: z.string(),
+      signature: z.string(),
+    }),
+  ),
+});
+export type OAuthVectors = z.infer<typeof OAuthVectorsSchema>;
+
+export async function loadOAuthVectors(file: string): Promise<OAuthVectors> {
+  return OAuthVectorsSchema.parse(parse(await readFile(file, 'utf8')));
+}
+
+/** Every disagreement of the OAuth 1.0a signer with the vectors (empty when all agree). */
+export function checkOAuthSigner(v: OAuthVectors): string[] {
+  const out: string[] = [];
+  for (const c of v.oauth1) {
+    const base = oauth1BaseString(c.method, c.url, c.body, c.oauth);
+    if (base !== c.baseString) out.push(`OAuth 1 base string: ${c.name}: got ${base}, expected ${c.baseString}`);
+    const sig = oauth1Signature(c.baseString, c.consumerSecret, c.tokenSecret);
+    if (sig !== c.signature) out.push(`OAuth 1 signature: ${c.name}: got ${sig}, expected ${c.signature}`);
+  }
+  return out;
+}
 
 export async function loadAuthVectors(file: string): Promise<AuthVectors> {
   return VectorsSchema.parse(parse(await readFile(file, 'utf8')));
@@ -53,9 +90,13 @@ export function checkSigners(v: AuthVectors): string[] {
   return out;
 }
 
-/** Throws `CONFORM_SELF_TEST` when the signers disagree with the vectors. */
+/**
+ * Throws `CONFORM_SELF_TEST` when the signers disagree with the vectors: `file` (specs/vectors/auth.yaml) and the
+ * OAuth vectors beside it (oauth.yaml), when present.
+ */
 export async function assertSignersAgree(file: string): Promise<void> {
-  const problems = checkSigners(await loadAuthVectors(file));
+  const oauthFile = path.join(path.dirname(file), 'oauth.yaml');
+  const problems = [...checkSigners(await loadAuthVectors(file)), ...(existsSync(oauthFile) ? checkOAuthSigner(await loadOAuthVectors(oauthFile)) : [])];
   if (problems.length > 0) {
     throw new ConformError('CONFORM_SELF_TEST', `the harness's own signers fail the known-answer vectors in ${file}; refusing to judge any target:\n  ${problems.join('\n  ')}`);
   }

@@ -37,9 +37,16 @@ export interface RunDiffOptions {
   maxTranscript?: number;
 }
 
-/** A redactor that applies both sides' redactors (each knows its own profile's secrets). */
+/**
+ * A redactor that applies both sides' redactors (each knows its own profile's secrets, and learns the tokens its
+ * side meets during the run: they are the instances the executions use).
+ */
 function bothRedactors(a: Redactor, b: Redactor): Redactor {
   return {
+    add: (secret) => {
+      a.add(secret);
+      b.add(secret);
+    },
     text: (s) => b.text(a.text(s)),
     headers: (h) => b.headers(a.headers(h)),
     value: (v) => b.value(a.value(v)),
@@ -162,13 +169,14 @@ export async function runDiff(suite: Suite, reference: DiffSideDeps, target: Dif
   const now = options.now ?? (() => new Date());
   const startedAt = now();
   const t0 = performance.now();
-  const redactor = bothRedactors(profileRedactor(reference.profile), profileRedactor(target.profile));
+  const [referenceRedactor, targetRedactor] = [profileRedactor(reference.profile), profileRedactor(target.profile)];
+  const redactor = bothRedactors(referenceRedactor, targetRedactor);
   const selected = selectScenarios(suite.scenarios, options.filter);
   const c: Context = {
     reference,
     target,
-    execReference: execDeps(reference, profileRedactor(reference.profile), options),
-    execTarget: execDeps(target, profileRedactor(target.profile), options),
+    execReference: execDeps(reference, referenceRedactor, options),
+    execTarget: execDeps(target, targetRedactor, options),
     redactor,
     options,
   };

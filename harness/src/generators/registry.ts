@@ -48,6 +48,19 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('drop' as const), index: fc.nat(4096) }) },
       ),
   },
+  pick: {
+    description: 'One of the listed values (option from: [...]).',
+    options: z.strictObject({ from: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1) }),
+    make: (o) => fc.constantFrom(...(o['from'] as Array<string | number | boolean>)),
+  },
+  queryParams: {
+    description: 'Query parameters as [name, value] pairs: reserved and non-ASCII characters, empty values, duplicate names.',
+    options: NoOptions,
+    make: () => {
+      const text = fc.string({ unit: fc.oneof(fc.constantFrom('&', '=', '+', '%', ' ', '/', '?', '#', '~', '*', "'", '!', 'é', '😀', '中'), fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 })), maxLength: 8 });
+      return fc.array(fc.tuple(fc.oneof(text.filter((t) => t.length > 0), fc.constantFrom('a', 'b', 'a')), text), { minLength: 1, maxLength: 5 });
+    },
+  },
   count: {
     description: 'An integer between min and max (defaults 1 and 5).',
     options: z.strictObject({ min: z.number().int().optional(), max: z.number().int().optional() }),

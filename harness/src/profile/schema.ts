@@ -64,14 +64,25 @@ export const ProfileSchema = z.strictObject({
       windowMargin: z.number().min(0).optional().describe('Seconds kept clear of the window edge when testing it (transit time). Default 5.'),
       oauth2: z
         .strictObject({
-          tokenEndpoint: PathTemplate,
+          tokenEndpoint: PathTemplate.describe('Client credentials grant (RFC 6749 §4.4).'),
           clientId: z.string(),
           clientSecret: z.string(),
-          user: z.string().optional(),
-          ttl: z.number().positive().optional(),
+          user: z.string().optional().describe('Whose protected resources the token opens.'),
+          ttl: z.number().positive().optional().describe('Token lifetime, seconds.'),
+          revokeEndpoint: PathTemplate.optional().describe('Token revocation (RFC 7009).'),
         })
         .optional(),
-      oauth1: z.record(z.string(), z.unknown()).optional().describe('OAuth 1.0a settings (defined by the token issue).'),
+      oauth1: z
+        .strictObject({
+          consumerKey: z.string(),
+          consumerSecret: z.string(),
+          temporaryEndpoint: PathTemplate.describe('Temporary credentials (RFC 5849 §2.1).'),
+          authorizeEndpoint: PathTemplate.describe('Resource owner authorization (§2.2); the user authenticates with Basic.'),
+          tokenEndpoint: PathTemplate.describe('Token credentials (§2.3).'),
+          user: z.string().optional().describe('The resource owner who approves (a profile user with a password).'),
+        })
+        .optional()
+        .describe('OAuth 1.0a (RFC 5849), HMAC-SHA1.'),
     })
     .optional(),
 });
@@ -106,8 +117,8 @@ export interface ResolvedProfile {
     tlsOnly: Scheme[];
     nonceScope?: 'user' | 'global';
     windowMargin: number;
-    oauth2?: { tokenEndpoint: string; clientId: string; clientSecret: string; user?: string; ttl?: number };
-    oauth1?: Record<string, unknown>;
+    oauth2?: { tokenEndpoint: string; clientId: string; clientSecret: string; user?: string; ttl?: number; revokeEndpoint?: string };
+    oauth1?: { consumerKey: string; consumerSecret: string; temporaryEndpoint: string; authorizeEndpoint: string; tokenEndpoint: string; user?: string };
   };
 }
 
@@ -139,7 +150,11 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       bodyHash: auth.bodyHash ?? false,
       tlsOnly: auth.tlsOnly ?? ['basic', 'oauth2', 'oauth1'],
       windowMargin: auth.windowMargin ?? 5,
-      ...stripUndefined({ oauth2: auth.oauth2, oauth1: auth.oauth1, nonceScope: auth.nonceScope }),
+      ...stripUndefined({
+        oauth2: auth.oauth2 && { ...auth.oauth2, user: auth.oauth2.user ?? data.users?.[0]?.name },
+        oauth1: auth.oauth1 && { ...auth.oauth1, user: auth.oauth1.user ?? data.users?.[0]?.name },
+        nonceScope: auth.nonceScope,
+      }),
     },
   };
 }

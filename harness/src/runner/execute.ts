@@ -1,7 +1,8 @@
 /** Executes a scenario's steps once, for one set of generated values: the unit a property run repeats. */
-import type { AuthOptions, Authenticator } from '../auth/authenticator.js';
+import type { AuthOptions, AuthScheme, Authenticator } from '../auth/authenticator.js';
 import { applyMutation, type Mutation } from '../auth/mutations.js';
 import type { HttpClient, HttpRequest, HttpResponse, SendResult } from '../http/client.js';
+import { formEncode, formField } from '../http/form.js';
 import type { ArticleValue } from '../generators/article.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
 import type { StepData } from '../spec/schema.js';
@@ -112,6 +113,31 @@ function bodyText(body: Uint8Array, max = 4096): string {
   return s.length > max ? `${s.slice(0, max)}… (${body.length} bytes)` : s;
 }
 
+/** Waits for the target's clock (a token's lifetime): bounded to 300 s, and 0 for anything not a number. */
+function waitSeconds(seconds: number): Promise<void> {
+  const ms = Number.isFinite(seconds) ? Math.min(300, Math.max(0, seconds)) * 1000 : 0;
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A value at a dotted path of a JSON text; undefined when the text is not JSON or the path is absent. */
+export function jsonPath(text: string, dotted: string): unknown {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  for (const seg of dotted.split('.')) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, seg)) return undefined;
+    v = (v as Record<string, unknown>)[seg];
+  }
+  return v;
+}
+
+function placementOf(v: string | undefined): 'header' | 'query' | 'form' {
+  return v === 'query' || v === 'form' ? v : 'header';
+}
+
 function truthy(v: unknown): boolean {
   return Array.isArray(v) ? v.length > 0 : Boolean(v) && v !== 'false';
 }
@@ -162,6 +188,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
       at.index = i + 1;
       at.name = step.name;
       if (step.when !== undefined && !truthy(render(step.when, scope))) continue;
+      if (step.wait !== undefined) await waitSeconds(Number(render(step.wait, scope)));
       const items = step.each !== undefined ? toList(render(step.each, scope)) : [undefined];
       for (const item of items) {
         const local = step.each !== undefined ? { ...scope, item } : scope;
@@ -204,7 +231,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
           return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where}: ${m}`)), transcript, requests };
         }
         const last = results[results.length - 1];
-        if (last?.ok) capture(step, last.response, built.request.url, built.base, scope);
+        if (last?.ok) capture(step, last.response, built.request.url, built.base, scope, redactor);
       }
     }
     return { kind: 'pass', transcript, requests };
@@ -242,13 +269,17 @@ type BodyData = NonNullable<NonNullable<StepData['request']>['body']>;
 function bodyOf(b: BodyData | undefined, scope: Scope): string | undefined {
   if (!b) return undefined;
   if ('article' in b) return serializeArticle(render(b.article, scope) as ArticleValue);
+  if ('form' in b) return Object.entries(b.form).map(([k, v]) => `${formEncode(k)}=${formEncode(stringify(render(v, scope)))}`).join('&');
   return stringify(render(b.raw, scope));
 }
 
-function pickBase(deps: ExecDeps, via: 'plain' | 'tls' | undefined, scheme: Scheme | undefined): { base: string } | { error: string } {
+const MEDIA_TYPES = { form: 'application/x-www-form-urlencoded' } as const;
+
+function pickBase(deps: ExecDeps, via: 'plain' | 'tls' | undefined, scheme: AuthScheme | undefined): { base: string } | { error: string } {
   if (via === 'plain') return deps.bases.plain ? { base: deps.bases.plain } : { error: 'the step needs a plain-HTTP target (profile target.http or an http:// --target)' };
   if (via === 'tls') return deps.bases.tls ? { base: deps.bases.tls } : { error: 'the step needs a TLS target (profile target.https or an https:// --target)' };
-  if (scheme && deps.profile.auth.tlsOnly.includes(scheme) && deps.bases.tls) return { base: deps.bases.tls };
+  const family = scheme === 'oauth2-client' ? 'oauth2' : scheme;
+  if (family && deps.profile.auth.tlsOnly.includes(family) && deps.bases.tls) return { base: deps.bases.tls };
   return { base: deps.bases.primary };
 }
 
@@ -266,9 +297,9 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = stringify(render(v, scope));
   const body = bodyOf(r.body, scope);
-  if (body !== undefined) headers['content-type'] ??= deps.profile.articles.mediaType;
+  if (body !== undefined) headers['content-type'] ??= r.body && 'form' in r.body ? MEDIA_TYPES.form : deps.profile.articles.mediaType;
   const auth = r.auth ?? 'auto';
-  const explicit = typeof auth === 'object' ? (stringify(render(auth.scheme, scope)) as Scheme) : undefined;
+  const explicit = typeof auth === 'object' ? (stringify(render(auth.scheme, scope)) as AuthScheme) : undefined;
   const picked = pickBase(deps, r.via, explicit);
   if ('error' in picked) return picked;
   let request: HttpRequest = { method, url: joinUrl(picked.base, path), headers, ...(body !== undefined ? { body } : {}) };
@@ -280,7 +311,7 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
   };
   if (auth === 'none') return { request: after(request), base: picked.base };
   const secure = request.url.startsWith('https:');
-  let scheme: Scheme | undefined = explicit;
+  let scheme: AuthScheme | undefined = explicit;
   let user = deps.profile.users[0]?.name;
   let options: AuthOptions = {};
   if (auth === 'auto') {
@@ -300,6 +331,15 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
       ...(signAs ? { signAs: Object.fromEntries(Object.entries({ method: text(signAs.method)?.toUpperCase(), path: text(signAs.path), date: text(signAs.date), nonce: text(signAs.nonce), body: text(signAs.body), simple: signAs.simple }).filter(([, v]) => v !== undefined)) } : {}),
       ...(auth.digestMutation !== undefined ? { digestMutation: render(auth.digestMutation, scope) as Mutation } : {}),
       ...(auth.bodyHash === false ? { bodyHash: false } : {}),
+      ...(auth.token !== undefined ? { token: text(auth.token)! } : {}),
+      ...(auth.tokenSecret !== undefined ? { tokenSecret: text(auth.tokenSecret)! } : {}),
+      ...(auth.verifier !== undefined ? { verifier: text(auth.verifier)! } : {}),
+      ...(auth.callback !== undefined ? { callback: text(auth.callback)! } : {}),
+      ...(auth.placement !== undefined ? { placement: placementOf(text(auth.placement)) } : {}),
+      ...(auth.tokenMutation !== undefined ? { tokenMutation: render(auth.tokenMutation, scope) as Mutation } : {}),
+      ...(auth.secretMutation !== undefined ? { secretMutation: render(auth.secretMutation, scope) as Mutation } : {}),
+      ...(auth.clientAuth !== undefined ? { clientAuth: text(auth.clientAuth) === 'form' ? ('form' as const) : ('basic' as const) } : {}),
+      ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
     };
   }
   if (!user) return { error: 'the profile lists no users to authenticate as' };
@@ -309,9 +349,14 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
   return { request: after(request), base: picked.base };
 }
 
-function capture(step: StepData, res: HttpResponse, requestUrl: string, baseUrl: string, scope: Record<string, unknown>): void {
+function capture(step: StepData, res: HttpResponse, requestUrl: string, baseUrl: string, scope: Record<string, unknown>, redactor: Redactor): void {
   for (const [name, c] of Object.entries(step.capture ?? {})) {
     if ('header' in c) scope[name] = headerValue(res, c.header);
+    else if ('json' in c || 'form' in c) {
+      const value = 'json' in c ? jsonPath(Buffer.from(res.body).toString('utf8'), c.json) : formField(Buffer.from(res.body).toString('utf8'), c.form);
+      scope[name] = value;
+      if (c.secret && typeof value === 'string') redactor.add(value);
+    }
     else if ('location' in c) {
       const loc = headerValue(res, 'location');
       const r = loc === undefined ? undefined : locationPath(loc, requestUrl, baseUrl, false);

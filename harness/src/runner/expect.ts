@@ -168,6 +168,35 @@ export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ct
     if (text.trim() === '') out.push('the body is empty, expected the article');
     else out.push(...compareArticle(article, text, ctx.optionalFields).map((d) => `article: ${d}`));
   }
+  if (exp.json) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(Buffer.from(res.body).toString('utf8'));
+    } catch {
+      out.push('the body is not JSON');
+    }
+    if (doc !== undefined) {
+      for (const [p, c] of Object.entries(exp.json)) {
+        let v: unknown = doc;
+        for (const seg of p.split('.')) v = v !== null && typeof v === 'object' && Object.hasOwn(v, seg) ? (v as Record<string, unknown>)[seg] : undefined;
+        const kind = Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
+        if (c.present === false) {
+          if (v !== undefined) out.push(`JSON ${p} must be absent`);
+          continue;
+        }
+        if (v === undefined) {
+          out.push(`JSON ${p} is missing`);
+          continue;
+        }
+        if (c.type !== undefined && kind !== c.type) out.push(`JSON ${p} is a ${kind}, expected a ${c.type}`);
+        if (c.equals !== undefined) {
+          const want = typeof c.equals === 'string' ? render(c.equals) : c.equals;
+          if (v !== want && String(v) !== String(want)) out.push(`JSON ${p} is ${JSON.stringify(v)}, expected ${JSON.stringify(want)}`);
+        }
+        if (c.matches !== undefined && !new RegExp(c.matches).test(String(v))) out.push(`JSON ${p} ${JSON.stringify(v)} does not match /${c.matches}/`);
+      }
+    }
+  }
   if (exp.body) {
     const text = Buffer.from(res.body).toString('utf8');
     if (exp.body.empty === true && res.body.length > 0) out.push(`the body must be empty, got ${res.body.length} bytes`);

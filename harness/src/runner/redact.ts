@@ -3,6 +3,8 @@
  * percent-encoded, JSON- and XML-escaped forms, and the values of credential headers.
  */
 export interface Redactor {
+  /** Learns a secret met during the run (an access token, a token secret); bounded. */
+  add(secret: string): void;
   text(s: string): string;
   headers(h: Record<string, string | string[]>): Record<string, string | string[]>;
   value<T>(v: T): T;
@@ -27,9 +29,15 @@ export function createRedactor(secrets: readonly string[], pairs: ReadonlyArray<
   const needles = new Set<string>();
   for (const s of secrets) if (s) encodings(s).forEach((e) => needles.add(e));
   for (const [user, pass] of pairs) encodings(`${user}:${pass}`).forEach((e) => needles.add(e));
-  const sorted = [...needles].sort((a, b) => b.length - a.length);
+  let sorted = [...needles].sort((a, b) => b.length - a.length);
+  const add = (secret: string) => {
+    if (!secret || needles.size > 50_000) return;
+    const before = needles.size;
+    encodings(secret).forEach((e) => needles.add(e));
+    if (needles.size !== before) sorted = [...needles].sort((a, b) => b.length - a.length);
+  };
   const text = (s: string): string => {
-    let out = s;
+    let out = maskTokenFields(s);
     for (const n of sorted) if (out.includes(n)) out = out.split(n).join(MASK);
     return out;
   };
@@ -42,7 +50,17 @@ export function createRedactor(secrets: readonly string[], pairs: ReadonlyArray<
     return out;
   };
   const value = <T>(v: T): T => JSON.parse(text(JSON.stringify(v) ?? 'null')) as T;
-  return { text, headers, value };
+  return { add, text, headers, value };
+}
+
+/**
+ * Token fields are masked wherever they appear, before anything else: a token endpoint's answer can reach a report
+ * before the harness has learnt the token (when its step fails).
+ */
+function maskTokenFields(s: string): string {
+  return s
+    .replace(/("(?:access_token|refresh_token|id_token|client_secret|oauth_token_secret)"\s*:\s*")[^"]*(")/g, `$1${MASK}$2`)
+    .replace(/\b(access_token|refresh_token|client_secret|oauth_token_secret|oauth_token|oauth_verifier|oauth_signature)=[^&\s"'<]*/g, `$1=${MASK}`);
 }
 
 /** Keeps the scheme word (`Basic`, `hmac`, `Bearer`) so reports stay readable; hides the rest. */

@@ -64,9 +64,12 @@ export function withoutUserinfo(url: string): string {
 export function profileRedactor(profile: ResolvedProfile): Redactor {
   const secrets = profile.users.flatMap((u) => [u.password, u.secret]).filter((s): s is string => !!s);
   if (profile.auth.oauth2) secrets.push(profile.auth.oauth2.clientSecret);
-  for (const v of Object.values(profile.auth.oauth1 ?? {})) if (typeof v === 'string' && /secret/i.test(v)) secrets.push(v);
+  if (profile.auth.oauth1) secrets.push(profile.auth.oauth1.consumerSecret);
   const pairs = profile.users.filter((u) => u.password).map((u) => [u.name, u.password as string] as const);
-  if (profile.auth.oauth2) pairs.push([profile.auth.oauth2.clientId, profile.auth.oauth2.clientSecret]);
+  if (profile.auth.oauth2) {
+    pairs.push([profile.auth.oauth2.clientId, profile.auth.oauth2.clientSecret]);
+    pairs.push([encodeURIComponent(profile.auth.oauth2.clientId), encodeURIComponent(profile.auth.oauth2.clientSecret)]);
+  }
   return createRedactor(secrets, pairs);
 }
 

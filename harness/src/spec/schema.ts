@@ -29,12 +29,13 @@ const HeaderExpectation = z.union([
 const RequestBody = z.union([
   z.strictObject({ article: Template.describe('An article value (usually `{{ name }}` of a generated article), serialized as XML by the harness.') }),
   z.strictObject({ raw: Template.describe('Sent as-is (after templating).') }),
+  z.strictObject({ form: z.record(z.string(), Template).describe('application/x-www-form-urlencoded fields.') }),
 ]);
 
 const AuthSpec = z.union([
   z.enum(['auto', 'none']).describe('auto (default): credentials when the profile says the request needs them; none: never.'),
   z.strictObject({
-    scheme: z.union([z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1']), z.string().regex(/^\{\{.*\}\}$/)]).describe('A scheme, or a template rendering to one.'),
+    scheme: z.union([z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1', 'oauth2-client']), z.string().regex(/^\{\{.*\}\}$/)]).describe('A scheme, or a template rendering to one.'),
     user: Template.optional().describe('User name from the profile (default: the first user).'),
     passwordMutation: Template.optional().describe('Basic: a mutation (from the passwordMutation generator) applied to the password sent.'),
     nonce: Template.optional().describe('Exact nonce (default: a fresh one).'),
@@ -49,11 +50,20 @@ const AuthSpec = z.union([
         nonce: Template.optional(),
         body: Template.optional(),
         simple: z.boolean().optional().describe('Sign the simple-form message (VERB+path) although the date-and-nonce header is sent.'),
+        url: Template.optional().describe('oauth1: sign for this path and query instead of the request\'s.'),
       })
       .optional()
       .describe('Compute the digest over these values instead of the request\'s own.'),
     digestMutation: Template.optional().describe('A mutation (from the digestMutation generator) applied to the digest.'),
     bodyHash: z.boolean().optional().describe('false: sign a PUT/POST without the body hash although the profile uses it.'),
+    token: Template.optional().describe('oauth2: the access token; oauth1: the token (temporary or token credentials).'),
+    tokenSecret: Template.optional().describe('oauth1: the token secret.'),
+    verifier: Template.optional().describe('oauth1: oauth_verifier (token credentials request).'),
+    callback: Template.optional().describe('oauth1: oauth_callback (temporary credentials request), e.g. oob.'),
+    placement: z.union([z.enum(['header', 'query', 'form']), z.string().regex(/^\{\{.*\}\}$/)]).optional().describe('oauth1: where the protocol parameters go (default header).'),
+    tokenMutation: Template.optional().describe('oauth2: a mutation applied to the token sent (forged, truncated tokens).'),
+    secretMutation: Template.optional().describe('oauth2-client: a mutation applied to the client secret sent.'),
+    clientAuth: z.union([z.enum(['basic', 'form']), z.string().regex(/^\{\{.*\}\}$/)]).optional().describe('oauth2-client: Basic (default) or client_id/client_secret form fields.'),
   }),
 ]);
 
@@ -93,10 +103,24 @@ const ExpectSchema = z.strictObject({
     .describe('Requires a well-formed Allow header (comma-separated method tokens) and checks its members.'),
   article: Template.optional().describe('The body is an XML article equal, as data, to this article value.'),
   body: z.strictObject({ empty: z.boolean().optional(), contains: Template.optional(), notContains: Template.optional() }).optional(),
+  json: z
+    .record(
+      z.string(),
+      z.strictObject({
+        present: z.boolean().optional(),
+        equals: z.union([Template, z.number(), z.boolean()]).optional(),
+        matches: z.string().optional().describe('A regular expression (case-sensitive) the value, as text, must match.'),
+        type: z.enum(['string', 'number', 'boolean', 'object', 'array']).optional(),
+      }),
+    )
+    .optional()
+    .describe('The body is JSON; each dotted path is checked.'),
 });
 
 const CaptureSchema = z.union([
   z.strictObject({ header: z.string() }),
+  z.strictObject({ json: z.string().describe('Dotted path into a JSON body.'), secret: z.boolean().optional().describe('Redact this value from every report.') }),
+  z.strictObject({ form: z.string().describe('A field of a form-encoded body.'), secret: z.boolean().optional().describe('Redact this value from every report.') }),
   z.strictObject({ location: z.literal('path') }),
   z.strictObject({ allow: z.literal('list') }),
   z.strictObject({ status: z.literal(true) }),
@@ -114,6 +138,7 @@ const StepSchema = z.strictObject({
     .optional()
     .describe('With `repeat`: how many answers must have each status.'),
   when: Template.optional().describe('Run this step only when the template renders truthy (not false, 0, "", null or an empty list).'),
+  wait: Template.optional().describe('Seconds to wait before this step (at most 300), e.g. for a token to expire.'),
   each: Template.optional().describe('Repeat this step for every element of a list; the element is `{{ item }}`.'),
   request: RequestSchema.optional(),
   expect: ExpectSchema.optional(),

@@ -9,6 +9,7 @@
  * the parts are stringified and joined. Templates are compiled when scenarios load, so syntax errors and unknown
  * filters are reported with file:line:col before anything is sent.
  */
+import { applyMutation, type Mutation } from '../auth/mutations.js';
 import { ConformError } from '../errors.js';
 
 export type Operand = { kind: 'ref'; path: string[] } | { kind: 'lit'; value: string | number };
@@ -203,5 +204,15 @@ export const FILTERS: Readonly<Record<string, FilterFn>> = {
       .map((c) => c.split(';')[0]!.trim())
       .filter((c) => c.includes('='))
       .join('; '),
+  mutate: (input, [m]) => applyMutation(stringify(input), m as Mutation),
+  urlencode: (input) => encodeURIComponent(stringify(input)),
+  query: (input) =>
+    asList(input)
+      .map((pair) => {
+        const [k, v] = Array.isArray(pair) ? pair : [pair, ''];
+        const enc = (x: unknown) => encodeURIComponent(stringify(x)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+        return `${enc(k)}=${enc(v)}`;
+      })
+      .join('&'),
   length: (input) => (typeof input === 'string' ? input.length : asList(input).length),
 };

@@ -1,0 +1,39 @@
+/**
+ * The harness's OAuth 1.0a (RFC 5849) HMAC-SHA1 signer, written independently of the reference server and checked
+ * against specs/vectors/oauth.yaml (computed with Python) before every run.
+ */
+import { createHmac } from 'node:crypto';
+import { formPairs } from '../http/form.js';
+
+/** RFC 5849 §3.6: unreserved characters stay, every other UTF-8 byte becomes %XX (uppercase hex). */
+export function oauthEncode(s: string): string {
+  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** §3.4.1.2: scheme and host lowercased, the default port dropped, no query or fragment. */
+export function baseStringUri(url: string): string {
+  const u = new URL(url);
+  const defaultPort = (u.protocol === 'http:' && u.port === '80') || (u.protocol === 'https:' && u.port === '443') || u.port === '';
+  return `${u.protocol.toLowerCase()}//${u.hostname.toLowerCase()}${defaultPort ? '' : `:${u.port}`}${u.pathname || '/'}`;
+}
+
+/** §3.4.1: method, base string URI and the normalized parameters (query, form body, protocol parameters). */
+export function oauth1BaseString(method: string, url: string, formBody: string, protocol: ReadonlyArray<readonly [string, string]>): string {
+  const query = new URL(url).search.replace(/^\?/, '');
+  const pairs = [...formPairs(query), ...formPairs(formBody), ...protocol.filter(([k]) => k !== 'oauth_signature' && k !== 'realm')]
+    .map(([k, v]) => [oauthEncode(k), oauthEncode(v)] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const normalized = pairs.map(([k, v]) => `${k}=${v}`).join('&');
+  return [oauthEncode(method.toUpperCase()), oauthEncode(baseStringUri(url)), oauthEncode(normalized)].join('&');
+}
+
+/** §3.4.2: base64 HMAC-SHA1 keyed with `enc(consumerSecret)&enc(tokenSecret)`. */
+export function oauth1Signature(baseString: string, consumerSecret: string, tokenSecret = ''): string {
+  return createHmac('sha1', `${oauthEncode(consumerSecret)}&${oauthEncode(tokenSecret)}`).update(baseString).digest('base64');
+}
+
+/** §3.5.1: `OAuth realm="…", name="value", …` with encoded names and values. */
+export function oauth1Header(params: ReadonlyArray<readonly [string, string]>, realm?: string): string {
+  const parts = params.map(([k, v]) => `${oauthEncode(k)}="${oauthEncode(v)}"`);
+  return `OAuth ${realm !== undefined ? `realm="${realm}", ` : ''}${parts.join(', ')}`;
+}
