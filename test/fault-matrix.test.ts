@@ -60,6 +60,21 @@ export const FAULT_MATRIX: Record<FaultName, string[]> = {
   'body-hash-prefix': ['articles/put-create', 'articles/put-create-roundtrip'],
   'nonce-unbound': ['auth/nonce-binds-date-and-nonce'],
   'write-digest-unchecked': ['auth/body-tamper-rejected'],
+  'oauth2-expired-accepted': ['auth/oauth2-expired-rejected'],
+  'oauth2-token-over-http': ['auth/oauth2-over-http-refused'],
+  'oauth2-wrong-client-secret': ['auth/oauth2-wrong-client-secret'],
+  'oauth2-token-prefix': ['auth/oauth2-forged-rejected'],
+  'oauth2-revoked-accepted': ['auth/oauth2-revoked-rejected'],
+  'oauth2-token-cacheable': ['auth/oauth2-token-used'],
+  'oauth2-basic-undecoded': ['auth/oauth2-token-used'],
+  'oauth1-ignores-query': ['auth/oauth1-parameters-fuzzed'],
+  'oauth1-nonce-unchecked': ['auth/oauth1-nonce-replay'],
+  'oauth1-timestamp-unchecked': ['auth/oauth1-stale-timestamp'],
+  'oauth1-verifier-reusable': ['auth/oauth1-verifier-single-use'],
+  'oauth1-token-secret-ignored': ['auth/oauth1-token-secret-required'],
+  'oauth1-base-uri-no-port': ['auth/oauth1-three-legged'],
+  'oauth1-over-http': ['auth/oauth1-over-http-refused'],
+  'oauth2-any-grant': ['auth/oauth2-unsupported-grant'],
 };
 
 /**

@@ -6,7 +6,7 @@ import type { TestServer } from './testkit.js';
 
 const RECORDS = '/users/alice/financialrecords';
 const HMAC_ONLY = 'hmac realm="conform"';
-const WITH_BASIC = 'hmac realm="conform", Basic realm="conform", charset="UTF-8"';
+const WITH_BASIC = 'hmac realm="conform", Basic realm="conform", charset="UTF-8", Bearer realm="conform", OAuth realm="conform"';
 
 function anon(): TestServer {
   return testServer({ signAs: null });
@@ -27,7 +27,7 @@ describe('protected resources', () => {
     expect(problemOf(res)).toMatchObject({ type: 'about:blank', title: 'Unauthorized', status: 401 });
   });
 
-  it('over TLS the challenge offers Basic too; HEAD gets the headers without a body', () => {
+  it('over TLS the challenge offers Basic, Bearer and OAuth too; HEAD gets the headers without a body', () => {
     const s = anon();
     expect(s.send({ method: 'GET', target: '/', secure: true }).headers['www-authenticate']).toBe(WITH_BASIC);
     const head = s.send({ method: 'HEAD', target: RECORDS, secure: true });
@@ -62,7 +62,7 @@ describe('protected resources', () => {
     const tries: HeaderMap[] = [
       { authorization: 'Basic !!!' },
       { authorization: 'Basic YWxpY2U=' },
-      { authorization: 'Bearer abc' },
+      { authorization: 'Digest abc' },
       { authentication: 'hmac alice' },
       { authentication: 'hmac alice:1:2:3' },
       { authentication: 'hmac alice:12a:digest' },
@@ -76,6 +76,8 @@ describe('protected resources', () => {
       expect([headers, res.status, res.headers['www-authenticate']]).toEqual([headers, 401, WITH_BASIC]);
     }
     expect(s.send({ method: 'GET', target: '/', headers: { authentication: 'HMAC alice:/w93b+N4EVEPfWcqSP2VJJBgnXDNvSeNkHW0fMI/VRs=' } }).status).toBe(200);
+    const bearer = s.send({ method: 'GET', target: '/', headers: { authorization: 'Bearer abc' }, secure: true });
+    expect([bearer.status, bearer.headers['www-authenticate']]).toEqual([401, expect.stringMatching(/^Bearer realm="conform", error="invalid_token"/)]);
   });
 
   it('the signed path is the request-target as sent, query included', () => {

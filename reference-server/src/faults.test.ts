@@ -2,18 +2,23 @@ import { formatSignedDate } from './auth/date.js';
 import { describe, expect, it } from 'vitest';
 import { FAULT_NAMES, FAULTS, UnknownFaultError, parseFaultNames } from './faults.js';
 import type { FaultName } from './faults.js';
+import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
+import { CONSUMER, bearerRequest, clientBasic, formOf, issueToken, oauth1Request, oauth1Tokens, revoke, tokenRequest } from './oauth-testkit.js';
 import { articleXml, elementText, testServer } from './testkit.js';
 import type { TestServer } from './testkit.js';
 
 /**
  * One observation per fault: what it returns on a correct server, and with only that fault switched on. `hmac`
- * marks observations that need a correct hmac digest to be accepted (which `digest-base64url` refuses).
+ * marks observations that need a correct hmac digest to be accepted (which `digest-base64url` refuses), `oauth1`
+ * those that need a correct OAuth 1 flow (which `oauth1-base-uri-no-port` refuses).
  */
 interface FaultCase {
   observe: (server: TestServer) => unknown;
   correct: unknown;
   faulty: unknown;
   hmac?: boolean;
+  /** Needs a correct OAuth 1 flow to a non-default port (which `oauth1-base-uri-no-port` refuses). */
+  oauth1?: boolean;
 }
 
 /**
@@ -21,8 +26,11 @@ interface FaultCase {
  * observations do not depend on the hmac, nonce and Date faults; the auth observations send their own headers.
  */
 function server(faults: FaultName[] = []): TestServer {
-  return testServer({ faults, signAs: 'bob', signWith: 'basic-tls' });
+  return testServer({ faults, signAs: 'bob', signWith: 'basic-tls', oauth2Clients: [...DEFAULT_OAUTH2_CLIENTS, SPECIAL_CLIENT] });
 }
+
+/** An OAuth 2 client whose id and secret need form-urlencoding inside Basic (RFC 6749 §2.3.1). */
+const SPECIAL_CLIENT = { id: 'ops team', secret: 'p@ss wörd+1', user: 'bob' };
 
 const RECORDS = '/users/alice/financialrecords';
 const DAY = 86_400;
@@ -264,6 +272,90 @@ const CASES: Record<FaultName, FaultCase> = {
     correct: 401,
     faulty: 201,
   },
+  'oauth2-expired-accepted': {
+    observe: (s) => {
+      const token = issueToken(s);
+      s.clock.advance(6);
+      return bearerRequest(s, token).status;
+    },
+    correct: 401,
+    faulty: 200,
+  },
+  'oauth2-token-over-http': { observe: (s) => bearerRequest(s, issueToken(s), { secure: false }).status, correct: 401, faulty: 200 },
+  'oauth2-wrong-client-secret': { observe: (s) => tokenRequest(s, { authorization: clientBasic('reporting', 'wrong') }).status, correct: 401, faulty: 200 },
+  'oauth2-token-prefix': { observe: (s) => bearerRequest(s, issueToken(s).slice(0, 20)).status, correct: 401, faulty: 200 },
+  'oauth2-revoked-accepted': {
+    observe: (s) => {
+      const token = issueToken(s);
+      return [revoke(s, token).status, bearerRequest(s, token).status];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+  },
+  'oauth2-token-cacheable': {
+    observe: (s) => {
+      const { headers } = tokenRequest(s);
+      return [headers['cache-control'], headers.pragma];
+    },
+    correct: ['no-store', 'no-cache'],
+    faulty: [undefined, undefined],
+  },
+  'oauth2-basic-undecoded': {
+    observe: (s) => tokenRequest(s, { authorization: clientBasic(SPECIAL_CLIENT.id, SPECIAL_CLIENT.secret) }).status,
+    correct: 200,
+    faulty: 401,
+  },
+  'oauth1-ignores-query': {
+    observe: (s) => oauth1Request(s, { target: RECORDS, sendTarget: `${RECORDS}?amount=1000000`, token: oauth1Tokens(s) }).res.status,
+    correct: 401,
+    faulty: 200,
+    oauth1: true,
+  },
+  'oauth1-nonce-unchecked': {
+    observe: (s) => {
+      const token = oauth1Tokens(s);
+      return [oauth1Request(s, { target: RECORDS, token, nonce: 'once' }).res.status, oauth1Request(s, { target: RECORDS, token, nonce: 'once' }).res.status];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    oauth1: true,
+  },
+  'oauth1-timestamp-unchecked': {
+    observe: (s) => oauth1Request(s, { target: RECORDS, token: oauth1Tokens(s), timestamp: s.clock.now().getTime() / 1000 - 3600 }).res.status,
+    correct: 401,
+    faulty: 200,
+    oauth1: true,
+  },
+  'oauth1-verifier-reusable': {
+    observe: (s) => {
+      const temporary = formOf(oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']] }).res);
+      const approval = formOf(s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`, headers: s.basic('alice'), secure: true }));
+      const token = { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' };
+      const exchange = () => oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', approval.oauth_verifier ?? '']] }).res.status;
+      return [exchange(), exchange()];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    oauth1: true,
+  },
+  'oauth1-token-secret-ignored': {
+    observe: (s) => oauth1Request(s, { target: RECORDS, token: { key: oauth1Tokens(s).key, secret: '' }, consumer: CONSUMER }).res.status,
+    correct: 401,
+    faulty: 200,
+    oauth1: true,
+  },
+  'oauth1-base-uri-no-port': {
+    observe: (s) => oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']] }).res.status,
+    correct: 200,
+    faulty: 401,
+  },
+  'oauth1-over-http': {
+    observe: (s) => oauth1Request(s, { target: RECORDS, token: oauth1Tokens(s), secure: false }).res.status,
+    correct: 401,
+    faulty: 200,
+    oauth1: true,
+  },
+  'oauth2-any-grant': { observe: (s) => tokenRequest(s, { body: 'grant_type=password&username=alice&password=x' }).status, correct: 400, faulty: 200 },
 };
 
 /** Pairs of faults whose observations legitimately overlap (both touch the same header or status). */
@@ -286,6 +378,7 @@ const OVERLAPS: readonly (readonly [FaultName, FaultName])[] = [
 
 function overlaps(a: FaultName, b: FaultName): boolean {
   if ((a === 'digest-base64url' && CASES[b].hmac) || (b === 'digest-base64url' && CASES[a].hmac)) return true;
+  if ((a === 'oauth1-base-uri-no-port' && CASES[b].oauth1) || (b === 'oauth1-base-uri-no-port' && CASES[a].oauth1)) return true;
   return OVERLAPS.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
 }
 
@@ -350,6 +443,6 @@ describe('parseFaultNames', () => {
     }
     expect(error).toBeInstanceOf(UnknownFaultError);
     expect(error).toMatchObject({ code: 'REF_UNKNOWN_FAULT', fault: 'nope' });
-    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked$/);
+    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked, oauth2-.*oauth2-any-grant$/);
   });
 });

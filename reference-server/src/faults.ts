@@ -54,6 +54,21 @@ export const FAULTS = {
   'digest-base64url': 'Digests are expected in unpadded base64url, so correct standard-base64 digests are refused.',
   'nonce-unbound': 'In the date-and-nonce form a digest of the simple-form message (VERB+path) is also accepted, so date and nonce are not bound.',
   'write-digest-unchecked': 'PUT, POST, DELETE and PATCH check the user and the nonce but never the digest.',
+  'oauth2-expired-accepted': 'OAuth 2 access tokens are stored without their expiry: expired tokens still open resources.',
+  'oauth2-token-over-http': 'Bearer tokens are accepted over plain HTTP.',
+  'oauth2-wrong-client-secret': 'OAuth 2 client authentication checks only the client id: any secret is accepted for a known client.',
+  'oauth2-token-prefix': 'A bearer token that is a prefix (16 characters or more) of a valid access token is accepted.',
+  'oauth2-revoked-accepted': 'Revocation answers 200 but the access token keeps working.',
+  'oauth2-token-cacheable': 'Token responses lack Cache-Control: no-store and Pragma: no-cache.',
+  'oauth2-basic-undecoded': 'HTTP Basic client credentials are not form-urldecoded (RFC 6749 §2.3.1), so ids or secrets with reserved characters fail.',
+  'oauth1-ignores-query': 'Query parameters are left out of the OAuth 1 signature base string: a changed query still verifies (and correctly signed queries fail).',
+  'oauth1-nonce-unchecked': 'OAuth 1 nonces are never checked (nor stored): replays are accepted.',
+  'oauth1-timestamp-unchecked': 'Any oauth_timestamp is accepted, however far from the clock.',
+  'oauth1-verifier-reusable': 'Temporary credentials are kept after the token request: the same verifier yields token credentials again.',
+  'oauth1-token-secret-ignored': 'A signature keyed with the consumer secret alone (empty token secret) is also accepted, so the token secret protects nothing.',
+  'oauth1-base-uri-no-port': 'The base string URI leaves out the port (as behind a proxy), so correctly signed requests to a non-default port are refused.',
+  'oauth1-over-http': 'OAuth 1 token credentials are accepted over plain HTTP.',
+  'oauth2-any-grant': 'The token endpoint issues a token whatever the grant_type (password, refresh_token, …), as if it were client_credentials.',
 } as const satisfies Record<string, string>;
 
 /** Name of one fault mode. */

@@ -5,15 +5,18 @@ import { SessionTable } from './auth/memory.js';
 import { NonceStore } from './auth/nonces.js';
 import { DEFAULT_USERS, userTable } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
+import { createOAuthState } from './oauth/state.js';
+import type { OAuthOptions } from './oauth/state.js';
 import { byteLength, problem } from './responses.js';
+import { oauthEndpoint } from './routes/oauth.js';
 import { matchRoute } from './routes/table.js';
 import type { Route } from './routes/route.js';
 import { ArticleStore } from './store/articles.js';
 import { isKnownMethod } from './types.js';
 import type { HandlerDeps, HeaderMap, Limits, Method, RequestRecord, ResponseRecord, ServerState } from './types.js';
 
-/** Authentication settings of {@link createState}; every field is optional. */
-export interface AuthOptions {
+/** Authentication settings of {@link createState} (OAuth ones included); every field is optional. */
+export interface AuthOptions extends OAuthOptions {
   /** Accounts. Default: {@link DEFAULT_USERS} (alice, bob, carol). */
   users?: readonly UserAccount[];
   /** Accepted clock difference of a signed Date, seconds. Default: 600. */
@@ -27,6 +30,8 @@ export interface AuthOptions {
 /**
  * Creates empty server state with the given limits and authentication settings.
  * @throws {InvalidUserError} for an unusable account name.
+ * @throws {InvalidOAuthClientError} for an empty or repeated OAuth client id or consumer key.
+ * @throws {RangeError} for a `tokenTtl` or `tokenCapacity` that is not a positive integer.
  */
 export function createState(limits: Limits, auth: AuthOptions = {}): ServerState {
   return {
@@ -35,16 +40,21 @@ export function createState(limits: Limits, auth: AuthOptions = {}): ServerState
     auth: { users: userTable(auth.users ?? DEFAULT_USERS), window: auth.window ?? 600, bodyHash: auth.bodyHash ?? true },
     nonces: new NonceStore(auth.nonceCapacity ?? 1_000_000),
     sessions: new SessionTable(),
+    ...createOAuthState(auth),
   };
 }
 
 /**
- * Answers one request: authentication (credentials verified, nonce consumed in the same synchronous step), 501 for
+ * Answers one request. The OAuth endpoints (`/oauth2/token`, `/oauth2/revoke`, `/oauth1/request_token`,
+ * `/oauth1/authorize`, `/oauth1/access_token`) authenticate their callers themselves; every other path goes through
+ * authentication (credentials verified, nonce consumed in the same synchronous step), 501 for
  * unknown methods, routing by path shape, OPTIONS and 405/404 generically, access rules (401, 403), then the
  * route's handler. Pure apart from the state mutation; never throws (an unexpected error becomes a 500 problem).
  * Sets `content-length` on every response that may carry one, and drops the body of HEAD responses.
  */
 export function handle(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
+  const endpoint = oauthEndpoint(req.path);
+  if (endpoint !== undefined) return finish(req, guarded(() => endpoint(req, state, deps)));
   return respond(req, state, deps, () => authenticate(req, state, deps));
 }
 
@@ -53,7 +63,7 @@ export function handle(req: RequestRecord, state: ServerState, deps: HandlerDeps
  * fault, whose nonce check and store are separated by a macrotask.
  */
 export async function handleAsync(req: RequestRecord, state: ServerState, deps: HandlerDeps): Promise<ResponseRecord> {
-  if (!deps.faults.has('nonce-race')) return handle(req, state, deps);
+  if (!deps.faults.has('nonce-race') || oauthEndpoint(req.path) !== undefined) return handle(req, state, deps);
   let identity: Identity;
   try {
     identity = await authenticateRacy(req, state, deps);
@@ -73,6 +83,14 @@ export function allowedMethods(route: Route, deps: HandlerDeps, authenticated: b
   const article = route.kind === 'item' || route.kind === 'collection';
   if (article && deps.faults.has('options-extra-method')) methods.splice(methods.indexOf('OPTIONS'), 0, 'PATCH');
   return methods;
+}
+
+function guarded(answer: () => ResponseRecord): ResponseRecord {
+  try {
+    return answer();
+  } catch {
+    return problem(500, 'unexpected error while handling the request');
+  }
 }
 
 function respond(req: RequestRecord, state: ServerState, deps: HandlerDeps, identify: () => Identity): ResponseRecord {
@@ -98,16 +116,16 @@ function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, ide
   const allow = allowedMethods(route, deps, user !== undefined);
   if (method === 'OPTIONS') return options(allow, deps);
   const handler = allow.includes(method) ? route.handlers[method] : undefined;
-  const reason = identity.kind === 'anonymous' ? identity.reason : undefined;
+  const refusal = identity.kind === 'anonymous' ? identity : undefined;
   if (handler) {
     if (!route.guarded.includes(method)) return handler({ req, state, deps });
-    if (user === undefined) return unauthorized(req, reason, deps.faults);
+    if (user === undefined) return unauthorized(req, refusal, deps.faults);
     if (route.owner !== undefined && route.owner !== user && state.auth.users.has(route.owner) && !deps.faults.has('records-any-user')) {
       return forbidden(req, user);
     }
     return handler({ req, state, deps });
   }
-  if (user === undefined && route.writes.includes(method)) return unauthorized(req, reason, deps.faults);
+  if (user === undefined && route.writes.includes(method)) return unauthorized(req, refusal, deps.faults);
   if (route.unlisted === 404) return problem(404, `nothing at ${req.path}`);
   if (deps.faults.has('unlisted-method-200')) return { status: 200, headers: {} };
   const headers: HeaderMap = deps.faults.has('method-405-no-allow') ? {} : { allow: allow.join(', ') };

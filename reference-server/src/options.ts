@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_USERS } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
+import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
+import type { OAuth1Consumer, OAuth2Client } from './oauth/accounts.js';
+import { DEFAULT_TOKEN_CAPACITY, DEFAULT_TOKEN_TTL, checkOAuthLimits } from './oauth/state.js';
 import type { TlsCredentials } from './tls/certificate.js';
 
 /** Options of {@link startServer}; every field is optional. */
@@ -31,6 +34,17 @@ export interface ServerOptions {
   bodyHash?: boolean;
   /** Most nonces remembered at once; when full, signed-with-nonce requests get 503 + Retry-After. Default: 1,000,000. */
   nonceCapacity?: number;
+  /** OAuth 2 confidential clients (client credentials grant). Default: `reporting` / `rep-secret`, acting for alice. */
+  oauth2Clients?: readonly OAuth2Client[];
+  /**
+   * OAuth 2 access token lifetime, whole seconds. Default: 5 — short, so a harness can test expiry without long
+   * waits; `conform serve --token-ttl <s>` raises it for manual use.
+   */
+  tokenTtl?: number;
+  /** Most live entries of each OAuth credential store; when full, issuing answers 503 + Retry-After. Default: 100,000. */
+  tokenCapacity?: number;
+  /** OAuth 1.0a consumers. Default: `conform-consumer` / `consumer-secret-1`, authorized by alice. */
+  oauth1Consumers?: readonly OAuth1Consumer[];
   /** Clock (Date window, nonce expiry). Default: the system clock. */
   now?: () => Date;
   /** Id source for POST. Default: 16 random hex characters from `node:crypto`. */
@@ -52,6 +66,10 @@ export interface ResolvedServerOptions {
   window: number;
   bodyHash: boolean;
   nonceCapacity: number;
+  oauth2Clients: readonly OAuth2Client[];
+  tokenTtl: number;
+  tokenCapacity: number;
+  oauth1Consumers: readonly OAuth1Consumer[];
   now: () => Date;
   newId: () => string;
   log: (line: string) => void;
@@ -64,13 +82,17 @@ export function randomId(): string {
 
 /**
  * Fills in every default of {@link ServerOptions}, once.
- * @throws {RangeError} when `window` is not a positive number or `nonceCapacity` not a positive integer.
+ * @throws {RangeError} when `window` is not a positive number, or `nonceCapacity`, `tokenTtl` or `tokenCapacity`
+ *   not a positive integer.
  */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   const window = options.window ?? 600;
   const nonceCapacity = options.nonceCapacity ?? 1_000_000;
   if (!(window > 0) || !Number.isFinite(window)) throw new RangeError(`window must be a positive number of seconds, not ${window}`);
   if (!Number.isInteger(nonceCapacity) || nonceCapacity < 1) throw new RangeError(`nonceCapacity must be a positive integer, not ${nonceCapacity}`);
+  const tokenTtl = options.tokenTtl ?? DEFAULT_TOKEN_TTL;
+  const tokenCapacity = options.tokenCapacity ?? DEFAULT_TOKEN_CAPACITY;
+  checkOAuthLimits(tokenTtl, tokenCapacity);
   return {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -83,6 +105,10 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     window,
     bodyHash: options.bodyHash ?? true,
     nonceCapacity,
+    oauth2Clients: (options.oauth2Clients ?? DEFAULT_OAUTH2_CLIENTS).map((c) => ({ ...c })),
+    tokenTtl,
+    tokenCapacity,
+    oauth1Consumers: (options.oauth1Consumers ?? DEFAULT_OAUTH1_CONSUMERS).map((c) => ({ ...c })),
     now: options.now ?? (() => new Date()),
     newId: options.newId ?? randomId,
     log: options.log ?? (() => {}),

@@ -67,7 +67,10 @@ describe('TLS listener', () => {
     expect(await status(`${server.url}${RECORDS}`, { headers: basic })).toBe(401);
     const challenge = await request(`${server.httpsUrl}/`, { dispatcher });
     await challenge.body.dump();
-    expect([challenge.statusCode, challenge.headers['www-authenticate']]).toEqual([401, 'hmac realm="conform", Basic realm="conform", charset="UTF-8"']);
+    expect([challenge.statusCode, challenge.headers['www-authenticate']]).toEqual([
+      401,
+      'hmac realm="conform", Basic realm="conform", charset="UTF-8", Bearer realm="conform", OAuth realm="conform"',
+    ]);
     const plain = await request(`${server.url}/`);
     await plain.body.dump();
     expect(plain.headers['www-authenticate']).toBe('hmac realm="conform"');

@@ -52,7 +52,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const resolved = resolveServerOptions(options);
   const state = createState(
     { maxArticles: resolved.maxArticles, maxBodyBytes: resolved.maxBodyBytes },
-    { users: resolved.users, window: resolved.window, bodyHash: resolved.bodyHash, nonceCapacity: resolved.nonceCapacity },
+    {
+      users: resolved.users,
+      window: resolved.window,
+      bodyHash: resolved.bodyHash,
+      nonceCapacity: resolved.nonceCapacity,
+      oauth2Clients: resolved.oauth2Clients,
+      tokenTtl: resolved.tokenTtl,
+      tokenCapacity: resolved.tokenCapacity,
+      oauth1Consumers: resolved.oauth1Consumers,
+    },
   );
   const deps: HandlerDeps = { now: resolved.now, newId: resolved.newId, faults: resolved.faults };
   const shared: Shared = { state, deps, options: resolved, ...(resolved.faults.has('connection-remembers') ? { memory: new WeakMap() } : {}) };

@@ -3,6 +3,7 @@ import { basicAuthorization, signRequest } from './auth/sign.js';
 import type { SignedHeaders } from './auth/sign.js';
 import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
+import type { OAuth1Consumer, OAuth2Client } from './oauth/accounts.js';
 import { createState, handle, handleAsync } from './handle.js';
 import type { Article, HandlerDeps, HeaderMap, RequestRecord, ResponseRecord, ServerState } from './types.js';
 
@@ -64,6 +65,10 @@ export interface TestServerOptions {
   window?: number;
   bodyHash?: boolean;
   nonceCapacity?: number;
+  oauth2Clients?: readonly OAuth2Client[];
+  tokenTtl?: number;
+  tokenCapacity?: number;
+  oauth1Consumers?: readonly OAuth1Consumer[];
   /** User whose credentials `call` adds; null for none. Default: alice. */
   signAs?: string | null;
   /** How `call` authenticates: simple-form hmac, or Basic with the request marked as arriving over TLS. Default: hmac. */
@@ -81,6 +86,10 @@ export function testServer(options: TestServerOptions = {}): TestServer {
       ...(options.window !== undefined ? { window: options.window } : {}),
       ...(options.bodyHash !== undefined ? { bodyHash: options.bodyHash } : {}),
       ...(options.nonceCapacity !== undefined ? { nonceCapacity: options.nonceCapacity } : {}),
+      ...(options.oauth2Clients ? { oauth2Clients: options.oauth2Clients } : {}),
+      ...(options.tokenTtl !== undefined ? { tokenTtl: options.tokenTtl } : {}),
+      ...(options.tokenCapacity !== undefined ? { tokenCapacity: options.tokenCapacity } : {}),
+      ...(options.oauth1Consumers ? { oauth1Consumers: options.oauth1Consumers } : {}),
     },
   );
   const deps: HandlerDeps = {

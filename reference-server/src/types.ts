@@ -2,6 +2,7 @@ import type { ConnectionMemory, SessionTable } from './auth/memory.js';
 import type { NonceStore } from './auth/nonces.js';
 import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
+import type { OAuth1State, OAuth2State } from './oauth/state.js';
 import type { ArticleStore } from './store/articles.js';
 
 /** Header map with lowercased names; repeated headers may be arrays. */
@@ -65,12 +66,17 @@ export interface AuthSettings {
   bodyHash: boolean;
 }
 
-/** Mutable server state shared by every listener: articles, nonces (and sessions, under a fault only). */
+/**
+ * Mutable server state shared by every listener: articles, nonces (§5.2 and OAuth 1 alike), OAuth clients and
+ * issued credentials (and sessions, under a fault only).
+ */
 export interface ServerState {
   store: ArticleStore;
   limits: Limits;
   auth: AuthSettings;
   nonces: NonceStore;
+  oauth2: OAuth2State;
+  oauth1: OAuth1State;
   /** Used only by the `session-cookie` fault. */
   sessions: SessionTable;
 }

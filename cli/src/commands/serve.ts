@@ -18,6 +18,8 @@ TLS with a self-signed certificate made at start (or --cert/--key).
   --host H          Interface (default 127.0.0.1)
   --window S        Accepted clock difference for signed requests, seconds (default 600)
   --body-hash on|off  Require the body hash in signed PUT/POST (docs/auth.md; default on)
+  --token-ttl S     OAuth 2 access token lifetime, seconds (default 5, short so expiry can be tested; raise it
+                    for manual use)
   --fault NAME      Switch on a named defect (repeatable or comma-separated), to see the harness catch it
   --list-faults     Print the fault modes and exit
   --max-body N      Largest request body accepted, bytes (default 65536)
@@ -40,6 +42,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     'cert-out': { type: 'string' },
     window: { type: 'string' },
     'body-hash': { type: 'string' },
+    'token-ttl': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -62,12 +65,14 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   });
   const tls = values.cert !== undefined && values.key !== undefined ? { cert: await readPem(values.cert), key: await readPem(values.key) } : undefined;
   const window = intOption(values.window, 'window', 1, 10 * 365 * 86_400);
+  const tokenTtl = intOption(values['token-ttl'], 'token-ttl', 1, 365 * 86_400);
   const bodyHash = values['body-hash'] === undefined ? undefined : values['body-hash'] === 'on' ? true : values['body-hash'] === 'off' ? false : undefined;
   if (values['body-hash'] !== undefined && bodyHash === undefined) throw new ConformError('CONFORM_USAGE', '--body-hash takes on or off');
   const server = await startServer({
     ...(httpsPort !== undefined ? { httpsPort } : {}),
     ...(tls ? { tls } : {}),
     ...(window !== undefined ? { window } : {}),
+    ...(tokenTtl !== undefined ? { tokenTtl } : {}),
     ...(bodyHash !== undefined ? { bodyHash } : {}),
     host: values.host ?? '127.0.0.1',
     port: intOption(values.port, 'port', 0, 65535) ?? 8080,

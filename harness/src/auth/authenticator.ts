@@ -46,8 +46,11 @@ export interface AuthOptions {
   tokenMutation?: Mutation;
   /** oauth2-client: change the client secret sent. */
   secretMutation?: Mutation;
-  /** oauth2-client: Basic (default) or form fields. */
-  clientAuth?: 'basic' | 'form';
+  /**
+   * oauth2-client: Basic (default), Basic with every character percent-encoded (RFC 6749 §2.3.1 has the server
+   * form-urldecode id and secret, so this must work too), or form fields.
+   */
+  clientAuth?: 'basic' | 'basic-encoded' | 'form';
   /** oauth1: sign for this path and query instead of the request's own. */
   signUrl?: string;
 }
@@ -136,7 +139,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
       return { ok: true, request: { ...request, headers, body } };
     }
-    headers['authorization'] = basicHeader(formEncode(settings.clientId), formEncode(secret));
+    const encodeAll = (v: string) => [...Buffer.from(v, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    headers['authorization'] = options.clientAuth === 'basic-encoded'
+      ? basicHeader(encodeAll(settings.clientId), encodeAll(secret))
+      : basicHeader(formEncode(settings.clientId), formEncode(secret));
     return { ok: true, request: { ...request, headers } };
   };
 

@@ -48,6 +48,15 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('drop' as const), index: fc.nat(4096) }) },
       ),
   },
+  textMutation: {
+    description: 'A change that always changes what a query or form text means: one character replaced, or one appended.',
+    options: NoOptions,
+    make: () =>
+      fc.oneof(
+        { weight: 4, arbitrary: fc.record({ kind: fc.constant('replace' as const), index: fc.nat(4096), char: fc.constantFrom('x', '0', 'Z') }) },
+        { weight: 1, arbitrary: fc.record({ kind: fc.constant('extend' as const), suffix: fc.constant('x') }) },
+      ),
+  },
   pick: {
     description: 'One of the listed values (option from: [...]).',
     options: z.strictObject({ from: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1) }),

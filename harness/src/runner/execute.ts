@@ -134,6 +134,10 @@ export function jsonPath(text: string, dotted: string): unknown {
   return v;
 }
 
+function clientAuthOf(v: string | undefined): 'basic' | 'basic-encoded' | 'form' {
+  return v === 'form' || v === 'basic-encoded' ? v : 'basic';
+}
+
 function placementOf(v: string | undefined): 'header' | 'query' | 'form' {
   return v === 'query' || v === 'form' ? v : 'header';
 }
@@ -338,7 +342,7 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
       ...(auth.placement !== undefined ? { placement: placementOf(text(auth.placement)) } : {}),
       ...(auth.tokenMutation !== undefined ? { tokenMutation: render(auth.tokenMutation, scope) as Mutation } : {}),
       ...(auth.secretMutation !== undefined ? { secretMutation: render(auth.secretMutation, scope) as Mutation } : {}),
-      ...(auth.clientAuth !== undefined ? { clientAuth: text(auth.clientAuth) === 'form' ? ('form' as const) : ('basic' as const) } : {}),
+      ...(auth.clientAuth !== undefined ? { clientAuth: clientAuthOf(text(auth.clientAuth)) } : {}),
       ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
     };
   }

@@ -63,7 +63,10 @@ const AuthSpec = z.union([
     placement: z.union([z.enum(['header', 'query', 'form']), z.string().regex(/^\{\{.*\}\}$/)]).optional().describe('oauth1: where the protocol parameters go (default header).'),
     tokenMutation: Template.optional().describe('oauth2: a mutation applied to the token sent (forged, truncated tokens).'),
     secretMutation: Template.optional().describe('oauth2-client: a mutation applied to the client secret sent.'),
-    clientAuth: z.union([z.enum(['basic', 'form']), z.string().regex(/^\{\{.*\}\}$/)]).optional().describe('oauth2-client: Basic (default) or client_id/client_secret form fields.'),
+    clientAuth: z
+      .union([z.enum(['basic', 'basic-encoded', 'form']), z.string().regex(/^\{\{.*\}\}$/)])
+      .optional()
+      .describe('oauth2-client: Basic (default), Basic with id and secret fully percent-encoded, or client_id/client_secret form fields.'),
   }),
 ]);
 

@@ -5,19 +5,46 @@ import type { HeaderMap, RequestRecord, ResponseRecord } from '../types.js';
 /** Realm of every challenge. */
 export const REALM = 'conform';
 
+/** The challenge of OAuth 1 refusals (RFC 5849 §3.5.1 scheme). */
+export const OAUTH1_CHALLENGE = `OAuth realm="${REALM}"`;
+
 /**
  * The `WWW-Authenticate` value of a 401 (RFC 9110 §11.6.1), one field: `hmac realm="conform"`, followed over TLS
- * by `Basic realm="conform", charset="UTF-8"` (RFC 7617 §2.1). Basic is never challenged over plain HTTP.
+ * by `Basic realm="conform", charset="UTF-8"` (RFC 7617 §2.1), `Bearer realm="conform"` (RFC 6750 §3) and
+ * `OAuth realm="conform"` (RFC 5849). Basic and the OAuth schemes are never challenged over plain HTTP.
  */
 export function challenges(secure: boolean): string {
   const hmac = `hmac realm="${REALM}"`;
-  return secure ? `${hmac}, Basic realm="${REALM}", charset="UTF-8"` : hmac;
+  return secure ? `${hmac}, Basic realm="${REALM}", charset="UTF-8", Bearer realm="${REALM}", ${OAUTH1_CHALLENGE}` : hmac;
 }
 
-/** 401 with the challenges (left out under `no-www-authenticate`) and a problem body saying what is missing. */
-export function unauthorized(req: RequestRecord, reason: string | undefined, faults: ReadonlySet<FaultName>): ResponseRecord {
-  const headers: HeaderMap = faults.has('no-www-authenticate') ? {} : { 'www-authenticate': challenges(req.secure) };
-  const detail = `${req.method} ${req.path} needs credentials: ${reason ?? 'none were sent'}`;
+/**
+ * The RFC 6750 §3 challenge for a refused bearer token: `Bearer realm="conform", error="invalid_token",
+ * error_description="…"` (characters the quoted string may not hold are replaced by `?`).
+ */
+export function bearerChallenge(description: string): string {
+  const safe = description.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '?');
+  return `Bearer realm="${REALM}", error="invalid_token", error_description="${safe}"`;
+}
+
+/** Why presented credentials were refused, and how: 401 (the default) or 400, with its own challenge. */
+export interface Refusal {
+  reason?: string;
+  /** 400 for a malformed OAuth 1 request (missing or repeated protocol parameter, unsupported method). */
+  status?: 400;
+  /** The whole `WWW-Authenticate` value of the 401; default {@link challenges}. */
+  challenge?: string;
+}
+
+/**
+ * 401 with the challenges (left out under `no-www-authenticate`) and a problem body saying what is missing, or 400
+ * without a challenge for a malformed OAuth 1 request.
+ */
+export function unauthorized(req: RequestRecord, refusal: Refusal | undefined, faults: ReadonlySet<FaultName>): ResponseRecord {
+  if (refusal?.status === 400) return problem(400, `${req.method} ${req.path}: ${refusal.reason ?? 'malformed credentials'}`);
+  const detail = `${req.method} ${req.path} needs credentials: ${refusal?.reason ?? 'none were sent'}`;
+  const challenge = refusal?.challenge ?? challenges(req.secure);
+  const headers: HeaderMap = faults.has('no-www-authenticate') ? {} : { 'www-authenticate': challenge };
   return problem(401, detail, { headers });
 }
 

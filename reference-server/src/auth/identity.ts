@@ -8,8 +8,11 @@ import type { PendingNonce, Verification } from './verify.js';
 export type Identity =
   /** Authenticated; `setCookie` is only ever set under the `session-cookie` fault. */
   | { kind: 'user'; user: string; setCookie?: string }
-  /** No usable credentials; `reason` says why presented ones were refused. */
-  | { kind: 'anonymous'; reason?: string }
+  /**
+   * No usable credentials; `reason` says why presented ones were refused, `status` and `challenge` how (a
+   * `Refusal` of `challenge.ts`: 400 for a malformed OAuth 1 request, else 401 with that challenge).
+   */
+  | { kind: 'anonymous'; reason?: string; status?: 400; challenge?: string }
   /** Valid nonce-form credentials but the nonce store is full: answer 503 with `Retry-After`. */
   | { kind: 'unavailable'; retryAfterSeconds: number };
 
@@ -48,7 +51,10 @@ export async function authenticateRacy(req: RequestRecord, state: ServerState, d
 
 function afterNonce(req: RequestRecord, state: ServerState, deps: HandlerDeps, verification: Verification, outcome: NonceOutcome): Identity {
   if (outcome.kind === 'full') return { kind: 'unavailable', retryAfterSeconds: outcome.retryAfterSeconds };
-  if (outcome.kind === 'replayed') return recall(req, state, deps, { kind: 'invalid', reason: 'this nonce was already used by this user' });
+  if (outcome.kind === 'replayed') {
+    const replay = verification.kind === 'valid' ? verification.nonce?.replay : undefined;
+    return recall(req, state, deps, { kind: 'invalid', reason: replay?.reason ?? 'this nonce was already used by this user', ...(replay ? { challenge: replay.challenge } : {}) });
+  }
   return recall(req, state, deps, verification);
 }
 
@@ -63,7 +69,10 @@ function recall(req: RequestRecord, state: ServerState, deps: HandlerDeps, verif
     if (faults.has('session-cookie')) return { kind: 'user', user: verification.user, setCookie: `sid=${state.sessions.open(verification.user)}; Path=/` };
     return { kind: 'user', user: verification.user };
   }
-  if (verification.kind === 'invalid') return { kind: 'anonymous', reason: verification.reason };
+  if (verification.kind === 'invalid') {
+    const { reason, status, challenge } = verification;
+    return { kind: 'anonymous', reason, ...(status === undefined ? {} : { status }), ...(challenge === undefined ? {} : { challenge }) };
+  }
   const remembered = faults.has('connection-remembers') ? req.connection?.user : undefined;
   if (remembered !== undefined) return { kind: 'user', user: remembered };
   const sid = faults.has('session-cookie') ? sessionCookie(req) : undefined;

@@ -7,10 +7,13 @@ import { parseHmac } from './hmac.js';
 import type { HmacCredentials } from './hmac.js';
 import { hmacDigest } from './message.js';
 import { withinWindow } from './window.js';
+import { verifyBearer } from '../oauth2/bearer.js';
+import { carriesOAuth1Params } from '../oauth1/params.js';
+import { verifyOAuth1Resource } from '../oauth1/resource.js';
 
 /** Header carrying `hmac …` credentials (docs/auth.md), lowercased as in {@link RequestRecord.headers}. */
 export const HMAC_HEADER = 'authentication';
-/** Header carrying Basic credentials. */
+/** Header carrying Basic credentials (and `Bearer` tokens, and `OAuth` 1 protocol parameters). */
 export const BASIC_HEADER = 'authorization';
 
 /** A nonce to consume once the rest of a date-and-nonce request has verified. */
@@ -21,31 +24,45 @@ export interface PendingNonce {
   key: string;
   /** Instant (ms) until which the nonce must be remembered: `max(date, now) + window`. */
   expiresAt: number;
+  /** How a replay is refused, when not as the hmac form's (OAuth 1: its own reason and challenge). */
+  replay?: { reason: string; challenge: string };
 }
 
 /** Outcome of {@link verifyCredentials}; `valid` still needs its nonce consumed. */
 export type Verification =
   | { kind: 'none' }
-  | { kind: 'invalid'; reason: string }
+  /** Refused: 401 with `challenge` (default: every scheme's), or 400 for a malformed OAuth 1 request. */
+  | { kind: 'invalid'; reason: string; status?: 400; challenge?: string }
   | { kind: 'valid'; user: string; nonce?: PendingNonce };
 
 /**
  * Checks the credentials a request carries, without touching the nonce store: none, invalid (with a reason
- * for the problem detail) or valid (with the nonce to consume, for the date-and-nonce form).
- * Two credential headers at once are invalid; Basic over plain HTTP is refused without being checked.
+ * for the problem detail) or valid (with the nonce to consume, for the date-and-nonce form and OAuth 1).
+ * `Authorization` carries Basic, `Bearer` (OAuth 2) or `OAuth` (OAuth 1) credentials, `Authentication` the hmac
+ * ones; OAuth 1 protocol parameters may also come in the query or a form body. Two credentials at once are
+ * invalid; Basic, Bearer and OAuth 1 over plain HTTP are refused without being checked.
  */
 export function verifyCredentials(req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
   const hmac = req.headers[HMAC_HEADER];
-  const basic = req.headers[BASIC_HEADER];
-  if (hmac === undefined && basic === undefined) return { kind: 'none' };
-  if (hmac !== undefined && basic !== undefined) return invalid('send one credential: Authorization or Authentication, not both');
-  if (Array.isArray(hmac) || Array.isArray(basic)) return invalid('send one credential header, once');
-  if (basic !== undefined) return verifyBasic(basic, req, state, deps.faults);
+  const authorization = req.headers[BASIC_HEADER];
+  if (hmac === undefined && authorization === undefined) {
+    return carriesOAuth1Params(req) ? verifyOAuth1Resource(req, state, deps) : { kind: 'none' };
+  }
+  if (hmac !== undefined && authorization !== undefined) return invalid('send one credential: Authorization or Authentication, not both');
+  if (Array.isArray(hmac) || Array.isArray(authorization)) return invalid('send one credential header, once');
+  if (authorization !== undefined) return verifyAuthorization(authorization, req, state, deps);
   return verifyHmac(hmac ?? '', req, state, deps);
 }
 
+function verifyAuthorization(value: string, req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
+  const scheme = /^(\S+)/.exec(value.trim())?.[1]?.toLowerCase();
+  if (scheme === 'bearer') return verifyBearer(value, req, state, deps);
+  if (scheme === 'oauth') return verifyOAuth1Resource(req, state, deps);
+  return verifyBasic(value, req, state, deps.faults);
+}
+
 function verifyBasic(value: string, req: RequestRecord, state: ServerState, faults: ReadonlySet<FaultName>): Verification {
-  if (!/^basic(?: |$)/i.test(value.trim())) return invalid('the Authorization scheme is not supported; use Basic (over TLS) or hmac');
+  if (!/^basic(?: |$)/i.test(value.trim())) return invalid('the Authorization scheme is not supported; use Basic, Bearer or OAuth (over TLS) or hmac');
   if (!req.secure && !faults.has('basic-over-http')) return invalid('Basic authentication is refused over plain HTTP; use TLS or hmac');
   const credentials = decodeBasic(value, faults.has('basic-last-colon'));
   if (credentials === undefined) return invalid('the Basic credential is not base64 of UTF-8 "<user>:<password>"');

@@ -1,0 +1,63 @@
+/** An OAuth 2.0 confidential client (RFC 6749 §2.1) of the client credentials grant, acting for one user. */
+export interface OAuth2Client {
+  /** `client_id`: any non-empty text (it is form-urlencoded inside HTTP Basic, RFC 6749 §2.3.1). */
+  id: string;
+  /** `client_secret`; compared in constant time. */
+  secret: string;
+  /** The user whose protected resources its access tokens open. */
+  user: string;
+}
+
+/** An OAuth 1.0a client (RFC 5849 "client credentials": key and secret), registered for one resource owner. */
+export interface OAuth1Consumer {
+  /** `oauth_consumer_key`: any non-empty text. */
+  key: string;
+  /** Client shared secret: the first half of the HMAC-SHA1 key. */
+  secret: string;
+  /** The only resource owner who may authorize it; its token credentials open that user's resources. */
+  user: string;
+}
+
+/** The default OAuth 2 client, as `reference-server/profile.yaml` lists it. */
+export const DEFAULT_OAUTH2_CLIENTS: readonly OAuth2Client[] = Object.freeze([{ id: 'reporting', secret: 'rep-secret', user: 'alice' }]);
+
+/** The default OAuth 1 consumer, as `reference-server/profile.yaml` lists it. */
+export const DEFAULT_OAUTH1_CONSUMERS: readonly OAuth1Consumer[] = Object.freeze([{ key: 'conform-consumer', secret: 'consumer-secret-1', user: 'alice' }]);
+
+/** Thrown by {@link clientTable} and {@link consumerTable} for an unusable OAuth client. */
+export class InvalidOAuthClientError extends Error {
+  /** Stable error code. */
+  readonly code = 'REF_INVALID_OAUTH_CLIENT';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidOAuthClientError';
+  }
+}
+
+/**
+ * Indexes OAuth 2 clients by id.
+ * @throws {InvalidOAuthClientError} for an empty or repeated id.
+ */
+export function clientTable(clients: readonly OAuth2Client[]): ReadonlyMap<string, OAuth2Client> {
+  return table(clients, (c) => c.id, 'OAuth 2 client id');
+}
+
+/**
+ * Indexes OAuth 1 consumers by key.
+ * @throws {InvalidOAuthClientError} for an empty or repeated key.
+ */
+export function consumerTable(consumers: readonly OAuth1Consumer[]): ReadonlyMap<string, OAuth1Consumer> {
+  return table(consumers, (c) => c.key, 'OAuth 1 consumer key');
+}
+
+function table<T extends object>(items: readonly T[], keyOf: (item: T) => string, what: string): ReadonlyMap<string, T> {
+  const out = new Map<string, T>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === '') throw new InvalidOAuthClientError(`an ${what} must not be empty`);
+    if (out.has(key)) throw new InvalidOAuthClientError(`${what} ${JSON.stringify(key)} is listed twice`);
+    out.set(key, { ...item });
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+import { authorizeEndpoint, temporaryCredentialsEndpoint, tokenCredentialsEndpoint } from '../oauth1/endpoints.js';
+import { revokeEndpoint } from '../oauth2/revoke.js';
+import { tokenEndpoint } from '../oauth2/token.js';
+import { problem } from '../responses.js';
+import { isKnownMethod } from '../types.js';
+import type { HandlerDeps, Method, RequestRecord, ResponseRecord, ServerState } from '../types.js';
+
+/** Answers one request to an OAuth endpoint, which authenticates its callers itself. */
+export type EndpointHandler = (req: RequestRecord, state: ServerState, deps: HandlerDeps) => ResponseRecord;
+
+/** Paths of the OAuth endpoints (docs/oauth.md), as `reference-server/profile.yaml` lists them. */
+export const OAUTH_PATHS = {
+  oauth2Token: '/oauth2/token',
+  oauth2Revoke: '/oauth2/revoke',
+  oauth1Temporary: '/oauth1/request_token',
+  oauth1Authorize: '/oauth1/authorize',
+  oauth1Token: '/oauth1/access_token',
+} as const;
+
+const ENDPOINTS: ReadonlyMap<string, { method: Method; handler: EndpointHandler }> = new Map([
+  [OAUTH_PATHS.oauth2Token, { method: 'POST', handler: tokenEndpoint }],
+  [OAUTH_PATHS.oauth2Revoke, { method: 'POST', handler: revokeEndpoint }],
+  [OAUTH_PATHS.oauth1Temporary, { method: 'POST', handler: temporaryCredentialsEndpoint }],
+  [OAUTH_PATHS.oauth1Authorize, { method: 'GET', handler: authorizeEndpoint }],
+  [OAUTH_PATHS.oauth1Token, { method: 'POST', handler: tokenCredentialsEndpoint }],
+]);
+
+/**
+ * The handler of an OAuth endpoint path (matched raw, without the query), or undefined for any other path. It
+ * answers its one method, `OPTIONS` (`200`, `Allow`), `405` with `Allow` for other known methods and `501` for
+ * unknown ones. These requests skip the resource authentication: the endpoints verify client, consumer or
+ * resource-owner credentials themselves.
+ */
+export function oauthEndpoint(path: string): EndpointHandler | undefined {
+  const endpoint = ENDPOINTS.get(path);
+  if (endpoint === undefined) return undefined;
+  const allow = `${endpoint.method}, OPTIONS`;
+  return (req, state, deps) => {
+    if (!isKnownMethod(req.method)) return problem(501, `method ${req.method} is not implemented by this server`);
+    if (req.method === 'OPTIONS') return { status: 200, headers: { allow } };
+    if (req.method !== endpoint.method) return problem(405, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { headers: { allow } });
+    return endpoint.handler(req, state, deps);
+  };
+}
