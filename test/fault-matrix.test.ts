@@ -52,7 +52,7 @@ export const FAULT_MATRIX: Record<FaultName, string[]> = {
   'allow-ignores-auth': ['auth/options-allow-depends-on-auth'],
   'connection-remembers': ['auth/stateless-connection'],
   'session-cookie': ['auth/stateless-cookie'],
-  'no-www-authenticate': ['auth/protected-requires-credentials', 'auth/basic-wrong-password-rejected', 'auth/writes-need-credentials'],
+  'no-www-authenticate': ['auth/protected-requires-credentials', 'auth/basic-wrong-password-rejected', 'auth/writes-need-credentials', 'auth/oauth1-bad-signature'],
   'nonce-global': ['auth/nonce-per-user'],
   'nonce-store-small': ['auth/nonce-replay-after-many'],
   'nonce-as-number': ['auth/nonce-distinct-same-second'],
