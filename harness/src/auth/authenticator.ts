@@ -51,6 +51,8 @@ export interface AuthOptions {
    * form-urldecode id and secret, so this must work too), or form fields.
    */
   clientAuth?: 'basic' | 'basic-encoded' | 'form';
+  /** oauth2-client: authenticate as the profile's second client (`auth.oauth2.otherClient`). */
+  otherClient?: boolean;
   /** oauth1: sign for this path and query instead of the request's own. */
   signUrl?: string;
 }
@@ -132,17 +134,19 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       headers['authorization'] = `Bearer ${options.tokenMutation ? applyMutation(options.token, options.tokenMutation) : options.token}`;
       return { ok: true, request: { ...request, headers } };
     }
-    const secret = options.secretMutation ? applyMutation(settings.clientSecret, options.secretMutation) : settings.clientSecret;
+    const client = options.otherClient ? settings.otherClient : settings;
+    if (!client) return { ok: false, reason: 'the profile has no auth.oauth2.otherClient' };
+    const secret = options.secretMutation ? applyMutation(client.clientSecret, options.secretMutation) : client.clientSecret;
     if (options.clientAuth === 'form') {
-      const fields = `client_id=${formEncode(settings.clientId)}&client_secret=${formEncode(secret)}`;
+      const fields = `client_id=${formEncode(client.clientId)}&client_secret=${formEncode(secret)}`;
       const body = typeof request.body === 'string' && request.body !== '' ? `${request.body}&${fields}` : fields;
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
       return { ok: true, request: { ...request, headers, body } };
     }
     const encodeAll = (v: string) => [...Buffer.from(v, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
     headers['authorization'] = options.clientAuth === 'basic-encoded'
-      ? basicHeader(encodeAll(settings.clientId), encodeAll(secret))
-      : basicHeader(formEncode(settings.clientId), formEncode(secret));
+      ? basicHeader(encodeAll(client.clientId), encodeAll(secret))
+      : basicHeader(formEncode(client.clientId), formEncode(secret));
     return { ok: true, request: { ...request, headers } };
   };
 

@@ -70,6 +70,10 @@ export const ProfileSchema = z.strictObject({
           user: z.string().optional().describe('Whose protected resources the token opens.'),
           ttl: z.number().positive().optional().describe('Token lifetime, seconds.'),
           revokeEndpoint: PathTemplate.optional().describe('Token revocation (RFC 7009).'),
+          otherClient: z
+            .strictObject({ clientId: z.string(), clientSecret: z.string(), user: z.string() })
+            .optional()
+            .describe("A second client acting for another user: its tokens must not open the first user's resources."),
         })
         .optional(),
       oauth1: z
@@ -117,7 +121,15 @@ export interface ResolvedProfile {
     tlsOnly: Scheme[];
     nonceScope?: 'user' | 'global';
     windowMargin: number;
-    oauth2?: { tokenEndpoint: string; clientId: string; clientSecret: string; user?: string; ttl?: number; revokeEndpoint?: string };
+    oauth2?: {
+      tokenEndpoint: string;
+      clientId: string;
+      clientSecret: string;
+      user?: string;
+      ttl?: number;
+      revokeEndpoint?: string;
+      otherClient?: { clientId: string; clientSecret: string; user: string };
+    };
     oauth1?: { consumerKey: string; consumerSecret: string; temporaryEndpoint: string; authorizeEndpoint: string; tokenEndpoint: string; user?: string };
   };
 }

@@ -343,6 +343,7 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
       ...(auth.tokenMutation !== undefined ? { tokenMutation: render(auth.tokenMutation, scope) as Mutation } : {}),
       ...(auth.secretMutation !== undefined ? { secretMutation: render(auth.secretMutation, scope) as Mutation } : {}),
       ...(auth.clientAuth !== undefined ? { clientAuth: clientAuthOf(text(auth.clientAuth)) } : {}),
+      ...(auth.otherClient ? { otherClient: true } : {}),
       ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
     };
   }

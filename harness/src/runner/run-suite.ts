@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient } from '../http/client.js';
+import { formEncode } from '../http/form.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario, Suite } from '../spec/types.js';
@@ -66,9 +67,11 @@ export function profileRedactor(profile: ResolvedProfile): Redactor {
   if (profile.auth.oauth2) secrets.push(profile.auth.oauth2.clientSecret);
   if (profile.auth.oauth1) secrets.push(profile.auth.oauth1.consumerSecret);
   const pairs = profile.users.filter((u) => u.password).map((u) => [u.name, u.password as string] as const);
-  if (profile.auth.oauth2) {
-    pairs.push([profile.auth.oauth2.clientId, profile.auth.oauth2.clientSecret]);
-    pairs.push([encodeURIComponent(profile.auth.oauth2.clientId), encodeURIComponent(profile.auth.oauth2.clientSecret)]);
+  for (const c of [profile.auth.oauth2, profile.auth.oauth2?.otherClient]) {
+    if (!c) continue;
+    secrets.push(c.clientSecret);
+    pairs.push([c.clientId, c.clientSecret]);
+    pairs.push([formEncode(c.clientId), formEncode(c.clientSecret)]);
   }
   return createRedactor(secrets, pairs);
 }

@@ -67,6 +67,7 @@ const AuthSpec = z.union([
       .union([z.enum(['basic', 'basic-encoded', 'form']), z.string().regex(/^\{\{.*\}\}$/)])
       .optional()
       .describe('oauth2-client: Basic (default), Basic with id and secret fully percent-encoded, or client_id/client_secret form fields.'),
+    otherClient: z.boolean().optional().describe("oauth2-client: authenticate as the profile's auth.oauth2.otherClient."),
   }),
 ]);
 

@@ -19,7 +19,11 @@ export interface OAuth1Consumer {
 }
 
 /** The default OAuth 2 client, as `reference-server/profile.yaml` lists it. */
-export const DEFAULT_OAUTH2_CLIENTS: readonly OAuth2Client[] = Object.freeze([{ id: 'reporting', secret: 'rep-secret', user: 'alice' }]);
+export const DEFAULT_OAUTH2_CLIENTS: readonly OAuth2Client[] = Object.freeze([
+  { id: 'reporting', secret: 'rep-secret', user: 'alice' },
+  // A second client, for bob, whose secret needs RFC 6749 §2.3.1 form-urlencoding inside Basic.
+  { id: 'auditing', secret: 'aud secret+/:2', user: 'bob' },
+]);
 
 /** The default OAuth 1 consumer, as `reference-server/profile.yaml` lists it. */
 export const DEFAULT_OAUTH1_CONSUMERS: readonly OAuth1Consumer[] = Object.freeze([{ key: 'conform-consumer', secret: 'consumer-secret-1', user: 'alice' }]);
