@@ -5,6 +5,8 @@
  * in an X-Authentication header, no body hash, a 300 s window, one global nonce store, 404 for another user's
  * records, JSON records, text/plain challenges) passes with its own profile.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/src/main.js';
@@ -35,7 +37,8 @@ describe('a server that makes different choices', () => {
 
   it('conform run --target URL --profile FILE passes it from the command line', async () => {
     let out = '';
-    const code = await main(['run', '--target', server.url, '--profile', path.join(ROOT, 'test', 'alt-server', 'profile.yaml'), '--runs', '10', '--report-dir', path.join(ROOT, 'reports', 'test-alt')], {
+    const reportDir = await mkdtemp(path.join(os.tmpdir(), 'conform-alt-'));
+    const code = await main(['run', '--target', server.url, '--profile', path.join(ROOT, 'test', 'alt-server', 'profile.yaml'), '--runs', '10', '--report-dir', reportDir], {
       stdout: { write: (t: string) => (out += t) },
       stderr: { write: (t: string) => (out += t) },
       env: {},
@@ -43,5 +46,6 @@ describe('a server that makes different choices', () => {
     });
     expect(code, out).toBe(0);
     expect(out).toMatch(/Scenarios: \d+ passed, 0 failed, 0 errored, \d+ skipped/);
+    await rm(reportDir, { recursive: true, force: true });
   });
 });
