@@ -7,7 +7,6 @@ import { assertSignersAgree } from '../../../harness/src/auth/vectors.js';
 import { ConformError } from '../../../harness/src/errors.js';
 import { createHttpClient } from '../../../harness/src/http/client.js';
 import { loadProfile } from '../../../harness/src/profile/load.js';
-import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
 import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';

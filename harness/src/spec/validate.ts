@@ -24,8 +24,7 @@ export function issueAt(source: YamlSource, path: ReadonlyArray<PropertyKey>, me
 function locateIssue(source: YamlSource, path: PropertyKey[], issue: ZodIssue): SourceIssue {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
-    const known = hint(issue);
-    return issueAt(source, path, `unknown key "${issue.keys.join('", "')}"${known}`, key);
+    return issueAt(source, path, `unknown key "${issue.keys.join('", "')}"`, key);
   }
   return issueAt(source, path, `${path.length ? `${path.map(String).join('.')}: ` : ''}${message(issue, has(source.value, path))}`);
 }
@@ -37,10 +36,6 @@ function has(value: unknown, path: readonly PropertyKey[]): boolean {
     v = (v as Record<string, unknown>)[seg as string];
   }
   return v !== undefined;
-}
-
-function hint(_issue: ZodIssue): string {
-  return '';
 }
 
 function message(issue: ZodIssue, present: boolean): string {

@@ -42,7 +42,7 @@ function decodeText(raw: string, inAttribute: boolean): string {
   let s = raw.replace(/\r\n?/g, '\n');
   if (inAttribute) s = s.replace(/[\t\n]/g, ' ');
   if (!s.includes('&')) return s;
-  return s.replace(/&([^;]*);|&/g, (m, ref: string | undefined) => {
+  return s.replace(/&([^;]*);|&/g, (_m, ref: string | undefined) => {
     if (ref === undefined) throw new XmlError('"&" that does not start a reference');
     return decodeRef(ref);
   });
