@@ -56,7 +56,7 @@ export function startHostileTls(credentials: { cert: string; key: string }, misb
   return listen(tls.createServer({ cert: credentials.cert, key: credentials.key }), misbehave, options, 'https', 'secureConnection');
 }
 
-/** A plain TCP server that answers every connection with `bytes` (or nothing) and then keeps or ends it. */
+/** A plain TCP server (no HTTP, no TLS): `onConnection` decides what each accepted socket gets. */
 export function startRawTcp(onConnection: (socket: net.Socket) => void): Promise<HostileServer & { connections: () => number }> {
   const sockets = new Set<net.Socket>();
   let count = 0;

@@ -157,7 +157,8 @@ export function classify(err: unknown, timeoutMs: number, maxBytes: number, abor
   if (code === 'ECONNREFUSED') return out('CONNECTION_REFUSED', `connection refused: ${msg}`);
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') return out('CONNECTION_RESET', `connection closed or reset by the target: ${e.cause?.message ?? msg}`);
   if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return out('RESPONSE_TOO_LARGE', `response body larger than ${maxBytes} bytes`);
-  if (code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_') || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+  // undici's parser errors carry no `code` (its table maps names to numbers), only the name HTTPParserError.
+  if (e.name === 'HTTPParserError' || code.startsWith('HPE_') || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
     return out('BAD_RESPONSE', `the target answered something that is not valid HTTP/1.1: ${msg}`);
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return out('DNS', `host not found: ${msg}`);
