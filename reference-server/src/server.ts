@@ -137,16 +137,37 @@ function tooLarge(options: ResolvedServerOptions): ResponseRecord {
 }
 
 /** Answers requests node:http could not parse (unknown method → 501, huge headers → 431, timeout → 408, else 400). */
-function rejectClient(err: NodeJS.ErrnoException, socket: Duplex): void {
-  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+/** A method name that is a valid token (RFC 9110 §5.6.2) but that node's parser does not know: 501, not 400. */
+const TOKEN_METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ /;
+
+function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
     socket.destroy();
     return;
   }
+  const validToken = TOKEN_METHOD.test((err.rawPacket ?? Buffer.alloc(0)).subarray(0, 256).toString('latin1'));
   const status =
-    err.code === 'HPE_INVALID_METHOD' ? 501 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    err.code === 'HPE_INVALID_METHOD' && validToken ? 501 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const body = JSON.stringify({ type: 'about:blank', title: reasonPhrase(status), status, detail: `request rejected by the HTTP parser (${err.code ?? 'unknown'})` });
   const head = `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  // An earlier request on this connection that arrived whole may still be in its handler: its answer goes first,
+  // then this rejection, so no answer is lost (bounded: the rejection goes out after 5 s regardless). An earlier
+  // request whose body never completed (the cause of a timeout) is not waited for.
+  if (pending && !pending.writableFinished && pending.req?.complete) {
+    const send = () => {
+      clearTimeout(timer);
+      if (socket.writable) socket.end(head + body);
+      else socket.destroy();
+    };
+    const timer = setTimeout(send, 5_000);
+    pending.once('finish', send);
+    pending.once('close', () => {
+      clearTimeout(timer);
+      socket.destroy();
+    });
+    return;
+  }
   socket.end(head + body);
 }
 
