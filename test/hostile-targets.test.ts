@@ -4,6 +4,7 @@
  * the scenario as `errored` with a reason naming the cause (or `failed`, for a redirect it must not follow), moves
  * on to the next scenario, stays within its deadline and never crashes.
  */
+import type { Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -254,19 +255,11 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
       return runTimed(reference.url, { filter: TLS_FILTER, timeoutMs: TIMEOUT, httpsUrl });
     }
 
-    it('a plain TCP server (it answers the ClientHello with HTTP text) on the https base', async () => {
-      const raw = await startRawTcp((socket) => socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n'));
-      closers.push(() => raw.close());
-      const { run, wallMs } = await runWithTlsBase(`https://127.0.0.1:${raw.port}`);
-      const basic = scenario(run, 'auth/basic-accepted');
-      expect(basic.status).toBe('errored');
-      expect(basic.reason).toMatch(/TLS|reset|closed/);
-      expect(scenario(run, OPTS).status).toBe('passed');
-      expectBounded(run, wallMs);
-    });
-
-    it('a TCP server that accepts and closes at once on the https base', async () => {
-      const raw = await startRawTcp((socket) => socket.destroy());
+    it.each([
+      ['a plain TCP server (it answers the ClientHello with HTTP text) on the https base', (socket: Socket) => socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n')],
+      ['a TCP server that accepts and closes at once on the https base', (socket: Socket) => socket.destroy()],
+    ])('%s', async (_name, behave) => {
+      const raw = await startRawTcp(behave);
       closers.push(() => raw.close());
       const { run, wallMs } = await runWithTlsBase(`https://127.0.0.1:${raw.port}`);
       const basic = scenario(run, 'auth/basic-accepted');

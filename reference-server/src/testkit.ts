@@ -1,9 +1,8 @@
+import type { ServerOptions } from './options.js';
 import type { ConnectionMemory } from './auth/memory.js';
 import { basicAuthorization, signRequest } from './auth/sign.js';
 import type { SignedHeaders } from './auth/sign.js';
-import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
-import type { OAuth1Consumer, OAuth2Client } from './oauth/accounts.js';
 import { createState, handle, handleAsync } from './handle.js';
 import type { Article, HandlerDeps, HeaderMap, RequestRecord, ResponseRecord, ServerState } from './types.js';
 
@@ -56,19 +55,12 @@ export interface TestServer {
 }
 
 /** Options of {@link testServer}. Defaults: no faults, ids `id-1`, `id-2`, …, 64 KiB bodies, 100 articles, default users. */
-export interface TestServerOptions {
+export interface TestServerOptions
+  extends Pick<
+    ServerOptions,
+    'newId' | 'maxArticles' | 'maxBodyBytes' | 'users' | 'window' | 'bodyHash' | 'nonceCapacity' | 'oauth2Clients' | 'tokenTtl' | 'tokenCapacity' | 'oauth1Consumers'
+  > {
   faults?: FaultName[];
-  newId?: () => string;
-  maxArticles?: number;
-  maxBodyBytes?: number;
-  users?: readonly UserAccount[];
-  window?: number;
-  bodyHash?: boolean;
-  nonceCapacity?: number;
-  oauth2Clients?: readonly OAuth2Client[];
-  tokenTtl?: number;
-  tokenCapacity?: number;
-  oauth1Consumers?: readonly OAuth1Consumer[];
   /** User whose credentials `call` adds; null for none. Default: alice. */
   signAs?: string | null;
   /** How `call` authenticates: simple-form hmac, or Basic with the request marked as arriving over TLS. Default: hmac. */

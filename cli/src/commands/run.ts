@@ -163,8 +163,6 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
   };
 }
 
-/** Kept for callers of earlier versions: see `basesFor` in harness/src/runner/bases.ts. */
-export { basesFor };
 
 /** The command line that reproduces one scenario's result. */
 export function replayCommand(options: ResolvedRunOptions, io: CliIo, scenarioId: string, counterexamplePath?: string): string {
