@@ -10,7 +10,7 @@ import { createHttpClient } from '../dist/harness/src/http/client.js';
 import { loadProfile } from '../dist/harness/src/profile/load.js';
 import { runSuite } from '../dist/harness/src/runner/run-suite.js';
 import { loadRules, loadSuite } from '../dist/harness/src/spec/load.js';
-import { FAULT_NAMES, startServer } from '../dist/reference-server/src/index.js';
+import { SCENARIO_FAULT_NAMES as FAULT_NAMES, startServer } from '../dist/reference-server/src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SEEDS = Number(process.argv[2] ?? 20);

@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../harness/src/profile/load.js';
-import { FAULT_NAMES, startServer, type FaultName, type RunningServer } from '../reference-server/src/index.js';
+import { SCENARIO_FAULT_NAMES, startServer, type FaultName, type RunningServer, type ScenarioFaultName } from '../reference-server/src/index.js';
 import { bundledSuite, byStatus, REFERENCE_PROFILE, runAgainst } from './helpers.js';
 
 /** Fault → the scenarios that must fail under it (others may fail too). */
-export const FAULT_MATRIX: Record<FaultName, string[]> = {
+export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'post-200': ['articles/post-create'],
   'post-no-location': ['articles/post-create', 'articles/post-location-serves'],
   'post-location-nowhere': ['articles/post-location-serves'],
@@ -115,7 +115,7 @@ describe('clean reference server', () => {
 
 describe('fault matrix', () => {
   it('names every fault the server has, and every scenario of the suite', async () => {
-    expect(Object.keys(FAULT_MATRIX).sort()).toEqual([...FAULT_NAMES].sort());
+    expect(Object.keys(FAULT_MATRIX).sort()).toEqual([...SCENARIO_FAULT_NAMES].sort());
     const suite = await bundledSuite();
     const aimed = new Set([...Object.values(FAULT_MATRIX).flat(), ...Object.keys(PROFILE_MISMATCHES)]);
     const unaimed = suite.scenarios.map((s) => s.id).filter((id) => !aimed.has(id));
@@ -123,7 +123,7 @@ describe('fault matrix', () => {
     for (const id of aimed) expect(suite.scenarios.some((s) => s.id === id), `matrix names unknown scenario ${id}`).toBe(true);
   });
 
-  for (const fault of FAULT_NAMES) {
+  for (const fault of SCENARIO_FAULT_NAMES) {
     it.each(SEEDS)(`${fault} is caught (seed %i)`, async (seed) => {
       await withServer([fault], async (server) => {
         const targets = FAULT_MATRIX[fault];

@@ -1,7 +1,7 @@
 import { formatSignedDate } from './auth/date.js';
 import { describe, expect, it } from 'vitest';
-import { FAULT_NAMES, FAULTS, UnknownFaultError, parseFaultNames } from './faults.js';
-import type { FaultName } from './faults.js';
+import { FAULT_NAMES, FAULTS, SCENARIO_FAULT_NAMES, UnknownFaultError, parseFaultNames } from './faults.js';
+import type { FaultName, ScenarioFaultName } from './faults.js';
 import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
 import { CONSUMER, bearerRequest, clientBasic, formOf, issueToken, oauth1Request, oauth1Tokens, revoke, tokenRequest } from './oauth-testkit.js';
 import { articleXml, elementText, testServer } from './testkit.js';
@@ -74,7 +74,7 @@ function created(s: TestServer, path = '/articles/x', xml = articleXml()): TestS
   return s;
 }
 
-const CASES: Record<FaultName, FaultCase> = {
+const CASES: Record<ScenarioFaultName, FaultCase> = {
   'post-200': { observe: (s) => s.call('POST', '/articles', articleXml()).status, correct: 201, faulty: 200 },
   'post-no-location': { observe: (s) => s.call('POST', '/articles', articleXml()).headers.location !== undefined, correct: true, faulty: false },
   'post-location-nowhere': {
@@ -359,7 +359,7 @@ const CASES: Record<FaultName, FaultCase> = {
 };
 
 /** Pairs of faults whose observations legitimately overlap (both touch the same header or status). */
-const OVERLAPS: readonly (readonly [FaultName, FaultName])[] = [
+const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['post-no-location', 'post-location-nowhere'],
   ['post-no-location', 'post-location-shape'],
   ['options-extra-method', 'options-no-allow'],
@@ -376,21 +376,22 @@ const OVERLAPS: readonly (readonly [FaultName, FaultName])[] = [
   ['write-digest-unchecked', 'body-hash-prefix'],
 ];
 
-function overlaps(a: FaultName, b: FaultName): boolean {
+function overlaps(a: ScenarioFaultName, b: ScenarioFaultName): boolean {
   if ((a === 'digest-base64url' && CASES[b].hmac) || (b === 'digest-base64url' && CASES[a].hmac)) return true;
   if ((a === 'oauth1-base-uri-no-port' && CASES[b].oauth1) || (b === 'oauth1-base-uri-no-port' && CASES[a].oauth1)) return true;
   return OVERLAPS.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
 }
 
 describe('fault modes', () => {
-  it.each(FAULT_NAMES)('%s switches on exactly the named defect', async (name) => {
+  // The restart faults (journal-on-exit, nonces-not-journaled) need a data directory: test/durability.test.ts.
+  it.each(SCENARIO_FAULT_NAMES)('%s switches on exactly the named defect', async (name) => {
     const c = CASES[name];
     expect(await c.observe(server())).toEqual(c.correct);
     expect(await c.observe(server([name]))).toEqual(c.faulty);
   });
 
-  it.each(FAULT_NAMES)('%s leaves the other observations correct', async (name) => {
-    for (const other of FAULT_NAMES) {
+  it.each(SCENARIO_FAULT_NAMES)('%s leaves the other observations correct', async (name) => {
+    for (const other of SCENARIO_FAULT_NAMES) {
       if (other === name || overlaps(name, other)) continue;
       expect([other, await CASES[other].observe(server([name]))]).toEqual([other, CASES[other].correct]);
     }
@@ -443,6 +444,6 @@ describe('parseFaultNames', () => {
     }
     expect(error).toBeInstanceOf(UnknownFaultError);
     expect(error).toMatchObject({ code: 'REF_UNKNOWN_FAULT', fault: 'nope' });
-    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked, oauth2-.*oauth2-any-grant$/);
+    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked, oauth2-.*oauth2-any-grant, journal-on-exit, nonces-not-journaled$/);
   });
 });

@@ -69,6 +69,8 @@ export const FAULTS = {
   'oauth1-base-uri-no-port': 'The base string URI leaves out the port (as behind a proxy), so correctly signed requests to a non-default port are refused.',
   'oauth1-over-http': 'OAuth 1 token credentials are accepted over plain HTTP.',
   'oauth2-any-grant': 'The token endpoint issues a token whatever the grant_type (password, refresh_token, …), as if it were client_credentials.',
+  'journal-on-exit': 'With --data, answers before anything is written: the journal is written only at a clean shutdown, so a kill -9 loses acknowledged writes.',
+  'nonces-not-journaled': 'With --data, nonces are kept in memory only: after a restart a request replayed inside its window is accepted again.',
 } as const satisfies Record<string, string>;
 
 /** Name of one fault mode. */
@@ -76,6 +78,21 @@ export type FaultName = keyof typeof FAULTS;
 
 /** All fault names, in registry order. */
 export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
+
+/**
+ * Faults only a restart of a server with a data directory shows; scenarios run against one live server cannot
+ * see them, so `test/durability.test.ts` catches them instead.
+ */
+export const RESTART_FAULTS = ['journal-on-exit', 'nonces-not-journaled'] as const satisfies readonly FaultName[];
+
+/** A fault of {@link RESTART_FAULTS}. */
+export type RestartFaultName = (typeof RESTART_FAULTS)[number];
+
+/** A fault a scenario run against a live server shows. */
+export type ScenarioFaultName = Exclude<FaultName, RestartFaultName>;
+
+/** The faults of {@link FAULT_NAMES} that are not {@link RESTART_FAULTS}. */
+export const SCENARIO_FAULT_NAMES = FAULT_NAMES.filter((name): name is ScenarioFaultName => !(RESTART_FAULTS as readonly string[]).includes(name));
 
 /** True when `name` names a fault in {@link FAULTS}. */
 export function isFaultName(name: string): name is FaultName {

@@ -12,6 +12,7 @@ import { oauthEndpoint } from './routes/oauth.js';
 import { matchRoute } from './routes/table.js';
 import type { Route } from './routes/route.js';
 import { ArticleStore } from './store/articles.js';
+import type { ChangeListener } from './store/changes.js';
 import { isKnownMethod } from './types.js';
 import type { HandlerDeps, HeaderMap, Limits, Method, RequestRecord, ResponseRecord, ServerState } from './types.js';
 
@@ -28,17 +29,18 @@ export interface AuthOptions extends OAuthOptions {
 }
 
 /**
- * Creates empty server state with the given limits and authentication settings.
+ * Creates empty server state with the given limits and authentication settings. `listener` is told every durable
+ * change (articles, nonces) as it is made: the journal of `--data`.
  * @throws {InvalidUserError} for an unusable account name.
  * @throws {InvalidOAuthClientError} for an empty or repeated OAuth client id or consumer key.
  * @throws {RangeError} for a `tokenTtl` or `tokenCapacity` that is not a positive integer.
  */
-export function createState(limits: Limits, auth: AuthOptions = {}): ServerState {
+export function createState(limits: Limits, auth: AuthOptions = {}, listener?: ChangeListener): ServerState {
   return {
-    store: new ArticleStore(limits.maxArticles),
+    store: new ArticleStore(limits.maxArticles, listener),
     limits,
     auth: { users: userTable(auth.users ?? DEFAULT_USERS), window: auth.window ?? 600, bodyHash: auth.bodyHash ?? true },
-    nonces: new NonceStore(auth.nonceCapacity ?? 1_000_000),
+    nonces: new NonceStore(auth.nonceCapacity ?? 1_000_000, listener),
     sessions: new SessionTable(),
     ...createOAuthState(auth),
   };

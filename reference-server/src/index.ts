@@ -2,8 +2,8 @@ export { startServer, parseFaultNames, UnknownFaultError, resolveServerOptions }
 export type { RunningServer, ServerOptions, ResolvedServerOptions } from './server.js';
 export { handle, handleAsync, createState, allowedMethods } from './handle.js';
 export type { AuthOptions } from './handle.js';
-export { FAULTS, FAULT_NAMES, isFaultName } from './faults.js';
-export type { FaultName } from './faults.js';
+export { FAULTS, FAULT_NAMES, RESTART_FAULTS, SCENARIO_FAULT_NAMES, isFaultName } from './faults.js';
+export type { FaultName, RestartFaultName, ScenarioFaultName } from './faults.js';
 export { DEFAULT_USERS, InvalidUserError, userTable } from './auth/users.js';
 export type { UserAccount } from './auth/users.js';
 export { NonceStore } from './auth/nonces.js';
@@ -50,6 +50,10 @@ export type { ArticleParseResult, ArticleProblem, ArticleProblemCode } from './x
 export { readXml } from './xml/reader.js';
 export type { XmlElement, XmlReadResult } from './xml/reader.js';
 export { ArticleStore } from './store/articles.js';
+export { decodeJournal, encodeChange } from './store/changes.js';
+export type { ChangeListener, DecodedJournal, StateChange } from './store/changes.js';
+export { DataDirInUseError, JournalCorruptError, JournalWriteError, JOURNAL_FILE, openJournal } from './store/journal.js';
+export type { Journal, JournalLoad, JournalOptions } from './store/journal.js';
 export { matchRoute } from './routes/table.js';
 export type { Route, RouteKind, Handler, HandlerContext } from './routes/route.js';
 export { checkXmlMediaType } from './request.js';

@@ -26,6 +26,18 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Most articles stored; creating beyond it gets 507. Default: 10000. */
   maxArticles?: number;
+  /** Largest request head (request line and header fields) in bytes; larger gets 431. Default: 16384. */
+  maxHeaderBytes?: number;
+  /** Time to receive a whole request (head and body), ms; then 408 and the connection closes. Default: 5000. */
+  requestTimeoutMs?: number;
+  /** Idle time after which a keep-alive connection is closed, ms. Default: 5000. */
+  keepAliveTimeoutMs?: number;
+  /**
+   * Directory for the journal of articles and nonces (created if missing). With it, an answer goes out only once
+   * its changes are on disk, and a restart (even after `kill -9`) loses nothing acknowledged and still refuses
+   * replayed nonces. Default: undefined, memory only.
+   */
+  dataDir?: string;
   /** Accounts. Default: alice / `wonder:land` / `alice-secret-1`, bob / `builder` / `bob-secret-2`, carol / `pä:ss wörd✓` / `carol-secret-3`. */
   users?: readonly UserAccount[];
   /** Accepted clock difference of a signed Date, seconds, both directions. Default: 600. */
@@ -62,6 +74,10 @@ export interface ResolvedServerOptions {
   faults: ReadonlySet<FaultName>;
   maxBodyBytes: number;
   maxArticles: number;
+  maxHeaderBytes: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  dataDir?: string;
   users: readonly UserAccount[];
   window: number;
   bodyHash: boolean;
@@ -75,6 +91,11 @@ export interface ResolvedServerOptions {
   log: (line: string) => void;
 }
 
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, not ${value}`);
+  return value;
+}
+
 /** Default id source: 16 random hex characters. */
 export function randomId(): string {
   return randomBytes(8).toString('hex');
@@ -82,8 +103,8 @@ export function randomId(): string {
 
 /**
  * Fills in every default of {@link ServerOptions}, once.
- * @throws {RangeError} when `window` is not a positive number, or `nonceCapacity`, `tokenTtl` or `tokenCapacity`
- *   not a positive integer.
+ * @throws {RangeError} when `window` is not a positive number, or `nonceCapacity`, `tokenTtl`, `tokenCapacity`,
+ *   `maxHeaderBytes`, `requestTimeoutMs` or `keepAliveTimeoutMs` not a positive integer.
  */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   const window = options.window ?? 600;
@@ -101,6 +122,10 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     faults: new Set(options.faults ?? []),
     maxBodyBytes: options.maxBodyBytes ?? 65536,
     maxArticles: options.maxArticles ?? 10000,
+    maxHeaderBytes: positiveInteger(options.maxHeaderBytes ?? 16384, 'maxHeaderBytes'),
+    requestTimeoutMs: positiveInteger(options.requestTimeoutMs ?? 5000, 'requestTimeoutMs'),
+    keepAliveTimeoutMs: positiveInteger(options.keepAliveTimeoutMs ?? 5000, 'keepAliveTimeoutMs'),
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     users: (options.users ?? DEFAULT_USERS).map((u) => ({ ...u })),
     window,
     bodyHash: options.bodyHash ?? true,

@@ -136,6 +136,34 @@ describe('startServer', () => {
   });
 });
 
+describe('limits (README "Limits")', () => {
+  it('answers 431 to a request head over maxHeaderBytes and serves one under it', async () => {
+    const server = await start({ maxHeaderBytes: 2048 });
+    const big = await raw(server.port, `GET / HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(3000)}\r\n\r\n`, (r) => r.includes('\r\n\r\n'));
+    expect(big).toMatch(/^HTTP\/1\.1 431 /);
+    const small = await request(`${server.url}/articles/none`, { headers: { 'x-pad': 'a'.repeat(1500) } });
+    expect(small.statusCode).toBe(404);
+    await small.body.dump();
+  });
+
+  it('answers 408 and closes when a request is not complete within requestTimeoutMs', async () => {
+    const server = await start({ requestTimeoutMs: 200 });
+    const reply = await raw(server.port, 'PUT /articles/slow HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc', () => false);
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('closes an idle keep-alive connection after keepAliveTimeoutMs', async () => {
+    const server = await start({ keepAliveTimeoutMs: 200 });
+    const reply = await raw(server.port, 'GET /articles/none HTTP/1.1\r\nHost: x\r\n\r\n', () => false);
+    expect(reply).toMatch(/^HTTP\/1\.1 404 /);
+    expect(reply).toMatch(/keep-alive/i);
+  });
+
+  it('refuses limits that are not positive integers', () => {
+    for (const bad of [{ maxHeaderBytes: 0 }, { requestTimeoutMs: 1.5 }, { keepAliveTimeoutMs: -1 }]) expect(() => resolveServerOptions(bad)).toThrow(RangeError);
+  });
+});
+
 describe('resolveServerOptions', () => {
   it('refuses a window or nonce capacity that cannot work', () => {
     expect(() => resolveServerOptions({ window: 0 })).toThrow(RangeError);
@@ -145,6 +173,8 @@ describe('resolveServerOptions', () => {
   it('fills in every default', () => {
     const resolved = resolveServerOptions();
     expect(resolved).toMatchObject({ host: '127.0.0.1', port: 0, maxBodyBytes: 65536, maxArticles: 10000, window: 600, bodyHash: true, nonceCapacity: 1_000_000 });
+    expect(resolved).toMatchObject({ maxHeaderBytes: 16384, requestTimeoutMs: 5000, keepAliveTimeoutMs: 5000, tokenCapacity: 100_000 });
+    expect(resolved.dataDir).toBeUndefined();
     expect(resolved.users.map((u) => [u.name, u.password, u.secret])).toEqual([
       ['alice', 'wonder:land', 'alice-secret-1'],
       ['bob', 'builder', 'bob-secret-2'],

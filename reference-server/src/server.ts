@@ -8,6 +8,9 @@ import { declaredLength, readBody, toRequestRecord, writeResponse } from './io.j
 import { resolveServerOptions } from './options.js';
 import type { ResolvedServerOptions, ServerOptions } from './options.js';
 import { PROBLEM_TYPE, byteLength, problem, reasonPhrase } from './responses.js';
+import type { ChangeListener } from './store/changes.js';
+import { openJournal } from './store/journal.js';
+import type { Journal } from './store/journal.js';
 import { generateSelfSignedCertificate } from './tls/certificate.js';
 import type { HandlerDeps, ResponseRecord, ServerState } from './types.js';
 
@@ -31,15 +34,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Socket timeouts (request, headers, keep-alive) in milliseconds, and the header size cap in bytes. */
-const TIMEOUT_MS = 5000;
-const MAX_HEADER_BYTES = 16384;
-
 /** Everything a listener's request handlers share. */
 interface Shared {
   state: ServerState;
   deps: HandlerDeps;
   options: ResolvedServerOptions;
+  /** The `--data` journal: every answer waits until the changes made so far are on disk. */
+  journal?: Journal;
   /** Per-socket memory, only under the `connection-remembers` fault. */
   memory?: WeakMap<object, ConnectionMemory>;
 }
@@ -50,6 +51,7 @@ interface Shared {
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const resolved = resolveServerOptions(options);
+  let journal: Journal | undefined;
   const state = createState(
     { maxArticles: resolved.maxArticles, maxBodyBytes: resolved.maxBodyBytes },
     {
@@ -62,12 +64,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       tokenCapacity: resolved.tokenCapacity,
       oauth1Consumers: resolved.oauth1Consumers,
     },
+    resolved.dataDir === undefined ? undefined : journalListener(resolved, (change) => journal?.append(change)),
   );
+  if (resolved.dataDir !== undefined) {
+    journal = await openJournal(resolved.dataDir, state, { nowMs: () => resolved.now().getTime(), log: resolved.log });
+  }
   const deps: HandlerDeps = { now: resolved.now, newId: resolved.newId, faults: resolved.faults };
-  const shared: Shared = { state, deps, options: resolved, ...(resolved.faults.has('connection-remembers') ? { memory: new WeakMap() } : {}) };
-  const base: HttpServerOptions = { maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1000 };
+  const shared: Shared = {
+    state,
+    deps,
+    options: resolved,
+    ...(journal === undefined ? {} : { journal }),
+    ...(resolved.faults.has('connection-remembers') ? { memory: new WeakMap() } : {}),
+  };
+  const base: HttpServerOptions = { maxHeaderSize: resolved.maxHeaderBytes, connectionsCheckingInterval: 1000 };
   const servers: Server[] = [];
-  const close = closer(servers);
+  const close = closer(servers, journal);
   try {
     const plain = wire(createServer(base), false, shared);
     servers.push(plain);
@@ -87,9 +99,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
 function wire(server: Server, secure: boolean, shared: Shared): Server {
   const { options } = shared;
-  server.requestTimeout = TIMEOUT_MS;
-  server.headersTimeout = TIMEOUT_MS;
-  server.keepAliveTimeout = TIMEOUT_MS;
+  server.requestTimeout = options.requestTimeoutMs;
+  server.headersTimeout = options.requestTimeoutMs;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs;
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     serve(req, res, secure, shared).catch((err: unknown) => {
       options.log(`unexpected error: ${err instanceof Error ? err.message : String(err)}`);
@@ -113,7 +125,30 @@ async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean,
   if (read.kind === 'aborted') return;
   if (read.kind === 'too-large') return reply(req, res, tooLarge(options), options);
   const record = toRequestRecord(req, read.body, secure, memory === undefined ? undefined : remembered(memory, req.socket));
-  reply(req, res, await handleAsync(record, state, deps), options);
+  const response = await handleAsync(record, state, deps);
+  reply(req, res, await durable(response, shared), options);
+}
+
+/**
+ * `response` once every change made so far is on disk (with `--data`); a 503 when the journal cannot be written
+ * (then nothing is acknowledged any more). Under `journal-on-exit` the answer goes out at once.
+ */
+async function durable(response: ResponseRecord, { journal, deps }: Shared): Promise<ResponseRecord> {
+  if (journal === undefined || deps.faults.has('journal-on-exit')) return response;
+  try {
+    await journal.commit();
+    return response;
+  } catch {
+    return problem(503, 'the data directory cannot be written: nothing is acknowledged');
+  }
+}
+
+/** What the journal records: every change, except nonces under `nonces-not-journaled`. */
+function journalListener(options: ResolvedServerOptions, append: ChangeListener): ChangeListener {
+  if (!options.faults.has('nonces-not-journaled')) return append;
+  return (change) => {
+    if (change.kind !== 'nonce') append(change);
+  };
 }
 
 function remembered(memory: WeakMap<object, ConnectionMemory>, socket: object): ConnectionMemory {
@@ -187,8 +222,8 @@ function hostPart(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** One idempotent close for every listener started so far. */
-function closer(servers: readonly Server[]): () => Promise<void> {
+/** One idempotent close for every listener started so far, then the journal. */
+function closer(servers: readonly Server[], journal: Journal | undefined): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= Promise.all(
@@ -200,7 +235,7 @@ function closer(servers: readonly Server[]): () => Promise<void> {
             server.closeAllConnections();
           }),
       ),
-    ).then(() => undefined);
+    ).then(() => journal?.close());
     return closing;
   };
 }

@@ -2,11 +2,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConformError } from '../../../harness/src/errors.js';
-import { FAULTS, parseFaultNames, startServer } from '../../../reference-server/src/index.js';
+import { DataDirInUseError, FAULTS, JournalCorruptError, parseFaultNames, startServer } from '../../../reference-server/src/index.js';
 import { faultList, intOption, parse } from '../args.js';
 import type { CliIo } from '../io.js';
 
-const HELP = `Usage: conform serve [--port N] [--https-port N] [--host H] [--fault NAME]… [--list-faults] [--quiet]
+const HELP = `Usage: conform serve [--port N] [--https-port N] [--host H] [--data DIR] [--fault NAME]… [--list-faults] [--quiet]
 
 Runs the bundled reference server (the implementation that passes every scenario): plain HTTP and, beside it,
 TLS with a self-signed certificate made at start (or --cert/--key).
@@ -22,10 +22,22 @@ TLS with a self-signed certificate made at start (or --cert/--key).
                     for manual use)
   --fault NAME      Switch on a named defect (repeatable or comma-separated), to see the harness catch it
   --list-faults     Print the fault modes and exit
-  --max-body N      Largest request body accepted, bytes (default 65536)
+  --data DIR        Keep articles and nonces in DIR (an fsynced append-only journal): every answer goes out
+                    only once its changes are on disk, so a restart, even after kill -9, loses no acknowledged
+                    write and still refuses replayed nonces. Default: memory only
+Limits (see the README's "Limits" section):
+  --max-body N      Largest request body accepted, bytes; larger → 413 (default 65536)
+  --max-header N    Largest request head, bytes; larger → 431 (default 16384)
   --max-articles N  Most articles stored; creating more answers 507 (default 10000)
+  --nonce-capacity N  Most nonces remembered; when full, signed requests get 503 + Retry-After (default 1000000)
+  --token-capacity N  Most live OAuth credentials per store; when full, 503 + Retry-After (default 100000)
+  --request-timeout MS  Time to receive a whole request; then 408 (default 5000)
+  --keep-alive-timeout MS  Idle keep-alive connections are closed after this (default 5000)
   --quiet           No access log on stderr
 `;
+
+/** Errors of the machine rather than of conform: a port taken, a data directory that cannot be used. */
+const ENVIRONMENT_ERRORS = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'ENOSPC', 'EISDIR']);
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, {
@@ -43,6 +55,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     window: { type: 'string' },
     'body-hash': { type: 'string' },
     'token-ttl': { type: 'string' },
+    data: { type: 'string' },
+    'max-header': { type: 'string' },
+    'nonce-capacity': { type: 'string' },
+    'token-capacity': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    'keep-alive-timeout': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -58,6 +76,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const faults = parseFaultNames(faultList(values.fault, parseFaultNames));
   const maxBodyBytes = intOption(values['max-body'], 'max-body', 1, 1024 ** 3);
   const maxArticles = intOption(values['max-articles'], 'max-articles', 1, 100_000_000);
+  const limits = {
+    maxHeaderBytes: intOption(values['max-header'], 'max-header', 1024, 1024 ** 2),
+    nonceCapacity: intOption(values['nonce-capacity'], 'nonce-capacity', 1, 100_000_000),
+    tokenCapacity: intOption(values['token-capacity'], 'token-capacity', 1, 100_000_000),
+    requestTimeoutMs: intOption(values['request-timeout'], 'request-timeout', 100, 3_600_000),
+    keepAliveTimeoutMs: intOption(values['keep-alive-timeout'], 'keep-alive-timeout', 100, 3_600_000),
+  };
   const httpsPort = values['https-port'] === 'off' ? undefined : (intOption(values['https-port'], 'https-port', 0, 65535) ?? 8443);
   if ((values.cert === undefined) !== (values.key === undefined)) throw new ConformError('CONFORM_USAGE', '--cert and --key go together');
   const readPem = async (file: string) => readFile(path.resolve(io.cwd, file), 'utf8').catch((err: Error) => {
@@ -69,6 +94,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const bodyHash = values['body-hash'] === undefined ? undefined : values['body-hash'] === 'on' ? true : values['body-hash'] === 'off' ? false : undefined;
   if (values['body-hash'] !== undefined && bodyHash === undefined) throw new ConformError('CONFORM_USAGE', '--body-hash takes on or off');
   const server = await startServer({
+    ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
+    ...(values.data !== undefined ? { dataDir: path.resolve(io.cwd, values.data) } : {}),
     ...(httpsPort !== undefined ? { httpsPort } : {}),
     ...(tls ? { tls } : {}),
     ...(window !== undefined ? { window } : {}),
@@ -80,6 +107,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
     ...(maxArticles !== undefined ? { maxArticles } : {}),
     log: values.quiet ? () => {} : (line) => io.stderr.write(`${line}\n`),
+  }).catch((err: unknown) => {
+    if (err instanceof DataDirInUseError || err instanceof JournalCorruptError) throw new ConformError('CONFORM_USAGE', err.message);
+    if (ENVIRONMENT_ERRORS.has(String((err as NodeJS.ErrnoException).code))) throw new ConformError('CONFORM_IO', (err as Error).message);
+    throw err;
   });
   if (values['cert-out'] && server.certificate) await writeFile(path.resolve(io.cwd, values['cert-out']), server.certificate);
   const urls = [server.url, server.httpsUrl].filter(Boolean).join(' and ');

@@ -1,3 +1,4 @@
+import type { ChangeListener } from '../store/changes.js';
 import { ExpiryQueue } from './expiry-queue.js';
 
 /** Outcome of {@link NonceStore.checkAndStore}. */
@@ -26,8 +27,14 @@ export class NonceStore {
   private live = 0;
   private seq = 0;
 
-  /** @param capacity most live entries across all scopes. */
-  constructor(readonly capacity: number) {}
+  /**
+   * @param capacity most live entries across all scopes.
+   * @param listener receives every stored entry (not those of {@link NonceStore.restore}), for the journal.
+   */
+  constructor(
+    readonly capacity: number,
+    private readonly listener?: ChangeListener,
+  ) {}
 
   /** Number of live (unexpired, unswept) entries. */
   size(): number {
@@ -75,6 +82,37 @@ export class NonceStore {
     let entries = this.scopes.get(scope);
     if (entries?.has(key)) return { kind: 'stored' };
     if (this.live >= this.capacity) return { kind: 'full', retryAfterSeconds: this.retryAfter(nowMs) };
+    entries = this.insert(scope, key, expiresAt);
+    this.listener?.({ kind: 'nonce', scope, key, expiresAt });
+    while (entries.size > keepPerScope) {
+      const oldest = entries.keys().next();
+      if (oldest.done === true) break;
+      this.forget(scope, entries, oldest.value);
+    }
+    return { kind: 'stored' };
+  }
+
+  /**
+   * Puts back an entry read from the journal unless it has expired at `nowMs`. No capacity check: a remembered
+   * nonce is never dropped, even when the capacity was lowered since. An entry already there keeps the later expiry.
+   */
+  restore(scope: string, key: string, expiresAt: number, nowMs: number): void {
+    if (expiresAt < nowMs) return;
+    const existing = this.scopes.get(scope)?.get(key);
+    if (existing !== undefined && existing.at >= expiresAt) return;
+    if (existing !== undefined) this.forget(scope, this.scopes.get(scope)!, key);
+    this.insert(scope, key, expiresAt);
+  }
+
+  /** Every live entry at `nowMs`, as the journal records it (a snapshot). */
+  *snapshot(nowMs: number): Generator<{ kind: 'nonce'; scope: string; key: string; expiresAt: number }> {
+    for (const [scope, entries] of this.scopes) {
+      for (const [key, entry] of entries) if (entry.at >= nowMs) yield { kind: 'nonce', scope, key, expiresAt: entry.at };
+    }
+  }
+
+  private insert(scope: string, key: string, expiresAt: number): Map<string, Entry> {
+    let entries = this.scopes.get(scope);
     if (entries === undefined) {
       entries = new Map();
       this.scopes.set(scope, entries);
@@ -83,12 +121,7 @@ export class NonceStore {
     entries.set(key, { seq, at: expiresAt });
     this.live++;
     this.queue.push({ at: expiresAt, scope, key, seq });
-    while (entries.size > keepPerScope) {
-      const oldest = entries.keys().next();
-      if (oldest.done === true) break;
-      this.forget(scope, entries, oldest.value);
-    }
-    return { kind: 'stored' };
+    return entries;
   }
 
   /** Whole seconds (at least 1) until the oldest entry is forgotten, i.e. until the clock passes its expiry. */

@@ -1,12 +1,22 @@
 import type { Article } from '../types.js';
+import type { ChangeListener, StateChange } from './changes.js';
 
-/** In-memory article store keyed by a string, bounded to a fixed number of articles. */
+/**
+ * In-memory article store keyed by a string, bounded to a fixed number of articles. Each change is told to the
+ * listener (the journal of `--data`) right after it is made.
+ */
 export class ArticleStore {
   private readonly articles = new Map<string, Article>();
   private readonly generated = new Set<string>();
 
-  /** @param capacity the most articles the store holds; creating beyond it is refused. */
-  constructor(readonly capacity: number) {}
+  /**
+   * @param capacity the most articles the store holds; creating beyond it is refused.
+   * @param listener receives every change (not those of {@link ArticleStore.restore}).
+   */
+  constructor(
+    readonly capacity: number,
+    private readonly listener?: ChangeListener,
+  ) {}
 
   /** Number of stored articles. */
   get size(): number {
@@ -45,14 +55,38 @@ export class ArticleStore {
   set(key: string, article: Article, generated = false): 'created' | 'replaced' | 'full' {
     if (this.isFullFor(key)) return 'full';
     const existed = this.articles.has(key);
-    this.articles.set(key, { ...article });
-    if (!existed && generated) this.generated.add(key);
+    this.put(key, article, generated);
+    this.listener?.({ kind: 'article-set', key, article: { ...article }, generated: this.generated.has(key) });
     return existed ? 'replaced' : 'created';
   }
 
   /** Removes the article under `key`; true when there was one. */
   delete(key: string): boolean {
     this.generated.delete(key);
-    return this.articles.delete(key);
+    const existed = this.articles.delete(key);
+    if (existed) this.listener?.({ kind: 'article-delete', key });
+    return existed;
+  }
+
+  /** Applies a change read back from the journal: no capacity check (nothing stored is ever dropped), no listener. */
+  restore(change: Extract<StateChange, { kind: 'article-set' | 'article-delete' }>): void {
+    if (change.kind === 'article-delete') {
+      this.generated.delete(change.key);
+      this.articles.delete(change.key);
+      return;
+    }
+    this.generated.delete(change.key);
+    this.put(change.key, change.article, change.generated);
+  }
+
+  /** The whole store as changes that rebuild it (a journal snapshot). */
+  *snapshot(): Generator<StateChange> {
+    for (const [key, article] of this.articles) yield { kind: 'article-set', key, article: { ...article }, generated: this.generated.has(key) };
+  }
+
+  private put(key: string, article: Article, generated: boolean): void {
+    const existed = this.articles.has(key);
+    this.articles.set(key, { ...article });
+    if (!existed && generated) this.generated.add(key);
   }
 }
