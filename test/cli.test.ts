@@ -123,6 +123,21 @@ describe('conform CLI', () => {
     expect(r.out).toMatch(/^post-200\s+POST create answers 200/m);
   });
 
+  it('serve --data: starts on a directory (creating it), refuses a damaged journal or a file in its place with exit 2', async () => {
+    const data = path.join(dir, 'data', 'nested');
+    const ok = await cli('serve', '--port', '0', '--https-port', 'off', '--quiet', '--data', data, '--nonce-capacity', '10', '--request-timeout', '2000');
+    expect([ok.code, ok.out]).toEqual([0, expect.stringMatching(/^conform reference server listening on http:\/\/127\.0\.0\.1:\d+\n$/)]);
+    const line = '00000000 {"t":"d","k":"a"}\n';
+    await writeFile(path.join(data, 'journal.log'), line + line);
+    const damaged = await cli('serve', '--port', '0', '--https-port', 'off', '--data', data);
+    expect([damaged.code, damaged.err]).toEqual([2, expect.stringMatching(/^conform serve: .*journal\.log: journal line 1: a damaged line/)]);
+    await writeFile(path.join(dir, 'plain-file'), 'x');
+    const file = await cli('serve', '--port', '0', '--https-port', 'off', '--data', path.join(dir, 'plain-file'));
+    expect([file.code, file.err]).toEqual([2, expect.stringMatching(/^conform serve: .*plain-file/)]);
+    expect((await cli('serve', '--nonce-capacity', '0')).code).toBe(2);
+    expect((await cli('serve', '--help')).out).toMatch(/--data DIR[\s\S]*--keep-alive-timeout MS/);
+  });
+
   it('sign prints exactly the headers of the known-answer vectors', async () => {
     const nonce = await cli('sign', '--scheme', 'hmac-nonce', '--user', 'alice', '--secret', 'alice-secret-1', '--method', 'GET', '--path', '/users/alice/financialrecords', '--date', '22 Nov 2026 10:00:00', '--nonce', '1');
     expect(nonce.code).toBe(0);

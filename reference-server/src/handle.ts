@@ -7,8 +7,8 @@ import { DEFAULT_USERS, userTable } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
 import { createOAuthState } from './oauth/state.js';
 import type { OAuthOptions } from './oauth/state.js';
-import { byteLength, problem } from './responses.js';
-import { oauthEndpoint } from './routes/oauth.js';
+import { byteLength, problem, unknownMethod } from './responses.js';
+import { oauthAllow, oauthEndpoint } from './routes/oauth.js';
 import { matchRoute } from './routes/table.js';
 import type { Route } from './routes/route.js';
 import { ArticleStore } from './store/articles.js';
@@ -49,8 +49,8 @@ export function createState(limits: Limits, auth: AuthOptions = {}, listener?: C
 /**
  * Answers one request. The OAuth endpoints (`/oauth2/token`, `/oauth2/revoke`, `/oauth1/request_token`,
  * `/oauth1/authorize`, `/oauth1/access_token`) authenticate their callers themselves; every other path goes through
- * authentication (credentials verified, nonce consumed in the same synchronous step), 501 for
- * unknown methods, routing by path shape, OPTIONS and 405/404 generically, access rules (401, 403), then the
+ * authentication (credentials verified, nonce consumed in the same synchronous step), routing by path shape,
+ * 405 with `Allow` for methods the server does not implement at all, OPTIONS and 405/404 generically, access rules (401, 403), then the
  * route's handler. Pure apart from the state mutation; never throws (an unexpected error becomes a 500 problem).
  * Sets `content-length` on every response that may carry one, and drops the body of HEAD responses.
  */
@@ -87,6 +87,15 @@ export function allowedMethods(route: Route, deps: HandlerDeps, authenticated: b
   return methods;
 }
 
+/**
+ * The answer to a request whose method token node's HTTP parser does not know (so it never reaches
+ * {@link handle}): the {@link unknownMethod} 405 with the `Allow` an unauthenticated OPTIONS of `path` gets.
+ */
+export function unparsedMethodResponse(method: string, path: string, deps: HandlerDeps): ResponseRecord {
+  const allow = oauthAllow(path) ?? allowedMethods(matchRoute(path), deps, false).join(', ');
+  return unknownMethod(method, path, deps.faults.has('method-405-no-allow') ? undefined : allow);
+}
+
 function guarded(answer: () => ResponseRecord): ResponseRecord {
   try {
     return answer();
@@ -111,11 +120,11 @@ function respond(req: RequestRecord, state: ServerState, deps: HandlerDeps, iden
 
 function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, identity: Identity): ResponseRecord {
   const method = req.method;
-  if (!isKnownMethod(method)) return problem(501, `method ${method} is not implemented by this server`);
   if (identity.kind === 'unavailable') return nonceStoreFull(identity.retryAfterSeconds);
   const route = matchRoute(req.path);
   const user = identity.kind === 'user' ? identity.user : undefined;
   const allow = allowedMethods(route, deps, user !== undefined);
+  if (!isKnownMethod(method)) return unknownMethod(method, req.path, deps.faults.has('method-405-no-allow') ? undefined : allow.join(', '));
   if (method === 'OPTIONS') return options(allow, deps);
   const handler = allow.includes(method) ? route.handlers[method] : undefined;
   const refusal = identity.kind === 'anonymous' ? identity : undefined;

@@ -41,10 +41,13 @@ describe('OPTIONS and 405', () => {
     expect(res.headers.allow).toBeUndefined();
   });
 
-  it.each(['FOO', 'PROPFIND', 'get', 'BREW'])('unknown method %s is 501', (method) => {
-    const res = testServer().call(method, '/articles/a');
-    expect(res.status).toBe(501);
-    expect(problemOf(res).detail).toBe(`method ${method} is not implemented by this server`);
+  it.each(['FOO', 'PROPFIND', 'get', 'BREW'])('unknown method %s is 405 with the Allow of OPTIONS (a 4xx, not 501)', (method) => {
+    const { call } = testServer();
+    for (const [path, allow] of RESOURCES) {
+      const res = call(method, path);
+      expect([path, res.status, res.headers.allow]).toEqual([path, 405, allow]);
+      expect(problemOf(res).detail).toBe(`method ${method} is not implemented by this server; allowed on ${path}: ${allow}`);
+    }
   });
 });
 

@@ -57,3 +57,13 @@ export function byteLength(body: string | Uint8Array | undefined): number {
   if (body === undefined) return 0;
   return typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.byteLength;
 }
+
+/**
+ * The answer to a method this server does not implement at all (`allow` is the resource's `Allow`, or undefined
+ * to leave the header out): `405` with that `Allow` — a 4xx, so a client's mistake never shows as a server error
+ * in logs and alerts. RFC 9110 §9.1 recommends `501` here (a SHOULD); README "Methods" explains the choice.
+ */
+export function unknownMethod(method: string, path: string, allow: string | undefined): ResponseRecord {
+  const detail = `method ${method} is not implemented by this server${allow === undefined ? '' : `; allowed on ${path}: ${allow}`}`;
+  return problem(405, detail, allow === undefined ? {} : { headers: { allow } });
+}

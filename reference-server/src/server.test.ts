@@ -94,10 +94,15 @@ describe('startServer', () => {
     expect(responses[1]).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\n<\?xml [^]*<\/service>$/);
   });
 
-  it('answers 501 to a method the HTTP parser rejects and keeps serving', async () => {
+  it('answers 405 with Allow to a method the HTTP parser rejects (as the handler does) and keeps serving', async () => {
     const server = await start();
     const reply = await raw(server.port, 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', () => false);
-    expect(reply).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/);
+    expect(reply).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n[^]*allow: GET, HEAD, OPTIONS\r\n/);
+    expect(reply).toContain('method FOO is not implemented by this server');
+    const collection = await raw(server.port, 'BREW http://x/articles?q=1 HTTP/1.1\r\nHost: x\r\n\r\n', () => false);
+    expect(collection).toMatch(/^HTTP\/1\.1 405 [^]*allow: OPTIONS\r\n/);
+    const token = await raw(server.port, 'BREW /oauth2/token HTTP/1.1\r\nHost: x\r\n\r\n', () => false);
+    expect(token).toMatch(/^HTTP\/1\.1 405 [^]*allow: POST, OPTIONS\r\n/);
     expect((await request(`${server.url}/`, { headers: alice('GET', '/') })).statusCode).toBe(200);
   });
 

@@ -3,11 +3,11 @@ import type { IncomingMessage, Server, ServerOptions as HttpServerOptions, Serve
 import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { ConnectionMemory } from './auth/memory.js';
-import { createState, handleAsync } from './handle.js';
+import { createState, handleAsync, unparsedMethodResponse } from './handle.js';
 import { declaredLength, readBody, toRequestRecord, writeResponse } from './io.js';
 import { resolveServerOptions } from './options.js';
 import type { ResolvedServerOptions, ServerOptions } from './options.js';
-import { PROBLEM_TYPE, byteLength, problem, reasonPhrase } from './responses.js';
+import { byteLength, problem, reasonPhrase } from './responses.js';
 import type { ChangeListener } from './store/changes.js';
 import { openJournal } from './store/journal.js';
 import type { Journal } from './store/journal.js';
@@ -114,7 +114,7 @@ function wire(server: Server, secure: boolean, shared: Shared): Server {
     res.writeContinue();
     onRequest(req, res);
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => rejectClient(err, socket));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => rejectClient(err, socket, shared.deps));
   return server;
 }
 
@@ -171,21 +171,30 @@ function tooLarge(options: ResolvedServerOptions): ResponseRecord {
   return { ...record, headers: { ...record.headers, 'content-length': String(byteLength(record.body)) } };
 }
 
-/** Answers requests node:http could not parse (unknown method → 501, huge headers → 431, timeout → 408, else 400). */
-/** A method name that is a valid token (RFC 9110 §5.6.2) but that node's parser does not know: 501, not 400. */
-const TOKEN_METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ /;
+/** A request line whose method is a valid token (RFC 9110 §5.6.2) that node's parser does not know. */
+const TOKEN_REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) /;
 
-function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+/**
+ * Answers requests node:http could not parse: a method token it does not know → the same 405 with `Allow` the
+ * handler gives unknown methods; huge headers → 431; timeout → 408; anything else → 400. Always closes.
+ */
+function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, deps: HandlerDeps): void {
   const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
     socket.destroy();
     return;
   }
-  const validToken = TOKEN_METHOD.test((err.rawPacket ?? Buffer.alloc(0)).subarray(0, 256).toString('latin1'));
-  const status =
-    err.code === 'HPE_INVALID_METHOD' && validToken ? 501 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify({ type: 'about:blank', title: reasonPhrase(status), status, detail: `request rejected by the HTTP parser (${err.code ?? 'unknown'})` });
-  const head = `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  const line = TOKEN_REQUEST_LINE.exec((err.rawPacket ?? Buffer.alloc(0)).subarray(0, 8192).toString('latin1'));
+  const record =
+    err.code === 'HPE_INVALID_METHOD' && line !== null
+      ? unparsedMethodResponse(line[1]!, targetPath(line[2]!), deps)
+      : parserProblem(err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400, err.code);
+  const body = typeof record.body === 'string' ? record.body : '';
+  const fields = Object.entries(record.headers)
+    .filter(([name]) => name !== 'content-length' && name !== 'connection')
+    .map(([name, value]) => `${name}: ${String(value)}\r\n`)
+    .join('');
+  const head = `HTTP/1.1 ${record.status} ${reasonPhrase(record.status)}\r\n${fields}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
   // An earlier request on this connection that arrived whole may still be in its handler: its answer goes first,
   // then this rejection, so no answer is lost (bounded: the rejection goes out after 5 s regardless). An earlier
   // request whose body never completed (the cause of a timeout) is not waited for.
@@ -204,6 +213,17 @@ function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socke
     return;
   }
   socket.end(head + body);
+}
+
+function parserProblem(status: number, code: string | undefined): ResponseRecord {
+  return problem(status, `request rejected by the HTTP parser (${code ?? 'unknown'})`);
+}
+
+/** The path of a request-target as the routes match it: origin form without the query, or an absolute URI's path. */
+function targetPath(target: string): string {
+  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/.exec(target);
+  const path = absolute === null ? target : absolute[1] || '/';
+  return path.split('?')[0]!;
 }
 
 function listen(server: Server, host: string, port: number, log: (line: string) => void): Promise<number> {

@@ -81,7 +81,7 @@ export interface ServerState {
   sessions: SessionTable;
 }
 
-/** HTTP methods this server knows; anything else answers 501. */
+/** HTTP methods this server knows; anything else answers 405 (see `unknownMethod`). */
 export const KNOWN_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'CONNECT'] as const;
 
 /** A method token from {@link KNOWN_METHODS}. */

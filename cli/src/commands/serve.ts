@@ -37,7 +37,7 @@ Limits (see the README's "Limits" section):
 `;
 
 /** Errors of the machine rather than of conform: a port taken, a data directory that cannot be used. */
-const ENVIRONMENT_ERRORS = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'ENOSPC', 'EISDIR']);
+const ENVIRONMENT_ERRORS = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'ENOSPC', 'EISDIR', 'EEXIST']);
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, {

@@ -1,7 +1,7 @@
 import { authorizeEndpoint, temporaryCredentialsEndpoint, tokenCredentialsEndpoint } from '../oauth1/endpoints.js';
 import { revokeEndpoint } from '../oauth2/revoke.js';
 import { tokenEndpoint } from '../oauth2/token.js';
-import { problem } from '../responses.js';
+import { problem, unknownMethod } from '../responses.js';
 import { isKnownMethod } from '../types.js';
 import type { HandlerDeps, Method, RequestRecord, ResponseRecord, ServerState } from '../types.js';
 
@@ -25,10 +25,15 @@ const ENDPOINTS: ReadonlyMap<string, { method: Method; handler: EndpointHandler 
   [OAUTH_PATHS.oauth1Token, { method: 'POST', handler: tokenCredentialsEndpoint }],
 ]);
 
+/** The `Allow` of an OAuth endpoint path, or undefined for any other path. */
+export function oauthAllow(path: string): string | undefined {
+  const endpoint = ENDPOINTS.get(path);
+  return endpoint === undefined ? undefined : `${endpoint.method}, OPTIONS`;
+}
+
 /**
  * The handler of an OAuth endpoint path (matched raw, without the query), or undefined for any other path. It
- * answers its one method, `OPTIONS` (`200`, `Allow`), `405` with `Allow` for other known methods and `501` for
- * unknown ones. These requests skip the resource authentication: the endpoints verify client, consumer or
+ * answers its one method, `OPTIONS` (`200`, `Allow`), and `405` with `Allow` for every other method, known or not. These requests skip the resource authentication: the endpoints verify client, consumer or
  * resource-owner credentials themselves.
  */
 export function oauthEndpoint(path: string): EndpointHandler | undefined {
@@ -36,7 +41,7 @@ export function oauthEndpoint(path: string): EndpointHandler | undefined {
   if (endpoint === undefined) return undefined;
   const allow = `${endpoint.method}, OPTIONS`;
   return (req, state, deps) => {
-    if (!isKnownMethod(req.method)) return problem(501, `method ${req.method} is not implemented by this server`);
+    if (!isKnownMethod(req.method)) return unknownMethod(req.method, req.path, allow);
     if (req.method === 'OPTIONS') return { status: 200, headers: { allow } };
     if (req.method !== endpoint.method) return problem(405, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { headers: { allow } });
     return endpoint.handler(req, state, deps);

@@ -45,7 +45,7 @@ export interface DecodedJournal {
 
 /**
  * Reads a journal's text. Only the last line may be incomplete or fail its checksum (a crash while appending):
- * it is reported as `tornTail` and left out. A damaged line followed by valid ones is corruption, not a crash.
+ * it is reported as `tornTail` and left out. A damaged line before the last one is corruption, not a crash.
  * @throws {JournalCorruptError} for a damaged line before the last one.
  */
 export function decodeJournal(text: string): DecodedJournal {
@@ -57,22 +57,14 @@ export function decodeJournal(text: string): DecodedJournal {
     const end = text.indexOf('\n', start);
     const change = end === -1 ? undefined : decodeLine(text.slice(start, end));
     if (change === undefined) {
-      // A crash while appending leaves an incomplete or damaged tail; a valid line after damage is corruption.
-      if (laterLinesValid(text, end)) throw new JournalCorruptError(line, 'a damaged line before the end of the journal');
+      // A crash while appending can only damage the last line; damage anywhere before it is corruption.
+      if (end !== -1 && end !== text.length - 1) throw new JournalCorruptError(line, 'a damaged line before the end of the journal');
       return { changes, validLength: Buffer.byteLength(text.slice(0, start)), tornTail: true };
     }
     changes.push(change);
     start = end + 1;
   }
   return { changes, validLength: Buffer.byteLength(text), tornTail: false };
-}
-
-function laterLinesValid(text: string, end: number): boolean {
-  if (end === -1) return false;
-  return text
-    .slice(end + 1)
-    .split('\n')
-    .some((raw) => decodeLine(raw) !== undefined);
 }
 
 function decodeLine(raw: string): StateChange | undefined {
