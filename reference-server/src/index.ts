@@ -50,7 +50,7 @@ export type { ArticleParseResult, ArticleProblem, ArticleProblemCode } from './x
 export { readXml } from './xml/reader.js';
 export type { XmlElement, XmlReadResult } from './xml/reader.js';
 export { ArticleStore } from './store/articles.js';
-export { decodeJournal, encodeChange } from './store/changes.js';
+export { JournalReader, decodeJournal, encodeChange } from './store/changes.js';
 export type { ChangeListener, DecodedJournal, StateChange } from './store/changes.js';
 export { DataDirInUseError, JournalCorruptError, JournalWriteError, JOURNAL_FILE, openJournal } from './store/journal.js';
 export type { Journal, JournalLoad, JournalOptions } from './store/journal.js';

@@ -34,37 +34,76 @@ export function encodeChange(change: StateChange): string {
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
 }
 
-/** Result of {@link decodeJournal}. */
+/** Result of reading a whole journal. */
 export interface DecodedJournal {
   changes: StateChange[];
-  /** Bytes of the text that hold complete, valid lines; a torn tail after them is to be cut off. */
-  validLength: number;
-  /** True when the text ends with an incomplete or damaged line (a write cut short by a crash). */
+  /** True when the text ends with an incomplete or damaged line (a write cut short by a crash): it was left out. */
   tornTail: boolean;
 }
 
 /**
- * Reads a journal's text. Only the last line may be incomplete or fail its checksum (a crash while appending):
- * it is reported as `tornTail` and left out. A damaged line before the last one is corruption, not a crash.
+ * Reads a journal incrementally, chunk by chunk (so its size is not bounded by the longest string), handing each
+ * change to `onChange` in order. Only the last line may be incomplete or fail its checksum (a crash while
+ * appending): {@link JournalReader.end} reports it as `tornTail`. A damaged line before the last one is corruption.
+ */
+export class JournalReader {
+  private rest: Buffer = Buffer.alloc(0);
+  private line = 0;
+  private changes = 0;
+  /** The number of a damaged complete line: allowed only as the very last thing in the journal. */
+  private damaged: number | undefined;
+
+  constructor(private readonly onChange: (change: StateChange) => void) {}
+
+  /**
+   * Reads the complete lines of `chunk` (with what was left of the previous one).
+   * @throws {JournalCorruptError} once a damaged line turns out not to be the last.
+   */
+  push(chunk: Uint8Array): void {
+    const data = this.rest.length === 0 ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([this.rest, chunk]);
+    let start = 0;
+    for (let end = data.indexOf(0x0a, start); end !== -1; end = data.indexOf(0x0a, start)) {
+      this.take(data.toString('utf8', start, end));
+      start = end + 1;
+    }
+    this.rest = Buffer.from(data.subarray(start)); // a copy: the chunk itself is not kept
+  }
+
+  /**
+   * Ends the journal.
+   * @throws {JournalCorruptError} when a damaged line is followed by anything.
+   */
+  end(): { changes: number; tornTail: boolean } {
+    if (this.damaged !== undefined && this.rest.length > 0) throw corrupt(this.damaged);
+    return { changes: this.changes, tornTail: this.damaged !== undefined || this.rest.length > 0 };
+  }
+
+  private take(raw: string): void {
+    this.line++;
+    if (this.damaged !== undefined) throw corrupt(this.damaged);
+    const change = decodeLine(raw);
+    if (change === undefined) {
+      this.damaged = this.line;
+      return;
+    }
+    this.changes++;
+    this.onChange(change);
+  }
+}
+
+function corrupt(line: number): JournalCorruptError {
+  return new JournalCorruptError(line, 'a damaged line before the end of the journal');
+}
+
+/**
+ * Reads a whole journal's text (see {@link JournalReader}).
  * @throws {JournalCorruptError} for a damaged line before the last one.
  */
 export function decodeJournal(text: string): DecodedJournal {
   const changes: StateChange[] = [];
-  let start = 0;
-  let line = 0;
-  while (start < text.length) {
-    line++;
-    const end = text.indexOf('\n', start);
-    const change = end === -1 ? undefined : decodeLine(text.slice(start, end));
-    if (change === undefined) {
-      // A crash while appending can only damage the last line; damage anywhere before it is corruption.
-      if (end !== -1 && end !== text.length - 1) throw new JournalCorruptError(line, 'a damaged line before the end of the journal');
-      return { changes, validLength: Buffer.byteLength(text.slice(0, start)), tornTail: true };
-    }
-    changes.push(change);
-    start = end + 1;
-  }
-  return { changes, validLength: Buffer.byteLength(text), tornTail: false };
+  const reader = new JournalReader((change) => changes.push(change));
+  reader.push(Buffer.from(text, 'utf8'));
+  return { changes, tornTail: reader.end().tornTail };
 }
 
 function decodeLine(raw: string): StateChange | undefined {

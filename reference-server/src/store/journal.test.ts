@@ -77,7 +77,7 @@ describe('--data journal (in-process restarts)', () => {
     const dir = await tempDir();
     const state = createState({ maxArticles: 10, maxBodyBytes: 1000 }, {}, (change) => journal.append(change));
     const logged: string[] = [];
-    const journal = await openJournal(dir, state, { nowMs: () => 0, log: (l) => logged.push(l), compactAfter: 50 });
+    const journal = await openJournal(dir, state, { nowMs: () => 0, log: (l) => logged.push(l), compactAfterBytes: 4096 });
     for (let i = 0; i < 1000; i++) {
       state.store.set(`k${i % 5}`, { title: `t${i}`, price: '1.00', currency: 'eur' });
       if (i % 10 === 9) await journal.commit();

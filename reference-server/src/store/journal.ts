@@ -3,14 +3,14 @@
  * answer that follows the change goes out (group commit: one write and one `fdatasync` for every change made
  * while the previous batch was being synced). At start the file is read back into the state (a torn last line,
  * from a crash in the middle of an append, is cut off), then rewritten as a snapshot of what is live; it is
- * rewritten the same way whenever it has grown to several times the live state, so the disk use stays bounded.
+ * rewritten the same way once it has grown past twice that snapshot (and 16 MiB), so the disk use stays bounded.
  */
-import { constants } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerState } from '../types.js';
-import { JournalCorruptError, decodeJournal, encodeChange } from './changes.js';
+import { JournalCorruptError, JournalReader, encodeChange } from './changes.js';
 import type { StateChange } from './changes.js';
 
 export { JournalCorruptError } from './changes.js';
@@ -44,8 +44,11 @@ export interface JournalOptions {
   nowMs: () => number;
   /** Receives one line when the journal is loaded or compacted. */
   log: (line: string) => void;
-  /** Compact once this many lines were appended since the last snapshot and they are twice the live ones. Default: 100,000. */
-  compactAfter?: number;
+  /**
+   * Compact once this many bytes were appended since the last snapshot and they are at least twice the snapshot's
+   * size, so the file stays within a small multiple of the live state. Default: 16 MiB.
+   */
+  compactAfterBytes?: number;
 }
 
 /** Figures of a loaded journal, for the start-up line. */
@@ -79,11 +82,11 @@ export async function openJournal(dir: string, state: ServerState, options: Jour
   try {
     const load = await restore(dir, state, options.nowMs());
     await rm(path.join(dir, SNAPSHOT_FILE), { force: true });
-    const live = await writeSnapshot(dir, state, options.nowMs());
+    const snapshotBytes = await writeSnapshot(dir, state, options.nowMs());
     options.log(
       `data ${dir}: ${load.articles} articles, ${load.nonces} live nonces from ${load.changes} journal lines${load.tornTail ? ' (an incomplete last line, from a crash, was dropped)' : ''}`,
     );
-    return new FileJournal(dir, state, options, await open(path.join(dir, JOURNAL_FILE), 'a'), live, load);
+    return new FileJournal(dir, state, options, await open(path.join(dir, JOURNAL_FILE), 'a'), snapshotBytes, load);
   } catch (err) {
     await unlock(dir);
     throw err;
@@ -94,22 +97,22 @@ class FileJournal implements Journal {
   private queue: string[] = [];
   private appended = 0;
   private durable = 0;
-  private sinceSnapshot = 0;
+  private bytesSinceSnapshot = 0;
   private flushing: Promise<void> | undefined;
   private failure: JournalWriteError | undefined;
   private closed: Promise<void> | undefined;
   private readonly waiters: { upTo: number; resolve: () => void; reject: (err: Error) => void }[] = [];
-  private readonly compactAfter: number;
+  private readonly compactAfterBytes: number;
 
   constructor(
     private readonly dir: string,
     private readonly state: ServerState,
     private readonly options: JournalOptions,
     private file: FileHandle,
-    private liveLines: number,
+    private snapshotBytes: number,
     readonly load: JournalLoad,
   ) {
-    this.compactAfter = options.compactAfter ?? 100_000;
+    this.compactAfterBytes = options.compactAfterBytes ?? 16 * 1024 * 1024;
   }
 
   append(change: StateChange): void {
@@ -140,20 +143,19 @@ class FileJournal implements Journal {
     try {
       while (this.queue.length > 0 && this.failure === undefined) {
         const upTo = this.appended;
-        if (this.sinceSnapshot >= this.compactAfter && this.sinceSnapshot >= 2 * this.liveLines) {
+        if (this.bytesSinceSnapshot >= this.compactAfterBytes && this.bytesSinceSnapshot >= 2 * this.snapshotBytes) {
           // The snapshot is taken from the state as it is now, which includes every queued change.
           this.queue = [];
           await this.file.close();
-          this.liveLines = await writeSnapshot(this.dir, this.state, this.options.nowMs());
+          this.snapshotBytes = await writeSnapshot(this.dir, this.state, this.options.nowMs());
           this.file = await open(path.join(this.dir, JOURNAL_FILE), 'a');
-          this.sinceSnapshot = 0;
-          this.options.log(`data ${this.dir}: journal compacted to ${this.liveLines} lines`);
+          this.bytesSinceSnapshot = 0;
+          this.options.log(`data ${this.dir}: journal compacted to ${this.snapshotBytes} bytes`);
         } else {
-          const batch = this.queue;
+          const text = this.queue.join('');
           this.queue = [];
-          await this.file.write(batch.join(''));
+          this.bytesSinceSnapshot += await writeAll(this.file, text);
           await this.file.datasync();
-          this.sinceSnapshot += batch.length;
         }
         this.durable = upTo;
         this.release();
@@ -179,54 +181,59 @@ class FileJournal implements Journal {
 
 async function restore(dir: string, state: ServerState, nowMs: number): Promise<JournalLoad> {
   const file = path.join(dir, JOURNAL_FILE);
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return '';
-    throw err;
-  });
-  let decoded;
-  try {
-    decoded = decodeJournal(text);
-  } catch (err) {
-    if (err instanceof JournalCorruptError) err.message = `${file}: ${err.message}`;
-    throw err;
-  }
-  for (const change of decoded.changes) {
+  const reader = new JournalReader((change) => {
     if (change.kind === 'nonce') state.nonces.restore(change.scope, change.key, change.expiresAt, nowMs);
     else state.store.restore(change);
+  });
+  let read;
+  try {
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) reader.push(chunk as Buffer);
+    read = reader.end();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') read = { changes: 0, tornTail: false };
+    else {
+      if (err instanceof JournalCorruptError) err.message = `${file}: ${err.message}`;
+      throw err;
+    }
   }
-  return { articles: state.store.size, nonces: state.nonces.size(), changes: decoded.changes.length, tornTail: decoded.tornTail };
+  return { articles: state.store.size, nonces: state.nonces.size(), changes: read.changes, tornTail: read.tornTail };
 }
 
 /**
  * Replaces the journal with the live state: written to a new file, fsynced, renamed over the journal, and the
  * directory fsynced, so a crash at any point leaves either the old journal or the new one whole.
- * @returns the number of lines written.
+ * @returns the number of bytes written.
  */
 async function writeSnapshot(dir: string, state: ServerState, nowMs: number): Promise<number> {
   const target = path.join(dir, SNAPSHOT_FILE);
   const file = await open(target, 'w');
-  let lines = 0;
+  let bytes = 0;
   try {
     let chunk: string[] = [];
     const changes: Iterable<StateChange>[] = [state.store.snapshot(), state.nonces.snapshot(nowMs)];
     for (const source of changes) {
       for (const change of source) {
         chunk.push(encodeChange(change));
-        lines++;
         if (chunk.length >= 4096) {
-          await file.write(chunk.join(''));
+          bytes += await writeAll(file, chunk.join(''));
           chunk = [];
         }
       }
     }
-    await file.write(chunk.join(''));
+    bytes += await writeAll(file, chunk.join(''));
     await file.sync();
   } finally {
     await file.close();
   }
   await rename(target, path.join(dir, JOURNAL_FILE));
   await syncDirectory(dir);
-  return lines;
+  return bytes;
+}
+
+/** Writes all of `text` at the end of `file` (a bare `write()` may write part of it); returns its size in bytes. */
+async function writeAll(file: FileHandle, text: string): Promise<number> {
+  await file.appendFile(text);
+  return Buffer.byteLength(text);
 }
 
 async function syncDirectory(dir: string): Promise<void> {
