@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signRequest } from '../auth/sign.js';
 import { createState } from '../handle.js';
 import { startServer } from '../server.js';
@@ -109,6 +109,27 @@ describe('--data journal (in-process restarts)', () => {
     await writeFile(path.join(dir, JOURNAL_FILE), line);
     const fine = await openJournal(dir, createState({ maxArticles: 10, maxBodyBytes: 1000 }), { nowMs: () => 0, log: () => {} });
     await fine.close();
+  });
+
+  it('answers 503 to everything, acknowledging nothing, once the journal cannot be written (a full disk)', async () => {
+    const dir = await tempDir();
+    const logged: string[] = [];
+    const server = await start({ dataDir: dir, log: (l) => logged.push(l) });
+    const body = articleXml({ title: 'never acknowledged' });
+    const auth = signRequest({ method: 'PUT', target: '/articles/full', user: 'alice', secret: 'alice-secret-1', body });
+    const probe = await open(path.join(dir, 'probe'), 'w');
+    const fileHandle = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const full = vi.spyOn(fileHandle, 'datasync').mockRejectedValue(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+    try {
+      const put = await send(server, 'PUT', '/articles/full', { ...auth, 'content-type': 'application/xml' }, body);
+      expect(put.status).toBe(503);
+      expect(put.text).toMatch(/data directory cannot be written/);
+      expect((await send(server, 'GET', '/articles/full')).status).toBe(503);
+      expect(logged.join('\n')).toMatch(/journal write failed: ENOSPC/);
+    } finally {
+      full.mockRestore();
+    }
   });
 
   it('refuses a data directory another server holds', async () => {
