@@ -93,7 +93,18 @@ export function needsCredentials(method: string, path: string, profile: Resolved
   const articlePath = p === profile.articles.collection || p.startsWith(profile.articles.collection + '/') ||
     [profile.articles.item, ...profile.articles.aliases].some((t) => p.startsWith(t.split('{')[0] ?? t));
   if (articlePath && profile.articles.writeAuth && (UNSAFE.has(m) || m === 'OPTIONS')) return true;
-  return m !== 'OPTIONS' && profile.protected.some((r) => new RegExp(`^${r.path.split(/\{[^}]*\}/).map(escapeRe).join('[^/]+')}$`).test(p));
+  return m !== 'OPTIONS' && protectedPatterns(profile).some((re) => re.test(p));
+}
+
+/** The profile's protected path templates as regular expressions, compiled once per profile (not per request). */
+const protectedCache = new WeakMap<ResolvedProfile, RegExp[]>();
+function protectedPatterns(profile: ResolvedProfile): RegExp[] {
+  let patterns = protectedCache.get(profile);
+  if (!patterns) {
+    patterns = profile.protected.map((r) => new RegExp(`^${r.path.split(/\{[^}]*\}/).map(escapeRe).join('[^/]+')}$`));
+    protectedCache.set(profile, patterns);
+  }
+  return patterns;
 }
 
 const PREFERENCE: Scheme[] = ['hmac-nonce', 'hmac', 'basic', 'oauth2', 'oauth1'];
@@ -213,13 +224,14 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
           ? await Promise.all(Array.from({ length: times }, () => deps.client.send(built.request, { concurrent: true })))
           : await sequential(times, () => deps.client.send(built.request));
         const messages: string[] = [];
-        const where = `${built.request.method} ${pathOf(built.request.url)}`;
+        // Only messages use it: parsing the URL for every passing exchange would cost a URL parse per request.
+        const where = () => `${built.request.method} ${pathOf(built.request.url)}`;
         for (const sent of results) {
           const exchange: RawExchange = { step: at.index, ...named(), request: built.request };
           if (transcript.length < maxTranscript) transcript.push(exchange);
           if (!sent.ok) {
             exchange.error = sent.error;
-            return error(`${where}: ${sent.error.message}`);
+            return error(`${where()}: ${sent.error.message}`);
           }
           exchange.response = sent.response;
           const found = checkResponse(sent.response, step.expect, {
@@ -232,7 +244,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
         }
         messages.push(...checkCounts(step, results, (t) => render(t, local)));
         if (messages.length > 0) {
-          return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where}: ${m}`)), transcript, requests };
+          return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where()}: ${m}`)), transcript, requests };
         }
         const last = results[results.length - 1];
         if (last?.ok) capture(step, last.response, built.request.url, built.base, scope, redactor);

@@ -21,6 +21,7 @@ export function parseAllow(value: string): { methods: string[]; bad: string[] } 
 
 /** Accepts a code, a class like `2xx`, a list, or a template rendering to those. */
 export function statusSet(spec: unknown, render: Render): Array<number | string> {
+  if (typeof spec === 'number') return [spec];
   const items = Array.isArray(spec) ? spec : [spec];
   return items.flatMap((s): Array<number | string> => {
     if (typeof s === 'number') return [s];
@@ -33,6 +34,9 @@ export function statusSet(spec: unknown, render: Render): Array<number | string>
 export function statusMatches(status: number, set: ReadonlyArray<number | string>): boolean {
   return set.some((s) => (typeof s === 'number' ? s === status : s === `${Math.floor(status / 100)}xx`));
 }
+
+/** The body as UTF-8 text, decoded in place (`Buffer.from(u8)` would copy it first). */
+const bodyText = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
 
 const describeSet = (set: ReadonlyArray<number | string>) => set.join(' or ');
 
@@ -164,14 +168,14 @@ export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ct
   }
   if (exp.article !== undefined) {
     const article = render(exp.article) as ArticleValue;
-    const text = Buffer.from(res.body).toString('utf8');
+    const text = bodyText(res.body);
     if (text.trim() === '') out.push('the body is empty, expected the article');
     else out.push(...compareArticle(article, text, ctx.optionalFields).map((d) => `article: ${d}`));
   }
   if (exp.json) {
     let doc: unknown;
     try {
-      doc = JSON.parse(Buffer.from(res.body).toString('utf8'));
+      doc = JSON.parse(bodyText(res.body));
     } catch {
       out.push('the body is not JSON');
     }
@@ -198,7 +202,7 @@ export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ct
     }
   }
   if (exp.body) {
-    const text = Buffer.from(res.body).toString('utf8');
+    const text = bodyText(res.body);
     if (exp.body.empty === true && res.body.length > 0) out.push(`the body must be empty, got ${res.body.length} bytes`);
     if (exp.body.empty === false && res.body.length === 0) out.push('the body is empty');
     if (exp.body.contains !== undefined) {

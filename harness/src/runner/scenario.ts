@@ -1,6 +1,7 @@
 /** Runs one scenario as a fast-check property: N runs from a derived seed, shrinking a failure to a minimal one. */
 import fc from 'fast-check';
 import { GENERATORS } from '../generators/registry.js';
+import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../spec/types.js';
 import { executeOnce, redactExchange, type ExecDeps, type IterationOutcome, type RawExchange } from './execute.js';
 import type { ScenarioResult } from './types.js';
@@ -34,13 +35,30 @@ export function baseOf(s: Scenario): Base {
   return { id: s.id, title: s.title, file: s.file, line: s.line, rules: s.rules, level: s.level, tags: s.tags };
 }
 
+/**
+ * Arbitraries by profile, generator and options. Building one takes milliseconds (`fc.stringMatching` precomputes
+ * its bias slices: ~15 ms for a slug and an article, the time of dozens of requests), and arbitraries are immutable
+ * and deterministic given the seed, so one instance serves every run of every scenario that asks for it.
+ */
+const arbitraries = new WeakMap<ResolvedProfile, Map<string, fc.Arbitrary<unknown>>>();
+
+function arbitraryFor(given: Scenario['given'][number], profile: ResolvedProfile): fc.Arbitrary<unknown> {
+  let byKey = arbitraries.get(profile);
+  if (!byKey) arbitraries.set(profile, (byKey = new Map()));
+  const key = `${given.gen}\0${JSON.stringify(given.options)}`;
+  let arb = byKey.get(key);
+  if (!arb) {
+    arb = (GENERATORS[given.gen] ?? GENERATORS['count']!).make(given.options, profile);
+    byKey.set(key, arb);
+  }
+  return arb;
+}
+
 export async function runScenario(scenario: Scenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
   const started = performance.now();
   const seed = scenarioSeed(options.seed, scenario.id);
   const numRuns = scenario.property ? (scenario.runs ?? options.runs) : 1;
-  const arbs = Object.fromEntries(
-    scenario.given.map((g) => [g.name, (GENERATORS[g.gen] ?? GENERATORS['count']!).make(g.options, deps.profile)]),
-  );
+  const arbs = Object.fromEntries(scenario.given.map((g) => [g.name, arbitraryFor(g, deps.profile)]));
   const arb = scenario.given.length > 0 ? fc.record(arbs) : fc.constant({});
   const limit = numRuns + (options.maxShrinkRuns ?? 200);
 

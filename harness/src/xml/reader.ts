@@ -39,7 +39,7 @@ function decodeRef(ref: string): string {
 /** Decodes character data: references expanded, line ends normalized; `<` or a bare `&` is an error. */
 function decodeText(raw: string, inAttribute: boolean): string {
   if (raw.includes('<')) throw new XmlError(inAttribute ? '"<" in an attribute value' : 'unexpected "<"');
-  let s = raw.replace(/\r\n?/g, '\n');
+  let s = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
   if (inAttribute) s = s.replace(/[\t\n]/g, ' ');
   if (!s.includes('&')) return s;
   return s.replace(/&([^;]*);|&/g, (_m, ref: string | undefined) => {
