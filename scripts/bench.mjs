@@ -8,6 +8,9 @@
 //    ratio to the same GET unauthenticated, same server, same run (headers signed beforehand). Aim: >= 0.7.
 // 3. Nonce store memory: heap after each 100,000 of one million distinct nonces at a 10 s window and 20,000
 //    nonces a simulated second; it must stay flat once the window is full.
+// 4. Durability: signed PUT throughput of the server with `--data` (every answer waits for its journal fsync) as
+//    a ratio to the same server in memory, same run; and the durable server's heap after GC, in-process, after each
+//    of several phases of sustained signed writes (window 10 s): it must stay flat once the nonce window is full.
 //
 // Run with `npm run bench` (node --expose-gc). BENCH_ROUNDS, BENCH_RUNS tune part 1.
 import path from 'node:path';
@@ -23,7 +26,9 @@ import { runScenario } from '../dist/harness/src/runner/scenario.js';
 import { loadRules, loadSuite } from '../dist/harness/src/spec/load.js';
 import { articleArb } from '../dist/harness/src/generators/article.js';
 import { serializeArticle } from '../dist/harness/src/xml/article-xml.js';
-import { NonceStore } from '../dist/reference-server/src/index.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import { NonceStore, signRequest, startServer } from '../dist/reference-server/src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -181,4 +186,58 @@ await server.close();
   for (const [n, size, mb] of rows) console.log(`   after ${String(n).padStart(9)} nonces: ${String(size).padStart(7)} stored, heap ${mb.toFixed(1)} MiB`);
   const steady = rows.slice(2).map((r) => r[2]);
   console.log(`   heap spread once the window is full: ${(Math.max(...steady) - Math.min(...steady)).toFixed(1)} MiB (flat means a few MiB at most)`);
+}
+
+// ---- 4. durability: --data vs memory, and heap under sustained durable writes -----------------------------------
+{
+  const gc = globalThis.gc ?? (() => {});
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'conform-bench-'));
+  const memory = await startServer({ port: 0, window: 10 });
+  const durable = await startServer({ port: 0, window: 10, dataDir: dir });
+  const body = serializeArticle({ title: 'Bench', price: '1.50', currency: 'eur', fields: { summary: 'x'.repeat(500) } });
+  let nonce = 1e15;
+  // Signed PUTs over 16 connections, replacing 300 articles in turn; returns requests per second.
+  async function puts(server, count) {
+    const pool = new Pool(server.url, { connections: 16 });
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < count) {
+        const target = `/articles/b${next++ % 300}`;
+        const headers = signRequest({ method: 'PUT', target, user: 'alice', secret: 'alice-secret-1', body, nonce: String(nonce++), date: new Date() });
+        const res = await pool.request({ method: 'PUT', path: target, headers: { ...headers, 'content-type': 'application/xml' }, body });
+        await res.body.dump();
+        if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`PUT ${target}: ${res.statusCode}`);
+      }
+    }));
+    const rate = count / ((performance.now() - t0) / 1000);
+    await pool.close();
+    return rate;
+  }
+  const inMemory = [];
+  const onDisk = [];
+  await puts(memory, 2000);
+  await puts(durable, 2000);
+  for (let i = 0; i < ROUNDS; i++) {
+    if (i % 2 === 0) inMemory.push(await puts(memory, 3000)), onDisk.push(await puts(durable, 3000));
+    else onDisk.push(await puts(durable, 3000)), inMemory.push(await puts(memory, 3000));
+  }
+  await memory.close();
+  console.log(`4. durability: signed PUT (500-byte summary) over 16 connections, 3000 per round, ${ROUNDS} rounds, in-process servers`);
+  console.log(`   memory only          median ${fmt(median(inMemory))} req/s   rounds: ${inMemory.map((x) => x.toFixed(0)).join(' ')}`);
+  console.log(`   --data (fsync)       median ${fmt(median(onDisk))} req/s   rounds: ${onDisk.map((x) => x.toFixed(0)).join(' ')}`);
+  console.log(`   ratio --data / memory = ${(median(onDisk) / median(inMemory)).toFixed(2)}`);
+  const heaps = [];
+  for (let phase = 0; phase < 6; phase++) {
+    const started = performance.now();
+    while (performance.now() - started < 4000) await puts(durable, 2000);
+    gc();
+    gc();
+    heaps.push([durable.nonceCount(), process.memoryUsage().heapUsed / 1024 / 1024]);
+  }
+  console.log(`   heap after GC, each phase of 4 s of durable signed PUTs: ${heaps.map(([n, mb]) => `${mb.toFixed(1)} MiB (${n} nonces)`).join(', ')}`);
+  const later = heaps.slice(2).map((h) => h[1]);
+  console.log(`   heap spread after the first two phases: ${(Math.max(...later) - Math.min(...later)).toFixed(1)} MiB (flat means a few MiB at most)`);
+  await durable.close();
+  await rm(dir, { recursive: true, force: true });
 }
