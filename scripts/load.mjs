@@ -18,7 +18,8 @@
 // Reported at the end (and a progress line every 5 s on stderr): requests, throughput, counts per kind and
 // status, errors (5xx; unexpected statuses; connection errors, resets and timeouts, apart), latency p50/p90/p99/max
 // per request (send to body fully read), and the server's resident memory (VmRSS of the child from /proc) at
-// start, after the warm-up and at the end, with a reading every second after the warm-up for the trend.
+// start, after the warm-up and at the end, with a reading every second after the warm-up for the trend, and its heap
+// after each major GC (the server runs with --trace-gc), the measure that tells a leak from V8 sizing its heap.
 //
 // The server state stays bounded, so that memory growth after the warm-up means a leak, not stored data: deletes
 // keep pace with creates, and the server keeps each nonce for `--window S` (default 10 s, so the nonce store is
@@ -111,18 +112,30 @@ function pickKind() {
 // ---- the server in its own process ----------------------------------------------------------------------------
 let child;
 let childExit; // set when the server exits by itself
+/**
+ * The server's heap after each of its major GCs, [performance.now(), MiB], from its `--trace-gc` lines: unlike RSS
+ * (which V8 grows with the allocation rate and rarely gives back), a heap that keeps rising across major GCs after
+ * the warm-up is a leak.
+ */
+const majorGcs = [];
 /** `conform serve` as a separate process, like any target; its URL is read from its stdout. */
 async function startTarget() {
-  child = spawn(process.execPath, [path.join(root, 'bin', 'conform.js'), 'serve', '--port', '0', '--https-port', 'off', '--quiet', '--max-articles', '1000000', '--window', String(WINDOW), ...(DATA_DIR ? ['--data', DATA_DIR] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child = spawn(process.execPath, ['--trace-gc', path.join(root, 'bin', 'conform.js'), 'serve', '--port', '0', '--https-port', 'off', '--quiet', '--max-articles', '1000000', '--window', String(WINDOW), ...(DATA_DIR ? ['--data', DATA_DIR] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
   child.on('exit', (code, signal) => {
     childExit = { code, signal };
   });
   return await new Promise((resolve, reject) => {
-    let out = '';
+    let pending = '';
     child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
+      pending += d;
+      for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        const gc = /Mark-Compact.*?->\s*([\d.]+)\s*\(/.exec(line);
+        if (gc) majorGcs.push([performance.now(), Number(gc[1])]);
+        const m = /listening on (http:\/\/\S+)/.exec(line);
+        if (m) resolve(m[1]);
+      }
     });
     child.once('exit', (code, signal) => reject(new Error(`conform serve exited (code ${code}, signal ${signal}) before listening`)));
     child.once('error', reject);
@@ -408,6 +421,13 @@ try {
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const rssTrend = third > 0 ? { min: Math.min(...rssSamples), max: Math.max(...rssSamples), firstThird: mean(rssSamples.slice(0, third)), lastThird: mean(rssSamples.slice(-third)) } : undefined;
   if (rssTrend) say(`  RSS trend     after the warm-up, sampled every 1 s: min ${mib(rssTrend.min)}, max ${mib(rssTrend.max)}; mean of the first third ${mib(rssTrend.firstThird)}, of the last third ${mib(rssTrend.lastThird)}`);
+  const heapAfterWarmup = majorGcs.filter(([at]) => at >= warmAt).map(([, mb]) => mb);
+  const heapTrend = heapAfterWarmup.length > 0 ? { majorGcs: heapAfterWarmup.length, first: heapAfterWarmup[0], last: heapAfterWarmup[heapAfterWarmup.length - 1], min: Math.min(...heapAfterWarmup), max: Math.max(...heapAfterWarmup) } : undefined;
+  say(
+    heapTrend
+      ? `  server heap   after each major GC since the warm-up (${heapTrend.majorGcs}): first ${mib(heapTrend.first)}, last ${mib(heapTrend.last)}, min ${mib(heapTrend.min)}, max ${mib(heapTrend.max)}`
+      : '  server heap   no major GC after the warm-up (run longer to see the heap trend)',
+  );
   if (childExit !== undefined) say(`  SERVER EXITED during the load: code ${childExit.code}, signal ${childExit.signal}`);
 
   const failed = stats.serverErrors > 0 || stats.unexpected > 0 || connErrors > 0 || childExit !== undefined;
@@ -431,6 +451,7 @@ try {
       })),
       errors: { serverErrors: stats.serverErrors, unexpected: stats.unexpected, connection: stats.connection, samples: stats.samples },
       serverRssMiB: { start: round(rssStart), afterWarmup: round(rssWarm), end: round(rssEnd), growthAfterWarmup: round(rssEnd - rssWarm), ...(rssTrend ? { trend: Object.fromEntries(Object.entries(rssTrend).map(([k, v]) => [k, round(v)])) } : {}) },
+      serverHeapAfterMajorGcMiB: heapTrend ?? null,
       articlesHeld: SEEDED + stats.created - stats.deleted,
       noncesConsumed: stats.nonces,
       serverExited: childExit ?? null,
