@@ -151,6 +151,16 @@ describe('limits (README "Limits")', () => {
     await small.body.dump();
   });
 
+  it('drops no header field, however many (a credential repeated after 2,500 fields is still seen)', async () => {
+    const server = await start();
+    const auth = alice('GET', '/').authentication;
+    const filler = Array.from({ length: 2500 }, (_, i) => `x${i}: 1\r\n`).join('');
+    const once = await raw(server.port, `GET / HTTP/1.1\r\nHost: x\r\nAuthentication: ${auth}\r\n${filler}Connection: close\r\n\r\n`, () => false);
+    expect(once).toMatch(/^HTTP\/1\.1 200 /);
+    const twice = await raw(server.port, `GET / HTTP/1.1\r\nHost: x\r\nAuthentication: ${auth}\r\n${filler}Authentication: ${auth}\r\nConnection: close\r\n\r\n`, () => false);
+    expect(twice).toMatch(/^HTTP\/1\.1 401 /); // node's default count limit would have dropped the second one: 200
+  });
+
   it('answers 408 and closes when a request is not complete within requestTimeoutMs', async () => {
     const server = await start({ requestTimeoutMs: 200 });
     const reply = await raw(server.port, 'PUT /articles/slow HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc', () => false);

@@ -99,6 +99,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
 function wire(server: Server, secure: boolean, shared: Shared): Server {
   const { options } = shared;
+  // No count limit: node's default (2000) silently drops the fields beyond it — a repeated credential among them
+  // would go unseen. The head's byte cap (maxHeaderBytes, 431) bounds the count instead.
+  server.maxHeadersCount = 0;
   server.requestTimeout = options.requestTimeoutMs;
   server.headersTimeout = options.requestTimeoutMs;
   server.keepAliveTimeout = options.keepAliveTimeoutMs;
