@@ -13,6 +13,7 @@
 //    of several phases of sustained signed writes (window 10 s): it must stay flat once the nonce window is full.
 //
 // Run with `npm run bench` (node --expose-gc). BENCH_ROUNDS, BENCH_RUNS tune part 1.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +49,7 @@ async function startTarget() {
     });
     child.on('exit', (code) => reject(new Error(`conform serve exited with ${code}`)));
   });
-  return { url, close: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+  return { url, pid: child.pid, close: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
 }
 
 const server = await startTarget();
@@ -123,7 +124,18 @@ const ARTICLE = '/articles/bench-target';
 }
 const PER_ROUND = 4000;
 const CONCURRENCY = 16;
-async function throughput(headersFor) {
+/** CPU time the server process has used so far, µs (user + system, from /proc; NaN where there is no /proc). */
+function serverCpuMicros() {
+  try {
+    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6; // clock ticks of 1/100 s
+  } catch {
+    return Number.NaN;
+  }
+}
+const cpuPerRequest = { unsigned: [], signed: [] };
+async function throughput(headersFor, cpuInto) {
+  const cpuBefore = serverCpuMicros();
   const headers = Array.from({ length: PER_ROUND }, (_, i) => headersFor(i));
   const pool = new Pool(server.url, { connections: CONCURRENCY });
   let next = 0;
@@ -138,6 +150,7 @@ async function throughput(headersFor) {
     }
   }));
   const rate = PER_ROUND / ((performance.now() - t0) / 1000);
+  cpuInto?.push((serverCpuMicros() - cpuBefore) / PER_ROUND);
   await pool.close();
   if (bad > 0) throw new Error(`${bad} requests failed`);
   return rate;
@@ -149,17 +162,19 @@ await throughput(() => ({}));
 await throughput(signedHeaders);
 for (let i = 0; i < ROUNDS; i++) {
   if (i % 2 === 0) {
-    unsigned.push(await throughput(() => ({})));
-    signed.push(await throughput(signedHeaders));
+    unsigned.push(await throughput(() => ({}), cpuPerRequest.unsigned));
+    signed.push(await throughput(signedHeaders, cpuPerRequest.signed));
   } else {
-    signed.push(await throughput(signedHeaders));
-    unsigned.push(await throughput(() => ({})));
+    signed.push(await throughput(signedHeaders, cpuPerRequest.signed));
+    unsigned.push(await throughput(() => ({}), cpuPerRequest.unsigned));
   }
 }
 console.log(`2. server throughput, GET ${ARTICLE}, ${PER_ROUND} requests per round over ${CONCURRENCY} connections, ${ROUNDS} rounds`);
 console.log(`   unauthenticated      median ${fmt(median(unsigned))} req/s   rounds: ${unsigned.map((x) => x.toFixed(0)).join(' ')}`);
 console.log(`   signed, date+nonce   median ${fmt(median(signed))} req/s   rounds: ${signed.map((x) => x.toFixed(0)).join(' ')}`);
 console.log(`   ratio signed / unauthenticated = ${(median(signed) / median(unsigned)).toFixed(2)} (aim >= 0.70)`);
+// Throughput also depends on the client sharing the two cores; the server's own CPU time per request does not.
+console.log(`   server CPU per request (median, /proc): unauthenticated ${median(cpuPerRequest.unsigned).toFixed(1)} µs, signed ${median(cpuPerRequest.signed).toFixed(1)} µs`);
 await server.close();
 
 // ---- 3. nonce store memory -------------------------------------------------------------------------------
