@@ -15,7 +15,6 @@
 // Run with `npm run bench` (node --expose-gc). BENCH_ROUNDS, BENCH_RUNS tune part 1.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Client, Pool } from 'undici';
@@ -30,6 +29,7 @@ import { serializeArticle } from '../dist/harness/src/xml/article-xml.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { NonceStore, signRequest, startServer } from '../dist/reference-server/src/index.js';
+import { startConformServe } from './lib/serve-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -37,19 +37,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => x.toFixed(0).padStart(6);
 
-/** The reference server in its own process, as a target is: `conform serve`, URL read from its stdout. */
+/** The reference server in its own process, as a target is. */
 async function startTarget() {
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'conform.js'), 'serve', '--port', '0', '--https-port', 'off', '--max-articles', '1000000', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`conform serve exited with ${code}`)));
-  });
-  return { url, pid: child.pid, close: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+  const { url, child, stop } = await startConformServe({ serveArgs: ['--port', '0', '--https-port', 'off', '--max-articles', '1000000', '--quiet'] });
+  return { url, pid: child.pid, close: stop };
 }
 
 const server = await startTarget();

@@ -38,11 +38,12 @@
 // Needs dist/ (`npm run build`; `npm ci` runs it).
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
+import { startConformServe } from './lib/serve-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (!existsSync(path.join(root, 'dist', 'harness', 'src', 'auth', 'authenticator.js'))) {
@@ -118,37 +119,21 @@ let childExit; // set when the server exits by itself
  * the warm-up is a leak.
  */
 const majorGcs = [];
-/** `conform serve` as a separate process, like any target; its URL is read from its stdout. */
+let stopTarget = async () => {};
+/** `conform serve` as a separate process, like any target, with --trace-gc so that its major GCs can be read. */
 async function startTarget() {
-  child = spawn(process.execPath, ['--trace-gc', path.join(root, 'bin', 'conform.js'), 'serve', '--port', '0', '--https-port', 'off', '--quiet', '--max-articles', '1000000', '--window', String(WINDOW), ...(DATA_DIR ? ['--data', DATA_DIR] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const serveArgs = ['--port', '0', '--https-port', 'off', '--quiet', '--max-articles', '1000000', '--window', String(WINDOW), ...(DATA_DIR ? ['--data', DATA_DIR] : [])];
+  const onLine = (line) => {
+    const gc = /Mark-Compact.*?->\s*([\d.]+)\s*\(/.exec(line);
+    if (gc) majorGcs.push([performance.now(), Number(gc[1])]);
+  };
+  const started = await startConformServe({ serveArgs, nodeArgs: ['--trace-gc'], onLine });
+  child = started.child;
+  stopTarget = started.stop;
   child.on('exit', (code, signal) => {
     childExit = { code, signal };
   });
-  return await new Promise((resolve, reject) => {
-    let pending = '';
-    child.stdout.on('data', (d) => {
-      pending += d;
-      for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        const gc = /Mark-Compact.*?->\s*([\d.]+)\s*\(/.exec(line);
-        if (gc) majorGcs.push([performance.now(), Number(gc[1])]);
-        const m = /listening on (http:\/\/\S+)/.exec(line);
-        if (m) resolve(m[1]);
-      }
-    });
-    child.once('exit', (code, signal) => reject(new Error(`conform serve exited (code ${code}, signal ${signal}) before listening`)));
-    child.once('error', reject);
-  });
-}
-/** Ends the server: SIGTERM, then SIGKILL if it has not gone within 3 s. Safe to call more than once. */
-async function stopTarget() {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-  await gone;
-  clearTimeout(timer);
+  return started.url;
 }
 // Last resort when this process ends in any other way (an exception, process.exit): never leave the server behind.
 process.on('exit', () => {
