@@ -4,6 +4,8 @@ export { handle, handleAsync, createState, allowedMethods } from './handle.js';
 export type { AuthOptions } from './handle.js';
 export { FAULTS, FAULT_NAMES, RESTART_FAULTS, SCENARIO_FAULT_NAMES, isFaultName } from './faults.js';
 export type { FaultName, RestartFaultName, ScenarioFaultName } from './faults.js';
+export { VARIANTS, VARIANT_NAMES, VariantError, applyProfilePatch, combinableVariants, isVariantName, parseVariantNames, variantProfile } from './variants.js';
+export type { ProfilePatch, VariantName, VariantSpec } from './variants.js';
 export { DEFAULT_USERS, InvalidUserError, userTable } from './auth/users.js';
 export type { UserAccount } from './auth/users.js';
 export { NonceStore } from './auth/nonces.js';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_USERS } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
+import type { VariantName } from './variants.js';
 import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
 import type { OAuth1Consumer, OAuth2Client } from './oauth/accounts.js';
 import { DEFAULT_TOKEN_CAPACITY, DEFAULT_TOKEN_TTL, checkOAuthLimits } from './oauth/state.js';
@@ -22,6 +23,8 @@ export interface ServerOptions {
   tls?: TlsCredentials;
   /** Defects to switch on. Default: none (a correct server). */
   faults?: FaultName[];
+  /** Open points of the spec to choose differently (variants.ts); each is still correct. Default: none. */
+  variants?: VariantName[];
   /** Largest accepted request body in bytes; larger bodies get 413. Default: 65536. */
   maxBodyBytes?: number;
   /** Most articles stored; creating beyond it gets 507. Default: 10000. */
@@ -72,6 +75,7 @@ export interface ResolvedServerOptions {
   httpsPort?: number;
   tls?: TlsCredentials;
   faults: ReadonlySet<FaultName>;
+  variants: ReadonlySet<VariantName>;
   maxBodyBytes: number;
   maxArticles: number;
   maxHeaderBytes: number;
@@ -120,6 +124,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     ...(options.httpsPort === undefined ? {} : { httpsPort: options.httpsPort }),
     ...(options.tls === undefined ? {} : { tls: { cert: options.tls.cert, key: options.tls.key } }),
     faults: new Set(options.faults ?? []),
+    variants: new Set(options.variants ?? []),
     maxBodyBytes: options.maxBodyBytes ?? 65536,
     maxArticles: options.maxArticles ?? 10000,
     maxHeaderBytes: positiveInteger(options.maxHeaderBytes ?? 16384, 'maxHeaderBytes'),

@@ -69,7 +69,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (resolved.dataDir !== undefined) {
     journal = await openJournal(resolved.dataDir, state, { nowMs: () => resolved.now().getTime(), log: resolved.log });
   }
-  const deps: HandlerDeps = { now: resolved.now, newId: resolved.newId, faults: resolved.faults };
+  const deps: HandlerDeps = { now: resolved.now, newId: resolved.newId, faults: resolved.faults, variants: resolved.variants };
   const shared: Shared = {
     state,
     deps,

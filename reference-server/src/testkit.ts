@@ -3,6 +3,7 @@ import type { ConnectionMemory } from './auth/memory.js';
 import { basicAuthorization, signRequest } from './auth/sign.js';
 import type { SignedHeaders } from './auth/sign.js';
 import type { FaultName } from './faults.js';
+import type { VariantName } from './variants.js';
 import { createState, handle, handleAsync } from './handle.js';
 import type { Article, HandlerDeps, HeaderMap, RequestRecord, ResponseRecord, ServerState } from './types.js';
 
@@ -61,6 +62,7 @@ export interface TestServerOptions
     'newId' | 'maxArticles' | 'maxBodyBytes' | 'users' | 'window' | 'bodyHash' | 'nonceCapacity' | 'oauth2Clients' | 'tokenTtl' | 'tokenCapacity' | 'oauth1Consumers'
   > {
   faults?: FaultName[];
+  variants?: VariantName[];
   /** User whose credentials `call` adds; null for none. Default: alice. */
   signAs?: string | null;
   /** How `call` authenticates: simple-form hmac, or Basic with the request marked as arriving over TLS. Default: hmac. */
@@ -88,6 +90,7 @@ export function testServer(options: TestServerOptions = {}): TestServer {
     now: () => new Date(nowMs),
     newId: options.newId ?? (() => `id-${++n}`),
     faults: new Set(options.faults ?? []),
+    variants: new Set(options.variants ?? []),
   };
   const signAs = options.signAs === undefined ? 'alice' : options.signAs;
   const clock = {

@@ -2,6 +2,7 @@ import type { ConnectionMemory, SessionTable } from './auth/memory.js';
 import type { NonceStore } from './auth/nonces.js';
 import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
+import type { VariantName } from './variants.js';
 import type { OAuth1State, OAuth2State } from './oauth/state.js';
 import type { ArticleStore } from './store/articles.js';
 
@@ -49,6 +50,8 @@ export interface HandlerDeps {
   now: () => Date;
   newId: () => string;
   faults: ReadonlySet<FaultName>;
+  /** Open points of the spec chosen differently from the default (variants.ts); empty for the default server. */
+  variants: ReadonlySet<VariantName>;
 }
 
 /** Limits enforced by the pure core (the IO shell enforces the body cap too). */

@@ -6,7 +6,6 @@ import { createAuthenticator } from '../../../harness/src/auth/authenticator.js'
 import { assertSignersAgree } from '../../../harness/src/auth/vectors.js';
 import { ConformError } from '../../../harness/src/errors.js';
 import { createHttpClient } from '../../../harness/src/http/client.js';
-import { loadProfile } from '../../../harness/src/profile/load.js';
 import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';
@@ -15,7 +14,8 @@ import { exitCodeFor, runSuite, selectScenarios } from '../../../harness/src/run
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
 import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
-import { parseFaultNames, startServer } from '../../../reference-server/src/index.js';
+import { parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
+import { loadVariantProfile } from '../variant-profile.js';
 import { faultList, intOption, listOption, parse } from '../args.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';
 
@@ -28,6 +28,8 @@ Target:
   --profile FILE        The target's profile (default: the reference server's, reference-server/profile.yaml)
   --embedded            Start the bundled reference server in-process on a free loopback port and run against it
   --fault NAME          With --embedded: switch on a reference-server fault mode (repeatable; see conform serve --list-faults)
+  --variant NAME        With --embedded: choose an open point of the spec differently (repeatable; see conform serve
+                        --list-variants); the profile gets the variant's keys
   --insecure            Accept any TLS certificate
   --ca FILE             Trust this CA certificate (PEM)
 
@@ -68,6 +70,7 @@ export interface ResolvedRunOptions {
   profileFile: string;
   embedded: boolean;
   faults: string[];
+  variants: string[];
   insecure: boolean;
   ca?: string;
   specs: string[];
@@ -95,6 +98,7 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
     profile: { type: 'string' },
     embedded: { type: 'boolean' },
     fault: { type: 'string', multiple: true },
+    variant: { type: 'string', multiple: true },
     insecure: { type: 'boolean' },
     ca: { type: 'string' },
     specs: { type: 'string', multiple: true },
@@ -135,12 +139,15 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
   if (values.target !== undefined && values.embedded) throw new ConformError('CONFORM_USAGE', '--target and --embedded cannot be combined');
   const faults = faultList(values.fault, parseFaultNames);
   if (faults.length > 0 && !values.embedded) throw new ConformError('CONFORM_USAGE', '--fault needs --embedded (or run `conform serve --fault NAME` and point --target at it)');
+  const variants = faultList(values.variant, parseVariantNames);
+  if (variants.length > 0 && !values.embedded) throw new ConformError('CONFORM_USAGE', '--variant needs --embedded (or run `conform serve --variant NAME --profile-out FILE` and point --target and --profile at it)');
   const abs = (p: string) => path.resolve(io.cwd, p);
   return {
     ...(values.target !== undefined ? { target: values.target } : {}),
     profileFile: values.profile !== undefined ? abs(values.profile) : defaults.profile(),
     embedded: values.embedded ?? false,
     faults,
+    variants,
     insecure: values.insecure ?? false,
     ...(values.ca !== undefined ? { ca: abs(values.ca) } : {}),
     specs: values.specs?.length ? values.specs.map(abs) : [defaults.specs()],
@@ -169,7 +176,7 @@ export function replayCommand(options: ResolvedRunOptions, io: CliIo, scenarioId
   const rel = (p: string) => path.relative(io.cwd, p) || '.';
   const parts = ['conform', 'run', '--filter', scenarioId, '--seed', String(options.seed)];
   if (options.runs !== 50) parts.push('--runs', String(options.runs));
-  if (options.embedded) parts.push('--embedded', ...options.faults.flatMap((f) => ['--fault', f]));
+  if (options.embedded) parts.push('--embedded', ...options.faults.flatMap((f) => ['--fault', f]), ...options.variants.flatMap((v) => ['--variant', v]));
   if (options.target) parts.push('--target', options.target);
   if (options.profileFile !== defaults.profile()) parts.push('--profile', rel(options.profileFile));
   if (options.specs.length !== 1 || options.specs[0] !== defaults.specs()) options.specs.forEach((s) => parts.push('--specs', rel(s)));
@@ -186,14 +193,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   await assertSignersAgree(options.vectorsFile);
   const catalogue = await loadRules(options.rulesFile);
   const suite = await loadSuite(options.specs, catalogue);
-  let profile = await loadProfile(options.profileFile);
+  let profile = loadVariantProfile(options.profileFile, parseVariantNames(options.variants));
   const baseline = options.baselineFile ? await loadBaseline(options.baselineFile, new Set(suite.scenarios.map((s) => s.id))) : undefined;
   const selected = selectScenarios(suite.scenarios, options.filter);
   if (selected.length === 0) {
     io.stderr.write(`conform run: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`);
     return 2;
   }
-  const server = options.embedded ? await startServer({ port: 0, httpsPort: 0, faults: parseFaultNames(options.faults) }) : undefined;
+  const server = options.embedded ? await startServer({ port: 0, httpsPort: 0, faults: parseFaultNames(options.faults), variants: parseVariantNames(options.variants) }) : undefined;
   try {
     if (server) profile = { ...profile, target: { ...profile.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) } };
     const bases = basesFor(server ? undefined : options.target, profile);

@@ -2,11 +2,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConformError } from '../../../harness/src/errors.js';
-import { DataDirInUseError, FAULTS, JournalCorruptError, parseFaultNames, startServer } from '../../../reference-server/src/index.js';
+import { DataDirInUseError, FAULTS, JournalCorruptError, VARIANTS, parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
+import { defaults } from '../io.js';
+import { variantProfileText } from '../variant-profile.js';
 import { faultList, intOption, parse } from '../args.js';
 import type { CliIo } from '../io.js';
 
-const HELP = `Usage: conform serve [--port N] [--https-port N] [--host H] [--data DIR] [--fault NAME]… [--list-faults] [--quiet]
+const HELP = `Usage: conform serve [--port N] [--https-port N] [--host H] [--data DIR] [--fault NAME]… [--list-faults]
+       [--variant NAME]… [--list-variants] [--profile-out FILE] [--quiet]
 
 Runs the bundled reference server (the implementation that passes every scenario): plain HTTP and, beside it,
 TLS with a self-signed certificate made at start (or --cert/--key).
@@ -22,6 +25,11 @@ TLS with a self-signed certificate made at start (or --cert/--key).
                     for manual use)
   --fault NAME      Switch on a named defect (repeatable or comma-separated), to see the harness catch it
   --list-faults     Print the fault modes and exit
+  --variant NAME    Choose an open point of the spec differently (repeatable or comma-separated): still a
+                    correct server, which the whole suite passes with the variant's profile
+  --list-variants   Print the variants and exit
+  --profile-out FILE  Write the profile of this server (the reference profile with the variants' keys and the
+                    listening URLs), for conform run --profile
   --data DIR        Keep articles and nonces in DIR (an fsynced append-only journal): every answer goes out
                     only once its changes are on disk, so a restart, even after kill -9, loses no acknowledged
                     write and still refuses replayed nonces. Default: memory only
@@ -45,6 +53,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     host: { type: 'string' },
     fault: { type: 'string', multiple: true },
     'list-faults': { type: 'boolean' },
+    variant: { type: 'string', multiple: true },
+    'list-variants': { type: 'boolean' },
+    'profile-out': { type: 'string' },
     'max-body': { type: 'string' },
     'max-articles': { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
@@ -67,13 +78,14 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  if (values['list-faults']) {
-    const faults = FAULTS as Readonly<Record<string, string>>;
-    const width = Math.max(...Object.keys(faults).map((k) => k.length));
-    for (const [name, description] of Object.entries(faults)) io.stdout.write(`${name.padEnd(width)}  ${description}\n`);
+  if (values['list-faults'] || values['list-variants']) {
+    const entries: [string, string][] = values['list-faults'] ? Object.entries(FAULTS) : Object.entries(VARIANTS).map(([name, v]) => [name, v.description]);
+    const width = Math.max(...entries.map(([k]) => k.length));
+    for (const [name, description] of entries) io.stdout.write(`${name.padEnd(width)}  ${description}\n`);
     return 0;
   }
   const faults = parseFaultNames(faultList(values.fault, parseFaultNames));
+  const variants = parseVariantNames(faultList(values.variant, parseVariantNames));
   const maxBodyBytes = intOption(values['max-body'], 'max-body', 1, 1024 ** 3);
   const maxArticles = intOption(values['max-articles'], 'max-articles', 1, 100_000_000);
   const limits = {
@@ -104,6 +116,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     host: values.host ?? '127.0.0.1',
     port: intOption(values.port, 'port', 0, 65535) ?? 8080,
     faults,
+    variants,
     ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
     ...(maxArticles !== undefined ? { maxArticles } : {}),
     log: values.quiet ? () => {} : (line) => io.stderr.write(`${line}\n`),
@@ -113,8 +126,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     throw err;
   });
   if (values['cert-out'] && server.certificate) await writeFile(path.resolve(io.cwd, values['cert-out']), server.certificate);
+  if (values['profile-out']) {
+    const target = { http: server.url, https: server.httpsUrl ?? null, insecure: server.httpsUrl !== undefined };
+    const header = `# Profile of: conform serve${variants.map((v) => ` --variant ${v}`).join('')}\n`;
+    await writeFile(path.resolve(io.cwd, values['profile-out']), header + variantProfileText(defaults.profile(), variants, { target }));
+  }
   const urls = [server.url, server.httpsUrl].filter(Boolean).join(' and ');
-  io.stdout.write(`conform reference server listening on ${urls}${faults.length ? ` with fault${faults.length > 1 ? 's' : ''} ${faults.join(', ')}` : ''}\n`);
+  io.stdout.write(`conform reference server listening on ${urls}${faults.length ? ` with fault${faults.length > 1 ? 's' : ''} ${faults.join(', ')}` : ''}${variants.length ? ` (variant${variants.length > 1 ? 's' : ''} ${variants.join(', ')})` : ''}\n`);
   await (io.untilSignal ?? untilSignal)();
   await server.close();
   return 0;

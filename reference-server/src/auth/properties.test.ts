@@ -54,7 +54,7 @@ function signed(c: Case): RequestRecord {
 
 function verify(req: RequestRecord) {
   const state = createState({ maxArticles: 10, maxBodyBytes: 65536 });
-  const deps: HandlerDeps = { now: () => new Date(NOW), newId: () => 'x', faults: new Set() };
+  const deps: HandlerDeps = { now: () => new Date(NOW), newId: () => 'x', faults: new Set(), variants: new Set() };
   return verifyCredentials(req, state, deps);
 }
 

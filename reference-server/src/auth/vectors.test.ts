@@ -49,7 +49,7 @@ function verdict(account: { name: string; password?: string; secret?: string }, 
     { maxArticles: 10, maxBodyBytes: 65536 },
     { users: [{ name: account.name, password: account.password ?? '', secret: account.secret ?? '' }], bodyHash: options.bodyHash ?? false },
   );
-  const deps: HandlerDeps = { now: () => new Date(options.now ?? Date.UTC(2026, 0, 1)), newId: () => 'x', faults: new Set() };
+  const deps: HandlerDeps = { now: () => new Date(options.now ?? Date.UTC(2026, 0, 1)), newId: () => 'x', faults: new Set(), variants: new Set() };
   const path = req.path ?? '/';
   const record: RequestRecord = { method: 'GET', path, query: '', target: path, body: new Uint8Array(), secure: false, ...req };
   return verifyCredentials(record, state, deps);

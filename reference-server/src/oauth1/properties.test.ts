@@ -98,7 +98,7 @@ function state(): ServerState {
   return s;
 }
 
-const deps: HandlerDeps = { now: () => new Date(NOW), newId: () => 'x', faults: new Set() };
+const deps: HandlerDeps = { now: () => new Date(NOW), newId: () => 'x', faults: new Set(), variants: new Set() };
 
 function copy(pairs: readonly Pair[]): Pair[] {
   return pairs.map(([n, v]) => [Buffer.from(n), Buffer.from(v)]);

@@ -57,7 +57,7 @@ function received(v: Vector, place: 'header' | 'body' | 'query', signature = v.s
 function verdict(v: Vector, req: RequestRecord, nowSeconds = Number(get(v, 'oauth_timestamp'))) {
   const state = createState({ maxArticles: 10, maxBodyBytes: 65536 }, { oauth1Consumers: [{ key: get(v, 'oauth_consumer_key'), secret: v.consumerSecret, user: 'alice' }] });
   state.oauth1.tokens.add(get(v, 'oauth_token'), { consumer: get(v, 'oauth_consumer_key'), secret: v.tokenSecret, user: 'alice' }, Infinity, 0);
-  const deps: HandlerDeps = { now: () => new Date(nowSeconds * 1000), newId: () => 'x', faults: new Set() };
+  const deps: HandlerDeps = { now: () => new Date(nowSeconds * 1000), newId: () => 'x', faults: new Set(), variants: new Set() };
   return verifyOAuth1(req, state, deps, { tokens: state.oauth1.tokens });
 }
 

@@ -64,7 +64,7 @@ function put(ctx: HandlerContext, key: string): ResponseRecord {
   }
   const outcome = ctx.state.store.set(key, article);
   if (outcome === 'full') return storeFull(ctx);
-  if (outcome === 'replaced') return xmlResponse(200, render(ctx, article));
+  if (outcome === 'replaced') return ctx.deps.variants.has('replace-204') ? { status: 204, headers: {} } : xmlResponse(200, render(ctx, article));
   const headers: HeaderMap = faults.has('put-create-no-location') ? {} : { location: ctx.req.path };
   return xmlResponse(faults.has('put-create-200') ? 200 : 201, render(ctx, article), headers);
 }

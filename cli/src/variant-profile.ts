@@ -1,0 +1,27 @@
+/**
+ * The profile of a reference server running with variants: the profile file's data with each variant's patch applied
+ * (reference-server/src/variants.ts), validated like any profile file.
+ */
+import { stringify } from 'yaml';
+import { InvalidFileError } from '../../harness/src/errors.js';
+import { checkProfileSource, loadProfileSync } from '../../harness/src/profile/load.js';
+import type { ResolvedProfile } from '../../harness/src/profile/schema.js';
+import { readSourceSync } from '../../harness/src/spec/load.js';
+import { parseYamlSource } from '../../harness/src/spec/yaml-source.js';
+import { applyProfilePatch, variantProfile, type ProfilePatch, type VariantName } from '../../reference-server/src/index.js';
+
+/**
+ * The profile YAML text of `file` with the patches of `variants` applied, then `extra` (for example the listening
+ * URLs); the file's comments are not kept.
+ */
+export function variantProfileText(file: string, variants: readonly VariantName[], extra: ProfilePatch = {}): string {
+  return stringify(applyProfilePatch(variantProfile(readSourceSync(file).value, variants), extra));
+}
+
+/** `file` as a resolved profile, with the patches of `variants` applied; throws InvalidFileError as loadProfileSync does. */
+export function loadVariantProfile(file: string, variants: readonly VariantName[]): ResolvedProfile {
+  if (variants.length === 0) return loadProfileSync(file);
+  const { profile, issues } = checkProfileSource(parseYamlSource(`${file} (variants: ${variants.join(', ')})`, variantProfileText(file, variants)));
+  if (issues.length > 0 || !profile) throw new InvalidFileError(issues);
+  return profile;
+}

@@ -1,0 +1,100 @@
+/**
+ * Named variants: choices the spec leaves open (VERDICTS.md §1, "not shown"), each made differently from the
+ * reference server's default. Unlike a fault, a variant is correct: the whole suite must pass against every variant,
+ * and against all of them combined, when the harness is given the variant's profile. Each variant knows its profile
+ * as a patch on `reference-server/profile.yaml` (see {@link applyProfilePatch}).
+ */
+
+/** A deep patch of a profile: objects merge key by key, arrays and scalars replace, `null` removes the key. */
+export type ProfilePatch = { readonly [key: string]: ProfilePatchValue };
+export type ProfilePatchValue = string | number | boolean | null | readonly ProfilePatchValue[] | ProfilePatch;
+
+/** One variant: what it changes, and the profile a target making that choice would declare. */
+export interface VariantSpec {
+  readonly description: string;
+  /** The profile keys that declare this choice, as a patch on the reference profile. Empty when the suite needs no key. */
+  readonly profile: ProfilePatch;
+  /** Variants that cannot be switched on together with this one (their choices contradict). */
+  readonly excludes?: readonly string[];
+}
+
+export const VARIANTS = {
+  'replace-204': {
+    description: 'A successful replace of an existing article answers 204 No Content with no body (RFC 9110 §9.3.4 allows 200 or 204).',
+    profile: { articles: { replaceStatus: [204] } },
+  },
+} as const satisfies Record<string, VariantSpec>;
+
+/** Name of one variant. */
+export type VariantName = keyof typeof VARIANTS;
+
+/** All variant names, in registry order. */
+export const VARIANT_NAMES = Object.keys(VARIANTS) as VariantName[];
+
+/** True when `name` names a variant in {@link VARIANTS}. */
+export function isVariantName(name: string): name is VariantName {
+  return Object.hasOwn(VARIANTS, name);
+}
+
+/** Thrown by {@link parseVariantNames} for a name not in {@link VARIANTS}, or for two variants that exclude each other. */
+export class VariantError extends Error {
+  readonly code: 'REF_UNKNOWN_VARIANT' | 'REF_VARIANT_CONFLICT';
+
+  constructor(code: VariantError['code'], message: string) {
+    super(message);
+    this.name = 'VariantError';
+    this.code = code;
+  }
+}
+
+function excludes(a: VariantName, b: VariantName): boolean {
+  const spec = (n: VariantName): VariantSpec => VARIANTS[n];
+  return (spec(a).excludes ?? []).includes(b) || (spec(b).excludes ?? []).includes(a);
+}
+
+/**
+ * Checks variant names (e.g. from a command line), trimming blanks, skipping empty names and dropping duplicates.
+ * @throws {VariantError} for an unknown name, or two names that exclude each other.
+ */
+export function parseVariantNames(list: readonly string[]): VariantName[] {
+  const out: VariantName[] = [];
+  for (const raw of list) {
+    const name = raw.trim();
+    if (name === '') continue;
+    if (!isVariantName(name)) throw new VariantError('REF_UNKNOWN_VARIANT', `unknown variant "${name}"; valid variants: ${VARIANT_NAMES.join(', ')}`);
+    const clash = out.find((other) => excludes(other, name));
+    if (clash) throw new VariantError('REF_VARIANT_CONFLICT', `variants "${clash}" and "${name}" exclude each other`);
+    if (!out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+/**
+ * The largest set of variants that can be switched on together: every variant in registry order, leaving out one
+ * that excludes a variant already taken.
+ */
+export function combinableVariants(): VariantName[] {
+  const out: VariantName[] = [];
+  for (const name of VARIANT_NAMES) if (!out.some((other) => excludes(other, name))) out.push(name);
+  return out;
+}
+
+function isPatch(value: unknown): value is ProfilePatch {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `base` with `patch` applied (neither is changed): objects merge, arrays and scalars replace, `null` removes. */
+export function applyProfilePatch(base: unknown, patch: ProfilePatch): unknown {
+  const out: Record<string, unknown> = isPatch(base) ? { ...base } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else if (isPatch(value)) out[key] = applyProfilePatch(out[key], value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** The reference profile (as parsed data) with the patches of `names` applied in order. */
+export function variantProfile(base: unknown, names: readonly VariantName[]): unknown {
+  return names.reduce<unknown>((profile, name) => applyProfilePatch(profile, VARIANTS[name].profile), base);
+}

@@ -1,0 +1,53 @@
+/**
+ * The variant matrix (VERDICTS.md §4): every variant of the reference server makes a choice the spec leaves open
+ * differently, and the whole suite passes against it, given the variant's profile, and against all of them combined:
+ * no scenario failed or errored at any level. A correct implementation the suite fails is a false failure.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadVariantProfile } from '../cli/src/variant-profile.js';
+import { VARIANT_NAMES, combinableVariants, startServer, type RunningServer, type VariantName } from '../reference-server/src/index.js';
+import { REFERENCE_PROFILE, runAgainst } from './helpers.js';
+
+const SEED = 7;
+const RUNS = 10;
+
+/** Runs the whole suite against the reference server with `variants` on; returns the scenarios that did not pass or skip. */
+async function misjudged(variants: VariantName[]): Promise<{ id: string; status: string; reason?: string }[]> {
+  const server = await startServer({ port: 0, httpsPort: 0, variants });
+  try {
+    const profile = loadVariantProfile(REFERENCE_PROFILE, variants);
+    const run = await runAgainst(server, { profile, seed: SEED, runs: RUNS });
+    expect(run.summary.passed).toBeGreaterThan(0);
+    return run.scenarios
+      .filter((s) => s.status === 'failed' || s.status === 'errored')
+      .map((s) => ({ id: s.id, status: s.status, ...(s.reason ? { reason: s.reason } : {}) }));
+  } finally {
+    await server.close();
+  }
+}
+
+describe('variant matrix: every open point chosen differently still passes', () => {
+  it.concurrent.each(VARIANT_NAMES)('%s', async (variant) => {
+    expect(await misjudged([variant])).toEqual([]);
+  });
+
+  it.concurrent('all combinable variants at once', async () => {
+    expect(await misjudged(combinableVariants())).toEqual([]);
+  });
+});
+
+describe('the clean server against a variant profile is not the variant', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ port: 0, httpsPort: 0 });
+  });
+  afterAll(() => server.close());
+
+  // A variant whose profile the default server also satisfies could be a stub: at least one variant must change
+  // behaviour the suite can see. (Each variant's own effect is tested beside its implementation.)
+  it('replace-204: the default server answers 200 where the variant profile pins 204', async () => {
+    const profile = loadVariantProfile(REFERENCE_PROFILE, ['replace-204']);
+    const run = await runAgainst(server, { profile, seed: SEED, runs: RUNS, filter: ['articles/put-replace'] });
+    expect(run.scenarios.find((s) => s.id === 'articles/put-replace')?.status).toBe('failed');
+  });
+});
