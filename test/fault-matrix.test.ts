@@ -20,6 +20,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'put-not-idempotent': ['articles/put-idempotent'],
   'put-generated-405': ['articles/post-location-accepts-put'],
   'title-unescaped': ['articles/put-create-roundtrip'],
+  'title-gt-unescaped': ['articles/put-create-roundtrip'],
   'price-float': ['articles/put-create-roundtrip'],
   'currency-uppercase': ['articles/put-create-roundtrip'],
   'options-extra-method': ['options/allow-handled', 'options/collection-allow-handled'],

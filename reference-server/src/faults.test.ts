@@ -124,6 +124,11 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: 'a &lt; b &amp; c',
     faulty: 'a < b & c',
   },
+  'title-gt-unescaped': {
+    observe: (s) => /<title>(.*)<\/title>/.exec(created(s, '/articles/x', articleXml({ title: 'a ]]&gt; b' })).call('GET', '/articles/x').body?.toString() ?? '')?.[1],
+    correct: 'a ]]&gt; b',
+    faulty: 'a ]]> b',
+  },
   'price-float': { observe: (s) => elementText(created(s).call('GET', '/articles/x'), 'price'), correct: '12.50', faulty: '12.5' },
   'currency-uppercase': {
     observe: (s) => /currency="([^"]*)"/.exec(String(created(s).call('GET', '/articles/x').body))?.[1],
@@ -361,6 +366,7 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
 /** Pairs of faults whose observations legitimately overlap (both touch the same header or status). */
 const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['post-no-location', 'post-location-nowhere'],
+  ['title-unescaped', 'title-gt-unescaped'],
   ['post-no-location', 'post-location-shape'],
   ['options-extra-method', 'options-no-allow'],
   ['options-extra-method', 'method-405-no-allow'],

@@ -14,6 +14,7 @@ export const FAULTS = {
   'put-not-idempotent': 'PUT of a representation equal to the stored one appends " (2)" to the stored title.',
   'put-generated-405': 'PUT on an article created by POST (at a server-generated id) answers 405.',
   'title-unescaped': 'Titles are written into response XML without escaping.',
+  'title-gt-unescaped': 'Titles are escaped for & and < only: a title holding "]]>" is served raw, which XML 1.0 forbids in character data.',
   'price-float': 'Price goes through Number() and String(), losing digits and trailing zeros.',
   'currency-uppercase': 'Currency is stored and served uppercased.',
   'options-extra-method': 'OPTIONS on article items and the collection also lists PATCH, which still answers 405.',

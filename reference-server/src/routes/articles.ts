@@ -91,7 +91,8 @@ function freshId(ctx: HandlerContext, avoid?: string): string | undefined {
 }
 
 function render(ctx: HandlerContext, article: Article): string {
-  return serializeArticle(article, { escapeTitle: !ctx.deps.faults.has('title-unescaped') });
+  const faults = ctx.deps.faults;
+  return serializeArticle(article, { titleEscape: faults.has('title-unescaped') ? 'none' : faults.has('title-gt-unescaped') ? 'amp-lt' : 'all' });
 }
 
 function sameArticle(a: Article, b: Article): boolean {

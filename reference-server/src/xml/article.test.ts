@@ -151,7 +151,8 @@ describe('serializeArticle', () => {
   });
 
   it('writes the title raw only when asked to (title-unescaped fault)', () => {
-    expect(serializeArticle({ title: 'a<b', price: '1.0', currency: 'eur' }, { escapeTitle: false })).toContain('<title>a<b</title>');
+    expect(serializeArticle({ title: 'a<b', price: '1.0', currency: 'eur' }, { titleEscape: 'none' })).toContain('<title>a<b</title>');
+    expect(serializeArticle({ title: 'a]]>&<', price: '1.0', currency: 'eur' }, { titleEscape: 'amp-lt' })).toContain('<title>a]]>&amp;&lt;</title>');
   });
 
   it('round-trips every valid article', () => {

@@ -23,8 +23,11 @@ export interface ParseArticleOptions {
 
 /** Options for {@link serializeArticle}. */
 export interface SerializeArticleOptions {
-  /** Escape the title (default: true; false only for the `title-unescaped` fault). */
-  escapeTitle?: boolean;
+  /**
+   * How the title is escaped: `all` (default), `none` (the `title-unescaped` fault) or `amp-lt` — `&` and `<` only,
+   * `>` raw, so a title holding `]]>` is not well-formed XML (the `title-gt-unescaped` fault).
+   */
+  titleEscape?: 'all' | 'none' | 'amp-lt';
 }
 
 const FIELDS = ['title', 'price', 'summary'] as const;
@@ -78,7 +81,8 @@ export function parseArticle(text: string, options: ParseArticleOptions = {}): A
 
 /** Writes the article document (with XML declaration, no whitespace between elements). */
 export function serializeArticle(article: Article, options: SerializeArticleOptions = {}): string {
-  const title = options.escapeTitle === false ? article.title : escapeText(article.title);
+  const mode = options.titleEscape ?? 'all';
+  const title = mode === 'none' ? article.title : mode === 'amp-lt' ? article.title.replace(/[&<]/g, (ch) => ESCAPES[ch] ?? ch) : escapeText(article.title);
   const summary = article.summary === undefined ? '' : `<summary>${escapeText(article.summary)}</summary>`;
   return (
     '<?xml version="1.0" encoding="UTF-8"?>' +
