@@ -215,7 +215,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       ...(ca !== undefined ? { ca } : {}),
     });
     const printer = options.reporters.includes('console')
-      ? createConsoleReporter({ write: (s) => io.stdout.write(s), color: options.color, verbose: !options.quiet })
+      ? createConsoleReporter({ write: (s) => io.stdout.write(s), color: options.color, verbose: !options.quiet, strict: options.strict })
       : undefined;
     let run: RunResult;
     try {

@@ -4,6 +4,7 @@
  */
 import { exitCodeFor } from '../runner/run-suite.js';
 import type { RunResult, ScenarioStatus } from '../runner/types.js';
+import { classify, type Verdict as ScenarioVerdict } from '../runner/verdict.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { duration, esc, plural } from './html/escape.js';
 import { RULE_STATUSES, renderMatrix } from './html/matrix.js';
@@ -33,10 +34,9 @@ export interface VerdictInfo {
  */
 export function verdictOf(run: RunResult): VerdictInfo {
   const s = run.summary;
-  const bad = run.scenarios.filter((x) => x.status === 'failed' || x.status === 'errored');
-  const counted = bad.filter((x) => !x.baselined);
-  const mustBad = counted.filter((x) => x.level === 'MUST');
-  const baselined = bad.length - counted.length;
+  const verdicts = run.scenarios.map((x) => classify(x, run.options));
+  const count = (...of: ScenarioVerdict[]) => verdicts.filter((v) => of.includes(v)).length;
+  const baselined = count('baselined');
   const known = baselined ? `; ${baselined} known (baselined) failure${baselined === 1 ? '' : 's'} not counted` : '';
   const nothingChecked = s.total === 0 || s.total === s.skipped;
   const noMust = !run.unreachable && !run.scenarios.some((x) => x.level === 'MUST' && x.status !== 'skipped');
@@ -49,11 +49,10 @@ export function verdictOf(run: RunResult): VerdictInfo {
   if (noMust) return { verdict: 'INCONCLUSIVE', exitCode: 2, why: 'the selection covers no MUST rule; a run that checks nothing mandatory is not a pass' };
   const code = exitCodeFor(run, run.options.strict);
   if (code === 1) {
-    const failing = run.options.strict ? counted : mustBad;
     const what = run.options.strict ? 'scenario' : 'MUST scenario';
-    return { verdict: 'FAIL', exitCode: 1, why: `${plural(failing.length, what)} failed or errored${run.options.strict ? ' (--strict)' : ''}${known}` };
+    return { verdict: 'FAIL', exitCode: 1, why: `${plural(count('fail', 'error'), what)} failed or errored${run.options.strict ? ' (--strict)' : ''}${known}` };
   }
-  const warnings = counted.length;
+  const warnings = count('warn');
   return { verdict: 'PASS', exitCode: code, why: `every MUST scenario that ran passed${warnings ? `; ${plural(warnings, 'SHOULD/MAY warning')}` : ''}${known}` };
 }
 
@@ -104,7 +103,7 @@ function header(run: RunResult, v: VerdictInfo): string {
 }
 
 function tallies(run: RunResult): string {
-  const warnings = run.scenarios.filter((x) => x.status === 'failed' && x.level !== 'MUST').length;
+  const warnings = run.scenarios.filter((x) => x.status === 'failed' && classify(x, run.options) === 'warn').length;
   const mustFailed = run.summary.failed - warnings;
   const scen = [
     `<span><b data-testid="summary-total">${run.summary.total}</b> scenarios</span>`,

@@ -1,13 +1,14 @@
 /**
  * JUnit XML, built with fast-xml-parser's XMLBuilder (no string pasting): one <testsuite> per scenario file, one
- * <testcase> per scenario. A failed MUST scenario is a <failure> (reason, seed, shrunk counterexample, replay
- * command); an errored one an <error>; a skipped one <skipped>. SHOULD and MAY failures are warnings, as on the
- * console: a passing testcase with the warning in <system-out> — unless the run was --strict, when they are failures
- * too. Id, rule ids, level and section are in the testcase name (the common schema has no testcase properties);
+ * <testcase> per scenario, classified by the one verdict rule (runner/verdict.ts): a failing verdict is a <failure>
+ * (reason, seed, shrunk counterexample, replay command), an erroring one an <error>, a skipped one <skipped>; a
+ * warning (a SHOULD or MAY scenario that failed or errored, without --strict) or a baselined result is a passing
+ * testcase with the text in <system-out>. Id, rule ids, level and section are in the testcase name (the common schema has no testcase properties);
  * the scenario's file and line, the seed and the target are in the suite's properties and the failure text.
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { RunResult, ScenarioResult } from '../runner/types.js';
+import { classify } from '../runner/verdict.js';
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,
@@ -37,28 +38,33 @@ function sectionsOf(r: ScenarioResult, run: RunResult): string {
 }
 
 function testcase(r: ScenarioResult, run: RunResult): Record<string, unknown> {
-  const warning = r.status === 'failed' && r.level !== 'MUST' && !run.options.strict;
   const tc: Record<string, unknown> = {
     '@name': clean(`${r.id} [${r.level} ${r.rules.join(' ')} §${sectionsOf(r, run)}] ${r.title}`),
     '@classname': r.file.replace(/\.ya?ml$/, '').replace(/[\\/]/g, '.'),
     '@time': ((r.durationMs ?? 0) / 1000).toFixed(3),
   };
-  switch (r.status) {
-    case 'passed':
+  const verdict = classify(r, run.options);
+  switch (verdict) {
+    case 'pass':
       break;
-    case 'skipped':
+    case 'skip':
       tc['skipped'] = { '@message': clean(r.reason ?? 'skipped') };
       break;
-    case 'errored':
+    case 'error':
       tc['error'] = { '@message': clean(r.reason ?? 'errored'), '@type': 'errored', '#text': details(r, run.seed) };
       break;
-    case 'failed':
-      if (warning || r.baselined) tc['system-out'] = `${r.baselined ? 'EXPECTED FAILURE (baseline)' : `WARNING (${r.level})`}\n${details(r, run.seed)}`;
-      else tc['failure'] = { '@message': clean(r.reason ?? 'failed'), '@type': r.level, '#text': details(r, run.seed) };
+    case 'fail':
+      tc['failure'] = { '@message': clean(r.reason ?? 'failed'), '@type': r.level, '#text': details(r, run.seed) };
+      break;
+    case 'warn':
+      tc['system-out'] = `WARNING (${r.level}${r.status === 'errored' ? ', errored' : ''})\n${details(r, run.seed)}`;
+      break;
+    case 'baselined':
+      tc['system-out'] = `EXPECTED ${r.status === 'failed' ? 'FAILURE' : 'ERROR'} (baseline)\n${details(r, run.seed)}`;
       break;
     default: {
-      const never: never = r.status;
-      throw new Error(`unknown status ${String(never)}`);
+      const never: never = verdict;
+      throw new Error(`unknown verdict ${String(never)}`);
     }
   }
   return tc;
@@ -68,12 +74,13 @@ export function renderJunit(run: RunResult): string {
   const byFile = new Map<string, ScenarioResult[]>();
   for (const s of run.scenarios) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
   const counted = (list: ScenarioResult[]) => {
-    const failures = list.filter((s) => s.status === 'failed' && !s.baselined && (s.level === 'MUST' || run.options.strict)).length;
+    const verdicts = list.map((s) => classify(s, run.options));
+    const count = (v: string) => verdicts.filter((x) => x === v).length;
     return {
       '@tests': list.length,
-      '@failures': failures,
-      '@errors': list.filter((s) => s.status === 'errored').length,
-      '@skipped': list.filter((s) => s.status === 'skipped').length,
+      '@failures': count('fail'),
+      '@errors': count('error'),
+      '@skipped': count('skip'),
       '@time': (list.reduce((a, s) => a + (s.durationMs ?? 0), 0) / 1000).toFixed(3),
     };
   };

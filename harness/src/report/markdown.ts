@@ -1,12 +1,13 @@
 /** Markdown summary for pull requests and GitHub's job summary: verdict, counts, the matrix, failures first. */
 import type { RunResult, ScenarioResult } from '../runner/types.js';
+import { classify, failsRun, VERDICT_LABEL, type Verdict } from '../runner/verdict.js';
 
 const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 export function verdictOf(run: RunResult): 'PASS' | 'FAIL' | 'UNREACHABLE' {
   if (run.unreachable) return 'UNREACHABLE';
-  return run.scenarios.some((s) => (s.status === 'failed' || s.status === 'errored') && !s.baselined && (s.level === 'MUST' || run.options.strict)) ? 'FAIL' : 'PASS';
+  return run.scenarios.some((s) => failsRun(s, run.options)) ? 'FAIL' : 'PASS';
 }
 
 /** Sections in the spec's order: numbered ones numerically, then the standards (RFC …). */
@@ -23,10 +24,14 @@ export function sectionOrder(a: string, b: string): number {
   return a.localeCompare(b);
 }
 
-function line(s: ScenarioResult): string {
+function line(s: ScenarioResult, verdict: Verdict): string {
   const why = s.failure?.messages[0] ?? s.reason ?? '';
-  return `| ${s.status === 'failed' && s.level !== 'MUST' ? 'warning' : s.status}${s.baselined ? ' (baseline)' : ''} | \`${s.id}\` | ${s.level} | ${s.rules.join(', ')} | ${cell(why).slice(0, 300)} |`;
+  const label = verdict === 'baselined' ? `${s.status} (baseline)` : verdict === 'warn' ? `warning (${s.status})` : VERDICT_LABEL[verdict];
+  return `| ${label} | \`${s.id}\` | ${s.level} | ${s.rules.join(', ')} | ${cell(why).slice(0, 300)} |`;
 }
+
+/** Failures first: what fails the run (failed, then errored), then warnings, then baselined results. */
+const FAILURE_RANK: Readonly<Record<Verdict, number>> = { fail: 0, error: 1, warn: 2, baselined: 3, pass: 4, skip: 4 };
 
 export function renderMarkdown(run: RunResult): string {
   const s = run.summary;
@@ -50,8 +55,8 @@ export function renderMarkdown(run: RunResult): string {
   const bad = run.scenarios.filter((x) => x.status === 'failed' || x.status === 'errored');
   if (bad.length > 0) {
     out.push('', '### Failures', '', '| Status | Scenario | Level | Rules | Why |', '|---|---|---|---|---|');
-    const rank = (x: ScenarioResult) => (x.status === 'failed' && x.level === 'MUST' ? 0 : x.status === 'errored' ? 1 : 2);
-    for (const x of [...bad].sort((a, b) => rank(a) - rank(b))) out.push(line(x));
+    const ranked = bad.map((x) => ({ x, v: classify(x, run.options) })).sort((a, b) => FAILURE_RANK[a.v] - FAILURE_RANK[b.v]);
+    for (const { x, v } of ranked) out.push(line(x, v));
     const replays = bad.filter((x) => x.replay);
     if (replays.length > 0) {
       out.push('', '<details><summary>Replay commands</summary>', '', '```sh', ...replays.map((x) => x.replay ?? ''), '```', '', '</details>');
@@ -67,14 +72,14 @@ export function renderMarkdown(run: RunResult): string {
   return `${out.join('\n')}\n`;
 }
 
-/** GitHub workflow commands: one `::error` (MUST) or `::warning` per failure, at the scenario's file and line. */
+/** GitHub workflow commands: one `::error` (fails the run) or `::warning` per failure, at the scenario's file and line. */
 export function githubAnnotations(run: RunResult): string {
   const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   return run.scenarios
     .filter((x) => (x.status === 'failed' || x.status === 'errored') && !x.baselined)
     .map((x) => {
-      const kind = x.status === 'errored' || x.level === 'MUST' || run.options.strict ? 'error' : 'warning';
+      const kind = failsRun(x, run.options) ? 'error' : 'warning';
       const msg = [...(x.failure?.messages ?? [x.reason ?? x.status]), ...(x.replay ? [`replay: ${x.replay}`] : [])].join('\n');
       return `::${kind} file=${prop(x.file)},line=${x.line},title=${prop(`${x.id} (${x.rules.join(' ')})`)}::${esc(msg)}\n`;
     })

@@ -11,6 +11,7 @@ import type { Bases } from './execute.js';
 import { baseOf, runScenario } from './scenario.js';
 import { ruleStatus } from './rules.js';
 import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from './types.js';
+import { failsRun } from './verdict.js';
 
 export interface RunSuiteOptions {
   /** Where to send requests: the primary base URL, and the plain and TLS ones when known. */
@@ -172,6 +173,5 @@ export function ruleResults(suite: Suite, results: readonly ScenarioResult[]): R
  */
 export function exitCodeFor(run: RunResult, strict: boolean): 0 | 1 | 3 {
   if (run.unreachable) return 3;
-  const bad = run.scenarios.some((s) => (s.status === 'failed' || s.status === 'errored') && !s.baselined && (strict || s.level === 'MUST'));
-  return bad ? 1 : 0;
+  return run.scenarios.some((s) => failsRun(s, { strict })) ? 1 : 0;
 }

@@ -20,7 +20,8 @@ import type { ScenarioResult, ScenarioStatus } from '../runner/types.js';
 import type { Level, Scenario } from '../spec/types.js';
 import { bundledPaths, loadProfileSync, loadRulesSync, loadSuiteSync } from './load-sync.js';
 import { failureMessage, relativeToCwd, scenarioTestName, type ReplayContext } from './message.js';
-import { DEFAULT_RUNS, failsTest, resolveSettings, type ConformSuiteOptions, type ConformTargetServer, type ResolvedSuiteSettings } from './options.js';
+import { failsRun } from '../runner/verdict.js';
+import { DEFAULT_RUNS, resolveSettings, type ConformSuiteOptions, type ConformTargetServer, type ResolvedSuiteSettings } from './options.js';
 import { clientFor, targetFromServer, targetFromUrl } from './target.js';
 
 /** What the integration records on each scenario's vitest task (`task.meta.conform`; the JSON reporter prints it). */
@@ -225,7 +226,7 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
     if (result.status === 'passed') return;
     if (result.status === 'skipped') ctx.skip(result.reason ?? 'skipped');
     const message = failureMessage(result, replayContext(ctx, current));
-    if (failsTest(scenario.level, settings.strict)) throw new ConformScenarioFailure(message, result);
+    if (failsRun(result, { strict: settings.strict })) throw new ConformScenarioFailure(message, result);
     meta.warning = true;
     console.warn(`⚠ conform: ${scenario.level} scenario ${result.status} (a warning; strict: true makes it fail)\n${message}`);
     await ctx.annotate(message, 'warning').catch(() => {});

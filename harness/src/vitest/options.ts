@@ -2,7 +2,6 @@
 import { randomInt } from 'node:crypto';
 import { ConformError } from '../errors.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import type { Level } from '../spec/types.js';
 
 /**
  * A server the suite starts itself (in `beforeAll`) and stops (in `afterAll`). The bundled reference server's
@@ -152,9 +151,4 @@ export function resolveSettings(options: ConformSuiteOptions, env: NodeJS.Proces
     hookTimeoutMs: checkInt(options.hookTimeoutMs, 'hookTimeoutMs', 1, 24 * 3_600_000) ?? DEFAULT_HOOK_TIMEOUT_MS,
     replay: parseReplayEnv(env['CONFORM_REPLAY']),
   };
-}
-
-/** Whether a scenario's failure fails its test: always at MUST, at SHOULD and MAY only when strict. */
-export function failsTest(level: Level, strict: boolean): boolean {
-  return strict || level === 'MUST';
 }

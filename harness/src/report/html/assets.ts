@@ -55,7 +55,7 @@ table.matrix tfoot th,table.matrix tfoot td{border-top:2px solid var(--fg);font-
 #filters input[type=search]{min-width:260px;padding:5px 8px;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg)}
 #filters label{white-space:nowrap}#filters button,.copy{font:inherit;font-size:12px;padding:3px 10px;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);cursor:pointer}
 details.scenario{border:1px solid var(--line);border-left:4px solid var(--c);border-radius:6px;margin:6px 0;background:var(--bg)}
-details.scenario.st-failed[data-level=SHOULD],details.scenario.st-failed[data-level=MAY]{--c:var(--warning);--cb:var(--warning-bg)}
+details.scenario[data-verdict=warn]{--c:var(--warning);--cb:var(--warning-bg)}
 details.scenario>summary{cursor:pointer;padding:7px 10px;display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 10px;list-style-position:outside}
 details.scenario>summary::marker{color:var(--muted)}
 details.scenario[open]>summary{background:var(--panel);border-bottom:1px solid var(--line)}

@@ -1,72 +1,52 @@
 /** Scenario list (failures first, each a collapsed `<details>`) and the rules table. */
-import type { Exchange, RuleResult, RunResult, ScenarioResult, ScenarioStatus } from '../../runner/types.js';
+import type { Exchange, RuleResult, RunResult, ScenarioResult } from '../../runner/types.js';
+import { classify, type Verdict } from '../../runner/verdict.js';
 import { duration, esc, href, plural, prettyJson } from './escape.js';
 import { rulesInSectionOrder, sectionAnchor } from './matrix.js';
 
-/** The groups the scenario list is split into, in display order. */
-export type ScenarioGroup = 'failed-must' | 'errored' | 'warning' | 'skipped' | 'passed';
+/** The groups the scenario list is split into, in display order: one per verdict (runner/verdict.ts). */
+export type ScenarioGroup = Verdict;
 
-/** Display order of the groups. */
-export const GROUP_ORDER: readonly ScenarioGroup[] = ['failed-must', 'errored', 'warning', 'skipped', 'passed'];
+/** Display order of the groups: what fails the run first. */
+export const GROUP_ORDER: readonly ScenarioGroup[] = ['fail', 'error', 'warn', 'baselined', 'skip', 'pass'];
 
 /**
- * The group a scenario is listed in: failed MUST, errored, failed SHOULD/MAY (warnings), skipped, passed.
+ * The group a scenario is listed in: its verdict under the run's policy (failures that fail the run, errors that
+ * fail it, warnings, baselined, skipped, passed).
  *
  * @param s - a scenario result.
+ * @param strict - the run's `--strict`.
  */
-export function groupOf(s: ScenarioResult): ScenarioGroup {
-  const status: ScenarioStatus = s.status;
-  switch (status) {
-    case 'failed':
-      return s.level === 'MUST' ? 'failed-must' : 'warning';
-    case 'errored':
-      return 'errored';
-    case 'skipped':
-      return 'skipped';
-    case 'passed':
-      return 'passed';
-    default: {
-      const never: never = status;
-      throw new Error(`unknown scenario status ${String(never)}`);
-    }
-  }
+export function groupOf(s: ScenarioResult, strict: boolean): ScenarioGroup {
+  return classify(s, { strict });
 }
 
 /**
  * Scenarios in report order: by group (failures first), keeping run order within a group.
  *
  * @param scenarios - the run's scenarios.
+ * @param strict - the run's `--strict`.
  */
-export function scenariosInReportOrder(scenarios: readonly ScenarioResult[]): ScenarioResult[] {
-  const rank = (s: ScenarioResult) => GROUP_ORDER.indexOf(groupOf(s));
+export function scenariosInReportOrder(scenarios: readonly ScenarioResult[], strict: boolean): ScenarioResult[] {
+  const rank = (s: ScenarioResult) => GROUP_ORDER.indexOf(groupOf(s, strict));
   return scenarios.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map((x) => x.s);
 }
 
-function groupHeading(group: ScenarioGroup, strict: boolean): string {
-  switch (group) {
-    case 'failed-must':
-      return 'Failed — MUST';
-    case 'errored':
-      return 'Errored — the target could not be judged';
-    case 'warning':
-      return strict ? 'Failed — SHOULD / MAY (fail the run: --strict)' : 'Warnings — failed SHOULD / MAY';
-    case 'skipped':
-      return 'Skipped — the profile excludes a capability';
-    case 'passed':
-      return 'Passed';
-    default: {
-      const never: never = group;
-      throw new Error(`unknown group ${String(never)}`);
-    }
-  }
-}
+const GROUP_HEADING: Readonly<Record<ScenarioGroup, (strict: boolean) => string>> = {
+  fail: (strict) => (strict ? 'Failed — any level fails the run (--strict)' : 'Failed — MUST'),
+  error: (strict) => (strict ? 'Errored — the target could not be judged (fails the run)' : 'Errored — MUST, the target could not be judged'),
+  warn: () => 'Warnings — SHOULD / MAY that failed or errored (fail the run only with --strict)',
+  baselined: () => 'Baselined — listed in the --baseline file, not counted',
+  skip: () => 'Skipped — the profile excludes a capability',
+  pass: () => 'Passed',
+};
 
-/** Badge text and class for a scenario: a failed SHOULD/MAY scenario is a warning. */
-function badge(s: ScenarioResult): string {
-  const warn = s.status === 'failed' && s.level !== 'MUST';
-  const label = warn ? 'WARNING' : s.status.toUpperCase();
-  const known = s.baselined ? '<span class="badge known" title="listed in the --baseline file: reported, but it does not fail the run">baselined</span>' : '';
-  return `<span class="badge st-${warn ? 'warning' : s.status}">${label}</span>${known}`;
+/** Badge text and class for a scenario, from its verdict. */
+function badge(s: ScenarioResult, strict: boolean): string {
+  const verdict = classify(s, { strict });
+  const label = verdict === 'warn' ? 'WARNING' : s.status.toUpperCase();
+  const known = verdict === 'baselined' ? '<span class="badge known" title="listed in the --baseline file: reported, but it does not fail the run">baselined</span>' : '';
+  return `<span class="badge st-${verdict === 'warn' ? 'warning' : s.status}">${label}</span>${known}`;
 }
 
 /** `id` attribute of a scenario's `<details>`. */
@@ -140,27 +120,30 @@ function scenarioBody(s: ScenarioResult): string {
   return parts.join('');
 }
 
-function scenario(s: ScenarioResult): string {
+function scenario(s: ScenarioResult, strict: boolean): string {
   const rules = s.rules.map((r) => `<span class="rid">${esc(r)}</span>`).join(' ');
+  const verdict = groupOf(s, strict);
   return (
-    `<details class="scenario st-${s.status}" id="${esc(scenarioAnchor(s.id))}" data-testid="scenario" data-id="${esc(s.id)}" data-status="${s.status}" data-level="${s.level}" data-group="${groupOf(s)}"${s.baselined ? ' data-baselined="true"' : ''} data-search="${esc(`${s.id} ${s.rules.join(' ')} ${s.title}`.toLowerCase())}">` +
-    `<summary>${badge(s)}<code class="sid">${esc(s.id)}</code><span class="lvl lvl-${s.level}">${s.level}</span><span class="rids">${rules}</span><span class="stitle">${esc(s.title)}</span></summary>` +
+    `<details class="scenario st-${s.status}" id="${esc(scenarioAnchor(s.id))}" data-testid="scenario" data-id="${esc(s.id)}" data-status="${s.status}" data-level="${s.level}" data-group="${verdict}" data-verdict="${verdict}"${s.baselined ? ' data-baselined="true"' : ''} data-search="${esc(`${s.id} ${s.rules.join(' ')} ${s.title}`.toLowerCase())}">` +
+    `<summary>${badge(s, strict)}<code class="sid">${esc(s.id)}</code><span class="lvl lvl-${s.level}">${s.level}</span><span class="rids">${rules}</span><span class="stitle">${esc(s.title)}</span></summary>` +
     `<div class="sbody">${scenarioBody(s)}</div></details>`
   );
 }
 
 /**
- * The scenario list, grouped (failed MUST, errored, warnings, skipped, passed), each scenario collapsed.
+ * The scenario list, grouped by verdict (what fails the run first, then warnings, baselined, skipped, passed), each
+ * scenario collapsed.
  *
  * @param run - the run.
  */
 export function renderScenarios(run: RunResult): string {
-  const ordered = scenariosInReportOrder(run.scenarios);
+  const strict = run.options.strict;
+  const ordered = scenariosInReportOrder(run.scenarios, strict);
   const out: string[] = [];
   for (const group of GROUP_ORDER) {
-    const members = ordered.filter((s) => groupOf(s) === group);
+    const members = ordered.filter((s) => groupOf(s, strict) === group);
     if (members.length === 0) continue;
-    out.push(`<section class="group g-${group}" data-group="${group}"><h3>${esc(groupHeading(group, run.options.strict))} <span class="muted gcount" data-total="${members.length}">(${members.length})</span></h3>${members.map(scenario).join('')}</section>`);
+    out.push(`<section class="group g-${group}" data-group="${group}"><h3>${esc(GROUP_HEADING[group](strict))} <span class="muted gcount" data-total="${members.length}">(${members.length})</span></h3>${members.map((s) => scenario(s, strict)).join('')}</section>`);
   }
   return out.length ? out.join('') : '<p class="muted">No scenario was selected.</p>';
 }

@@ -1,0 +1,58 @@
+/**
+ * How a scenario result counts: the one rule every consumer uses — the exit code, the console, JUnit, HTML and
+ * Markdown. A failed or errored scenario counts against the run when its level is MUST, or when the run is strict;
+ * otherwise it is a warning. A result listed in the baseline never counts.
+ */
+import type { Level } from '../spec/types.js';
+import type { ScenarioStatus } from './types.js';
+
+export type Verdict = 'pass' | 'fail' | 'warn' | 'error' | 'skip' | 'baselined';
+
+/** The fields of a result the verdict depends on. */
+export interface Classifiable {
+  status: ScenarioStatus;
+  level: Level;
+  baselined?: boolean;
+}
+
+export interface VerdictPolicy {
+  /** `--strict`: SHOULD and MAY failures (and errors) count against the run too. */
+  strict: boolean;
+}
+
+/** Verdicts that fail the run (exit code 1). */
+export const FAILS_RUN: Readonly<Record<Verdict, boolean>> = { pass: false, fail: true, warn: false, error: true, skip: false, baselined: false };
+
+/** What people read for each verdict, in every reporter. */
+export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
+  pass: 'passed',
+  fail: 'failed',
+  warn: 'warning',
+  error: 'errored',
+  skip: 'skipped',
+  baselined: 'baselined',
+};
+
+export function classify(result: Classifiable, policy: VerdictPolicy): Verdict {
+  switch (result.status) {
+    case 'passed':
+      return 'pass';
+    case 'skipped':
+      return 'skip';
+    case 'failed':
+    case 'errored': {
+      if (result.baselined) return 'baselined';
+      if (result.level !== 'MUST' && !policy.strict) return 'warn';
+      return result.status === 'failed' ? 'fail' : 'error';
+    }
+    default: {
+      const never: never = result.status;
+      throw new Error(`unknown status ${String(never)}`);
+    }
+  }
+}
+
+/** True when the result fails the run under `policy`. */
+export function failsRun(result: Classifiable, policy: VerdictPolicy): boolean {
+  return FAILS_RUN[classify(result, policy)];
+}
