@@ -1,5 +1,5 @@
 /** `conform` command line: argv → resolved options → command → exit code. The only layer that knows the process. */
-import { ConformError, InvalidFileError } from '../../harness/src/errors.js';
+import { ConformError, InvalidFileError, exitCodeForError } from '../../harness/src/errors.js';
 import { diffCommand } from './commands/diff.js';
 import { lintCommand } from './commands/lint.js';
 import { mergeCommand } from './commands/merge.js';
@@ -60,19 +60,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     return await handler(rest, io);
   } catch (err) {
-    if (err instanceof InvalidFileError) {
-      io.stderr.write(`${err.message}\n`);
-      return 2;
-    }
-    if (err instanceof ConformError && err.code === 'CONFORM_SELF_TEST') {
-      io.stderr.write(`conform ${command}: ${err.message}\n`);
-      return 4;
-    }
-    if (err instanceof ConformError && (err.code === 'CONFORM_USAGE' || err.code === 'CONFORM_IO' || err.code === 'CONFORM_TEMPLATE')) {
-      io.stderr.write(`conform ${command}: ${err.message}\n`);
-      return 2;
-    }
-    io.stderr.write(`conform ${command}: internal error (a bug in conform, please report it): ${(err as Error).stack ?? String(err)}\n`);
-    return 4;
+    const code = exitCodeForError(err);
+    if (err instanceof InvalidFileError) io.stderr.write(`${err.message}\n`);
+    else if (err instanceof ConformError && err.code !== 'CONFORM_INTERNAL') io.stderr.write(`conform ${command}: ${err.message}\n`);
+    else io.stderr.write(`conform ${command}: internal error (a bug in conform, please report it): ${(err as Error).stack ?? String(err)}\n`);
+    return code;
   }
 }

@@ -10,6 +10,24 @@ export type ConformErrorCode =
   | 'CONFORM_SELF_TEST'
   | 'CONFORM_INTERNAL';
 
+/**
+ * The exit code of `conform` for each error code (CONTRACT.md): 2 for what the user can fix (usage, a file, the
+ * machine), 4 for conform's own fault (its signers disagree with the known-answer vectors, or a bug).
+ */
+export const EXIT_CODE: Readonly<Record<ConformErrorCode, 2 | 4>> = {
+  CONFORM_USAGE: 2,
+  CONFORM_INVALID_FILE: 2,
+  CONFORM_IO: 2,
+  CONFORM_TEMPLATE: 2,
+  CONFORM_SELF_TEST: 4,
+  CONFORM_INTERNAL: 4,
+};
+
+/** The exit code for anything thrown out of a command: a ConformError by its code, anything else is a bug (4). */
+export function exitCodeForError(err: unknown): 2 | 4 {
+  return err instanceof ConformError ? EXIT_CODE[err.code] : 4;
+}
+
 /** A problem in a user's file, located precisely. */
 export interface SourceIssue {
   file: string;

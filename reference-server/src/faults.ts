@@ -2,6 +2,8 @@
  * Named defects the reference server can switch on, one behaviour each, so the harness can prove it catches them.
  * With no fault switched on the server is correct.
  */
+import { ReferenceServerError } from './errors.js';
+
 export const FAULTS = {
   'post-200': 'POST create answers 200 instead of 201 (still with Location).',
   'post-no-location': 'POST create omits the Location header.',
@@ -101,14 +103,12 @@ export function isFaultName(name: string): name is FaultName {
 }
 
 /** Thrown by {@link parseFaultNames} for a name not in {@link FAULTS}. */
-export class UnknownFaultError extends Error {
-  /** Stable error code. */
-  readonly code = 'REF_UNKNOWN_FAULT';
+export class UnknownFaultError extends ReferenceServerError {
   /** The rejected name. */
   readonly fault: string;
 
   constructor(fault: string) {
-    super(`unknown fault "${fault}"; valid faults: ${FAULT_NAMES.join(', ')}`);
+    super('REF_UNKNOWN_FAULT', `unknown fault "${fault}"; valid faults: ${FAULT_NAMES.join(', ')}`);
     this.name = 'UnknownFaultError';
     this.fault = fault;
   }

@@ -1,3 +1,5 @@
+export { ReferenceServerError } from './errors.js';
+export type { RefErrorCode } from './errors.js';
 export { startServer, parseFaultNames, UnknownFaultError, resolveServerOptions } from './server.js';
 export type { RunningServer, ServerOptions, ResolvedServerOptions } from './server.js';
 export { handle, handleAsync, createState, allowedMethods } from './handle.js';

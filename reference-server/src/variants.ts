@@ -4,6 +4,7 @@
  * and against all of them combined, when the harness is given the variant's profile. Each variant knows its profile
  * as a patch on `reference-server/profile.yaml` (see {@link applyProfilePatch}).
  */
+import { ReferenceServerError } from './errors.js';
 
 /** A deep patch of a profile: objects merge key by key, arrays and scalars replace, `null` removes the key. */
 export type ProfilePatch = { readonly [key: string]: ProfilePatchValue };
@@ -37,13 +38,10 @@ export function isVariantName(name: string): name is VariantName {
 }
 
 /** Thrown by {@link parseVariantNames} for a name not in {@link VARIANTS}, or for two variants that exclude each other. */
-export class VariantError extends Error {
-  readonly code: 'REF_UNKNOWN_VARIANT' | 'REF_VARIANT_CONFLICT';
-
-  constructor(code: VariantError['code'], message: string) {
-    super(message);
+export class VariantError extends ReferenceServerError {
+  constructor(code: 'REF_UNKNOWN_VARIANT' | 'REF_VARIANT_CONFLICT', message: string) {
+    super(code, message);
     this.name = 'VariantError';
-    this.code = code;
   }
 }
 

@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConformError } from '../../../harness/src/errors.js';
-import { DataDirInUseError, FAULTS, JournalCorruptError, VARIANTS, parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
+import { FAULTS, ReferenceServerError, VARIANTS, parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
 import { defaults } from '../io.js';
 import { variantProfileText } from '../variant-profile.js';
 import { faultList, intOption, parse } from '../args.js';
@@ -121,7 +121,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(maxArticles !== undefined ? { maxArticles } : {}),
     log: values.quiet ? () => {} : (line) => io.stderr.write(`${line}\n`),
   }).catch((err: unknown) => {
-    if (err instanceof DataDirInUseError || err instanceof JournalCorruptError) throw new ConformError('CONFORM_USAGE', err.message);
+    if (err instanceof ReferenceServerError) throw new ConformError(err.code === 'REF_JOURNAL_WRITE_FAILED' ? 'CONFORM_IO' : 'CONFORM_USAGE', err.message, { cause: err });
     if (ENVIRONMENT_ERRORS.has(String((err as NodeJS.ErrnoException).code))) throw new ConformError('CONFORM_IO', (err as Error).message);
     throw err;
   });

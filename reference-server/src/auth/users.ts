@@ -1,3 +1,4 @@
+import { ReferenceServerError } from '../errors.js';
 /** One account of the reference server: a Basic password and an HMAC shared secret (kept recoverable, §5.2). */
 export interface UserAccount {
   /** User id; no colon (RFC 7617) and RFC 3986 unreserved characters so it fits `/users/<name>/financialrecords`. */
@@ -16,12 +17,9 @@ export const DEFAULT_USERS: readonly UserAccount[] = Object.freeze([
 ]);
 
 /** Thrown by {@link userTable} for an account the server cannot serve. */
-export class InvalidUserError extends Error {
-  /** Stable error code. */
-  readonly code = 'REF_INVALID_USER';
-
+export class InvalidUserError extends ReferenceServerError {
   constructor(message: string) {
-    super(message);
+    super('REF_INVALID_USER', message);
     this.name = 'InvalidUserError';
   }
 }

@@ -1,3 +1,4 @@
+import { ReferenceServerError } from '../errors.js';
 /** An OAuth 2.0 confidential client (RFC 6749 §2.1) of the client credentials grant, acting for one user. */
 export interface OAuth2Client {
   /** `client_id`: any non-empty text (it is form-urlencoded inside HTTP Basic, RFC 6749 §2.3.1). */
@@ -29,12 +30,9 @@ export const DEFAULT_OAUTH2_CLIENTS: readonly OAuth2Client[] = Object.freeze([
 export const DEFAULT_OAUTH1_CONSUMERS: readonly OAuth1Consumer[] = Object.freeze([{ key: 'conform-consumer', secret: 'consumer-secret-1', user: 'alice' }]);
 
 /** Thrown by {@link clientTable} and {@link consumerTable} for an unusable OAuth client. */
-export class InvalidOAuthClientError extends Error {
-  /** Stable error code. */
-  readonly code = 'REF_INVALID_OAUTH_CLIENT';
-
+export class InvalidOAuthClientError extends ReferenceServerError {
   constructor(message: string) {
-    super(message);
+    super('REF_INVALID_OAUTH_CLIENT', message);
     this.name = 'InvalidOAuthClientError';
   }
 }

@@ -1,5 +1,6 @@
 import { crc32 } from 'node:zlib';
 import type { Article } from '../types.js';
+import { ReferenceServerError } from '../errors.js';
 
 /**
  * One durable change of the server state, as the journal keeps it: an article stored or deleted, or a nonce
@@ -14,13 +15,12 @@ export type StateChange =
 export type ChangeListener = (change: StateChange) => void;
 
 /** Why a journal cannot be read. */
-export class JournalCorruptError extends Error {
-  readonly code = 'JOURNAL_CORRUPT';
+export class JournalCorruptError extends ReferenceServerError {
   constructor(
     readonly line: number,
     reason: string,
   ) {
-    super(`journal line ${line}: ${reason}`);
+    super('REF_JOURNAL_CORRUPT', `journal line ${line}: ${reason}`);
     this.name = 'JournalCorruptError';
   }
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { ServerState } from '../types.js';
 import { JournalCorruptError, JournalReader, encodeChange } from './changes.js';
 import type { StateChange } from './changes.js';
+import { ReferenceServerError } from '../errors.js';
 
 export { JournalCorruptError } from './changes.js';
 
@@ -21,19 +22,17 @@ const SNAPSHOT_FILE = 'journal.log.new';
 const LOCK_FILE = 'lock';
 
 /** Another live process holds the data directory. */
-export class DataDirInUseError extends Error {
-  readonly code = 'DATA_DIR_IN_USE';
+export class DataDirInUseError extends ReferenceServerError {
   constructor(dir: string, pid: number) {
-    super(`data directory ${dir} is in use by process ${pid}`);
+    super('REF_DATA_DIR_IN_USE', `data directory ${dir} is in use by process ${pid}`);
     this.name = 'DataDirInUseError';
   }
 }
 
 /** The journal cannot be written any more; every later answer that depends on it is refused. */
-export class JournalWriteError extends Error {
-  readonly code = 'JOURNAL_WRITE_FAILED';
+export class JournalWriteError extends ReferenceServerError {
   constructor(override readonly cause: unknown) {
-    super(`journal write failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super('REF_JOURNAL_WRITE_FAILED', `journal write failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'JournalWriteError';
   }
 }
