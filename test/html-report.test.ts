@@ -1,7 +1,8 @@
 /**
  * The HTML report, opened in real headless Chromium: it renders a real run (reference server with the `post-200`
  * fault), its matrix counts match `run.rules`, failures come first and expand to the failure, counterexample and
- * replay command, no request leaves the page, and target-controlled text stays inert.
+ * replay command, no request leaves the page, and target-controlled text stays inert. The browser is the system's
+ * Chromium or Chrome, or the one inside the @sparticuz/chromium package (test/browser.ts); with none, this fails.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -16,9 +17,9 @@ import { renderHtml } from '../harness/src/report/html.js';
 import { FILE_REPORTERS } from '../harness/src/report/registry.js';
 import type { RuleStatus, RunResult, ScenarioResult } from '../harness/src/runner/types.js';
 import { startServer } from '../reference-server/src/index.js';
+import { launchBrowser, unpackBundledChromium } from './browser.js';
 import { ROOT, runAgainst } from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const WAIT_MS = 10_000;
 
@@ -36,6 +37,8 @@ const SCRIPT_PAYLOAD = '<script>window.__pwned = "script"</script>';
 const ATTR_PAYLOAD = '"><img src=x onerror="window.__pwned = \'img\'">';
 
 let browser: Browser | undefined;
+/** Why no browser started: every test that needs one fails with it (how to get a browser included), none skips. */
+let launchError: Error | undefined;
 let run: RunResult;
 let dir: string | undefined;
 
@@ -72,6 +75,7 @@ interface Opened {
 
 /** Writes the HTML to the temp dir and opens it in a fresh context, recording every request and every error. */
 async function open(html: string, name: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Opened> {
+  if (launchError) throw launchError;
   if (!browser || !dir) throw new Error('browser not started');
   const file = path.join(dir, name);
   await writeFile(file, html);
@@ -99,9 +103,6 @@ function expectNoNetwork(o: Opened): void {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: the HTML report test opens the report in a real browser. Run .ci/run (it installs Debian's chromium), or apt-get install chromium.`);
-  }
   const server = await startServer({ port: 0, httpsPort: 0, faults: ['post-200'] });
   try {
     run = await runAgainst(server, { filter: SELECTION, runs: RUNS, seed: SEED });
@@ -111,7 +112,19 @@ beforeAll(async () => {
   // runAgainst has no command line; give failures the replay command the CLI itself builds.
   for (const s of run.scenarios) if (s.status === 'failed' || s.status === 'errored') s.replay = cliReplay(s);
   dir = await mkdtemp(path.join(os.tmpdir(), 'conform-html-'));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+  try {
+    const launched = await launchBrowser({
+      env: process.env,
+      exists: existsSync,
+      unpackBundled: () => unpackBundledChromium(),
+      launch: (executablePath) => chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 30_000 }),
+      warn: (message) => console.warn(message),
+    });
+    browser = launched.browser;
+    console.info(`HTML report test: Chromium from ${launched.source} (${launched.executablePath})`);
+  } catch (e) {
+    launchError = e instanceof Error ? e : new Error(String(e));
+  }
 }, 120_000);
 
 afterAll(async () => {

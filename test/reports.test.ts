@@ -1,14 +1,14 @@
 /**
  * Reporters and CI features through the command line: every format written from one run, report.json valid against
- * its schema, JUnit valid against the common JUnit schema (xmllint), Markdown and GitHub annotations, sharding and
- * merging, baselines.
+ * its schema, JUnit valid against the common JUnit schema (libxml2's validator, in-process as WebAssembly through
+ * xmllint-wasm), Markdown and GitHub annotations, sharding and merging, baselines.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
 import { ReportSchema } from '../harness/src/report/schema.js';
 import type { RunResult } from '../harness/src/runner/types.js';
 import { runCli } from './cli-helpers.js';
@@ -49,9 +49,15 @@ describe('a run writes every format', () => {
   });
 
   it('junit.xml validates against the common JUnit schema and carries reason, seed, counterexample and replay', async () => {
-    const out = execFileSync('xmllint', ['--noout', '--schema', path.join(ROOT, 'test', 'fixtures', 'junit-10.xsd'), path.join(dir, 'all', 'junit.xml')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    expect(out).toBe('');
     const xml = await read('all/junit.xml');
+    const xsd = await readFile(path.join(ROOT, 'test', 'fixtures', 'junit-10.xsd'), 'utf8');
+    const checked = await validateXML({ xml: { fileName: 'junit.xml', contents: xml }, schema: { fileName: 'junit-10.xsd', contents: xsd } });
+    expect(checked.errors.map((e) => e.rawMessage)).toEqual([]);
+    expect(checked.valid).toBe(true);
+    // The validator does reject what the schema forbids (an attribute it does not declare).
+    const broken = await validateXML({ xml: { fileName: 'junit.xml', contents: xml.replace('<testcase ', '<testcase bogus="1" ') }, schema: { fileName: 'junit-10.xsd', contents: xsd } });
+    expect(broken.valid).toBe(false);
+    expect(broken.errors[0]?.message).toMatch(/attribute 'bogus'/);
     expect(xml).toMatch(/<testcase name="articles\/post-create \[MUST 4\.2-post-201-location [^"]*§[^"]*"/);
     expect(xml).toMatch(/<failure message="[^"]*expected status 201, got 200[^"]*" type="MUST">[\s\S]*seed: 11[\s\S]*counterexample \(seed \d+, path [\d:]+[\s\S]*replay: conform run --filter articles\/post-create --seed 11/);
     // A SHOULD failure is a warning, not a failure, unless --strict.
