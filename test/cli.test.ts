@@ -117,6 +117,19 @@ describe('conform CLI', () => {
     expect(json.find((x) => x.id === 'rfc9110-405-allow')?.scenarios).toContain('methods/405-carries-allow');
   });
 
+  it('rules prints each rule\'s level with the words it rests on; --uncovered and --json keep working', async () => {
+    const r = await cli('rules');
+    expect(r.out).toMatch(/MAY {4}5\.2-nonce-date-required\n.*\n\s+MAY because: “When the `Date` is outside a window around the server's clock, the server may ignore the message as a probable replay\.”/);
+    expect(r.out).toMatch(/SHOULD because \(RFC 7617 §4\): “Because Basic authentication/);
+    expect(r.out).toMatch(/5-tls-only \[binds the deployment\]/);
+    const json = JSON.parse((await cli('rules', '--json')).out) as Array<{ id: string; quote: string }>;
+    expect(json.every((x) => x.quote.length > 0)).toBe(true);
+    const uncovered = await cli('rules', '--uncovered');
+    expect(uncovered.code).toBe(0);
+    expect(uncovered.out).not.toMatch(/covered by:/);
+    expect((await cli('rules', '--help')).out).toMatch(/quoted words/);
+  });
+
   it('serve --list-faults names the fault modes', async () => {
     const r = await cli('serve', '--list-faults');
     expect(r.code).toBe(0);

@@ -1,4 +1,4 @@
-/** `conform rules`: the requirement catalogue with, for each rule, the scenarios that cover it. */
+/** `conform rules`: the requirement catalogue with, for each rule, its level, the words it rests on and the scenarios that cover it. */
 import path from 'node:path';
 import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
 import { parse } from '../args.js';
@@ -6,8 +6,13 @@ import { defaults, type CliIo } from '../io.js';
 
 const HELP = `Usage: conform rules [--specs PATH]… [--rules FILE] [--json] [--uncovered]
 
-Prints every rule of the requirement catalogue (id, section, level, text) and the scenarios that cover it.
-  --json        Machine-readable output
+Prints every rule of the requirement catalogue: its id, section (or source standard), level, whom it binds when
+that is not the server, its text, the quoted words of SPEC.md or of the standard that its level rests on, and the
+scenarios that cover it. A scenario's level is the strongest level among its server rules; client and deployment
+rules are listed for the record and never raise it.
+  --specs PATH  Scenario file or folder (repeatable; default: specs/)
+  --rules FILE  Rule catalogue (default: specs/rules.yaml)
+  --json        Machine-readable output: one object per rule (id, section, level, text, quote, …, scenarios)
   --uncovered   Only rules no scenario covers
 `;
 
@@ -41,6 +46,7 @@ export async function rulesCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const note = r.subject && r.subject !== 'server' ? ` [binds the ${r.subject}]` : r.checkable === false ? ' [not checkable]' : '';
     io.stdout.write(`  ${r.level.padEnd(6)} ${r.id}${note}\n         ${r.text}\n`);
+    io.stdout.write(`         ${r.level} because${r.source ? ` (${r.source})` : ''}: “${r.quote}”\n`);
     io.stdout.write(`         ${r.scenarios.length ? `covered by: ${r.scenarios.join(', ')}` : 'uncovered'}\n`);
   }
   const covered = rows.filter((r) => r.scenarios.length > 0).length;

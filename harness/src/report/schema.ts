@@ -41,6 +41,7 @@ export const RuleResultSchema = z.object({
   section: z.string(),
   level: Level,
   text: z.string(),
+  quote: z.string().optional().describe('The words of SPEC.md (or of the standard in `source`) that the level rests on.'),
   source: z.string().optional(),
   subject: z.string().optional(),
   status: z.enum(['passed', 'failed', 'errored', 'skipped', 'uncovered']),

@@ -45,7 +45,7 @@ export interface RawExchange {
 }
 
 export type IterationOutcome =
-  | { kind: 'pass'; transcript: RawExchange[]; requests: number }
+  | { kind: 'pass'; transcript: RawExchange[]; requests: number; emptyEach?: string }
   | { kind: 'fail'; step: number; stepName?: string; messages: string[]; transcript: RawExchange[]; requests: number }
   | { kind: 'error'; step: number; stepName?: string; message: string; transcript: RawExchange[]; requests: number };
 
@@ -193,6 +193,8 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
   const maxTranscript = deps.maxTranscript ?? 40;
   const sentByStep = new Map<string, { request: HttpRequest; base: string }>();
   let requests = 0;
+  // The first step whose `each` list was empty: when nothing at all was sent, it says why (a vacuous run).
+  let emptyEach: string | undefined;
   const at: StepContext = { index: 0 };
   const named = () => (at.name ? { stepName: at.name } : {});
   const error = (message: string): IterationOutcome => ({ kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests });
@@ -205,6 +207,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
       if (step.when !== undefined && !truthy(render(step.when, scope))) continue;
       if (step.wait !== undefined) await waitSeconds(Number(render(step.wait, scope)));
       const items = step.each !== undefined ? toList(render(step.each, scope)) : [undefined];
+      if (items.length === 0) emptyEach ??= step.name !== undefined ? `'${step.name}'` : String(at.index);
       for (const item of items) {
         const local = step.each !== undefined ? { ...scope, item } : scope;
         let built: { request: HttpRequest; base: string };
@@ -250,7 +253,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
         if (last?.ok) capture(step, last.response, built.request.url, built.base, scope, redactor);
       }
     }
-    return { kind: 'pass', transcript, requests };
+    return { kind: 'pass', transcript, requests, ...(emptyEach !== undefined ? { emptyEach } : {}) };
   } catch (err) {
     // A template that cannot be evaluated for these values is a fault of the scenario, not of the target.
     return error(`scenario error: ${(err as Error).message}`);

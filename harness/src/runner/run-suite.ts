@@ -159,6 +159,7 @@ export function ruleResults(suite: Suite, results: readonly ScenarioResult[]): R
       section: rule.section,
       level: rule.level,
       text: rule.text,
+      quote: rule.quote,
       ...(rule.source ? { source: rule.source } : {}),
       ...(rule.subject ? { subject: rule.subject } : {}),
       status,

@@ -121,7 +121,18 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
     // The property threw outside executeOnce: a harness bug, reported rather than hidden.
     return { ...base, status: 'errored', reason: `internal error: ${String(details.errorInstance ?? 'property failed')}`, transcript: [] };
   }
+  if (requests === 0) {
+    // Nothing was sent, so nothing was checked: skipped, and its rules do not count as passed (VERDICTS.md §2).
+    return { ...base, status: 'skipped', reason: vacuousReason(lastPass), transcript: [] };
+  }
   return { ...base, status: 'passed', transcript: redacted(lastPass?.transcript ?? []) };
+}
+
+function vacuousReason(pass: IterationOutcome | undefined): string {
+  const step = pass?.kind === 'pass' ? pass.emptyEach : undefined;
+  return step !== undefined
+    ? `sent no request: the \`each\` list of step ${step} was empty under this profile`
+    : 'sent no request: every step was left out (its `when` was false) under this profile';
 }
 
 /** Plain JSON-able data for reports (fast-check values may carry prototypes). */

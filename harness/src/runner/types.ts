@@ -53,6 +53,8 @@ export interface RuleResult {
   section: string;
   level: Level;
   text: string;
+  /** The words of SPEC.md (or of the standard in `source`) that the level rests on. */
+  quote?: string;
   source?: string;
   subject?: string;
   status: RuleStatus;

@@ -115,12 +115,19 @@ export function checkScenarioSource(source: YamlSource, catalogue: RuleCatalogue
 function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags: string[], catalogue: RuleCatalogue, issues: SourceIssue[]): Scenario {
   const at = (p: PropertyKey[], message: string) => issues.push(issueAt(source, ['scenarios', index, ...p], message));
   let level: Level | undefined = s.level;
+  let serverRules = 0;
   s.rules.forEach((id, r) => {
     const rule = catalogue.byId.get(id);
     if (!rule) return at(['rules', r], `unknown rule "${id}" (not in ${catalogue.file})`);
     if (rule.retired) at(['rules', r], `rule "${id}" is retired`);
+    // A client or deployment rule is listed for the record; it never raises the level of a check on a server.
+    if (rule.subject !== undefined && rule.subject !== 'server') return;
+    serverRules++;
     if (!s.level && (!level || LEVEL_RANK[rule.level] > LEVEL_RANK[level])) level = rule.level;
   });
+  if (serverRules === 0 && s.rules.every((id) => catalogue.byId.has(id))) {
+    at(['rules'], 'a scenario checks a server: list at least one rule whose subject is the server (client and deployment rules do not set its level)');
+  }
   (s.requires ?? []).forEach((cap, r) => {
     if (!isKnownCapability(cap)) at(['requires', r], `unknown capability "${cap}"`);
   });

@@ -160,7 +160,7 @@ export const ScenarioSchema = z.strictObject({
   title: z.string().min(1),
   description: z.string().optional(),
   rules: z.array(z.string()).min(1).describe('Ids from specs/rules.yaml that this scenario checks.'),
-  level: LevelSchema.optional().describe('Default: the strongest level among its rules.'),
+  level: LevelSchema.optional().describe('Default: the strongest level among its server rules (client and deployment rules never raise it).'),
   tags: z.array(z.string()).optional(),
   requires: z.array(z.string()).optional().describe('Profile capabilities; the scenario is skipped with a reason when one is missing.'),
   given: z.record(Name, GivenSchema).optional().describe('Values drawn from named generators; with `given`, the scenario is a property run N times.'),
@@ -192,8 +192,13 @@ export const RuleSchema = z.strictObject({
   section: z.string(),
   level: LevelSchema,
   text: z.string(),
+  quote: z
+    .string()
+    .trim()
+    .min(1, 'a rule quotes the words its level rests on')
+    .describe("The exact words the level rests on: SPEC.md's own for a SPEC section, the standard's sentence for a rule with `source`."),
   source: z.string().optional(),
-  subject: z.enum(['server', 'client', 'deployment']).optional(),
+  subject: z.enum(['server', 'client', 'deployment']).optional().describe('Who the rule binds (default server). Only server rules set a scenario\'s level.'),
   checkable: z.boolean().optional(),
   retired: z.boolean().optional(),
 });
