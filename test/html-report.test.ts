@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replayCommand, resolveRunOptions } from '../cli/src/commands/run.js';
+import { parseRunArgs, replayCommand } from '../cli/src/commands/run.js';
 import type { CliIo } from '../cli/src/io.js';
 import { renderHtml } from '../harness/src/report/html.js';
 import { FILE_REPORTERS } from '../harness/src/report/registry.js';
@@ -46,7 +46,7 @@ let dir: string | undefined;
 function cliReplay(r: ScenarioResult): string {
   const io: CliIo = { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: ROOT };
   const argv = ['--embedded', ...FAULTS.flatMap((f) => ['--fault', f]), '--seed', String(SEED), '--runs', String(RUNS)];
-  const options = resolveRunOptions(argv, io);
+  const options = parseRunArgs(argv, io);
   if (options === 'help') throw new Error('unexpected help');
   return replayCommand(options, io, r.id, r.counterexample?.path);
 }

@@ -2,7 +2,6 @@
  * `conform diff`: the same seeded requests against a target and against the reference server (the bundled one,
  * started in-process, unless --reference URL), every difference the spec cares about reported, `diff.json` written.
  */
-import { randomInt } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAuthenticator } from '../../../harness/src/auth/authenticator.js';
@@ -10,15 +9,19 @@ import { assertSignersAgree } from '../../../harness/src/auth/vectors.js';
 import { runDiff, type DiffSideDeps } from '../../../harness/src/diff/run-diff.js';
 import type { DiffEvent, DiffResult, DiffValue, GroupedDifference, OutcomeCounts, ScenarioDiff } from '../../../harness/src/diff/types.js';
 import { ConformError } from '../../../harness/src/errors.js';
+import { RUN_OPTION_SPEC, flagNaming, intFromText, resolveRunOptions } from '../../../harness/src/runner/options.js';
 import { createHttpClient, type HttpClient } from '../../../harness/src/http/client.js';
 import { loadProfile } from '../../../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
 import { selectScenarios } from '../../../harness/src/runner/run-suite.js';
 import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
 import { startServer, type RunningServer } from '../../../reference-server/src/index.js';
-import { intOption, listOption, parse } from '../args.js';
+import { listOption, parse } from '../args.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
+
+/** Fewer value sets than `conform run`: each one is sent to two servers and compared field by field. */
+const DIFF_RUNS = 20;
 
 const HELP = `Usage: conform diff --target URL [options]
 
@@ -37,10 +40,10 @@ Sides:
 Selection and values:
   --filter TEXT             Only scenarios whose id, rule id or tag contains TEXT (repeatable)
   --seed N                  Seed for every generated value (default: random; the report records it)
-  --runs N                  Value sets per property scenario (default 20)
+  --runs N                  Value sets per property scenario (default ${DIFF_RUNS})
 
 Requests and output:
-  --timeout MS              Per-request timeout (default 10000)
+  --timeout MS              Per-request timeout (default ${RUN_OPTION_SPEC.timeoutMs.default})
   --report-dir DIR          Where diff.json goes (default reports/)
   --json                    Print diff.json to stdout instead of the console summary
 
@@ -64,7 +67,7 @@ export interface ResolvedDiffOptions {
 
 const URL_SHAPE = /^https?:\/\/[^\s/]+/;
 
-export function resolveDiffOptions(argv: string[], io: CliIo): ResolvedDiffOptions | 'help' {
+export function parseDiffArgs(argv: string[], io: CliIo): ResolvedDiffOptions | 'help' {
   const { values } = parse(argv, {
     target: { type: 'string' },
     reference: { type: 'string' },
@@ -94,9 +97,7 @@ export function resolveDiffOptions(argv: string[], io: CliIo): ResolvedDiffOptio
     insecure: values.insecure ?? false,
     ...(values.ca !== undefined ? { ca: abs(values.ca) } : {}),
     filter: listOption(values.filter),
-    seed: intOption(values.seed, 'seed', 0, 2 ** 31 - 1) ?? randomInt(0, 2 ** 31 - 1),
-    runs: intOption(values.runs, 'runs', 1, 100_000) ?? 20,
-    timeoutMs: intOption(values.timeout, 'timeout', 1, 3_600_000) ?? 10_000,
+    ...resolveRunOptions({ seed: intFromText(values.seed, '--seed'), runs: intFromText(values.runs, '--runs'), timeoutMs: intFromText(values.timeout, '--timeout') }, { runs: DIFF_RUNS }, flagNaming),
     reportDir: abs(values['report-dir'] ?? 'reports'),
     json: values.json ?? false,
   };
@@ -162,7 +163,7 @@ function side(profile: ResolvedProfile, target: string | undefined, client: Http
 }
 
 export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
-  const options = resolveDiffOptions(argv, io);
+  const options = parseDiffArgs(argv, io);
   if (options === 'help') {
     io.stdout.write(HELP);
     return 0;

@@ -1,10 +1,10 @@
 /** `conform run`: resolve options once, load suite and profile, run, write reports, map the verdicts to an exit code. */
-import { randomInt } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAuthenticator } from '../../../harness/src/auth/authenticator.js';
 import { assertSignersAgree } from '../../../harness/src/auth/vectors.js';
 import { ConformError } from '../../../harness/src/errors.js';
+import { RUN_OPTION_SPEC, flagNaming, intFromText, resolveRunOptions } from '../../../harness/src/runner/options.js';
 import { createHttpClient } from '../../../harness/src/http/client.js';
 import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
@@ -16,7 +16,7 @@ import { basesFor } from '../../../harness/src/runner/bases.js';
 import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
 import { parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
 import { loadVariantProfile } from '../variant-profile.js';
-import { faultList, intOption, listOption, parse } from '../args.js';
+import { faultList, listOption, parse } from '../args.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';
 
 const HELP = `Usage: conform run [options]
@@ -42,12 +42,12 @@ Selection:
 
 Properties:
   --seed N              Seed for every generator (default: random; the report records it)
-  --runs N              Property runs per property-based scenario (default 50)
+  --runs N              Property runs per property-based scenario (default ${RUN_OPTION_SPEC.runs.default})
   --replay PATH         fast-check path of one counterexample (from the report) to replay directly
 
 Requests:
-  --timeout MS          Per-request timeout (default 10000)
-  --max-response-bytes N  Largest response body read (default 1048576)
+  --timeout MS          Per-request timeout (default ${RUN_OPTION_SPEC.timeoutMs.default})
+  --max-response-bytes N  Largest response body read (default ${RUN_OPTION_SPEC.maxResponseBytes.default})
 
 CI:
   --shard I/N           Run the I-th of N deterministic shards (merge their report.json with conform merge)
@@ -65,7 +65,7 @@ Output:
   --no-color            No ANSI colours (also: NO_COLOR set, or output not a terminal)
 `;
 
-export interface ResolvedRunOptions {
+export interface RunCommandOptions {
   target?: string;
   profileFile: string;
   embedded: boolean;
@@ -92,7 +92,7 @@ export interface ResolvedRunOptions {
   color: boolean;
 }
 
-export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions | 'help' {
+export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'help' {
   const { values } = parse(argv, {
     target: { type: 'string' },
     profile: { type: 'string' },
@@ -154,11 +154,17 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
     rulesFile: values.rules !== undefined ? abs(values.rules) : defaults.rules(),
     vectorsFile: values.vectors !== undefined ? abs(values.vectors) : defaults.vectors(),
     filter: listOption(values.filter),
-    seed: intOption(values.seed, 'seed', 0, 2 ** 31 - 1) ?? randomInt(0, 2 ** 31 - 1),
-    runs: intOption(values.runs, 'runs', 1, 100_000) ?? 50,
+    ...resolveRunOptions(
+      {
+        seed: intFromText(values.seed, '--seed'),
+        runs: intFromText(values.runs, '--runs'),
+        timeoutMs: intFromText(values.timeout, '--timeout'),
+        maxResponseBytes: intFromText(values['max-response-bytes'], '--max-response-bytes'),
+      },
+      {},
+      flagNaming,
+    ),
     ...(values.replay !== undefined ? { replayPath: values.replay } : {}),
-    timeoutMs: intOption(values.timeout, 'timeout', 1, 3_600_000) ?? 10_000,
-    maxResponseBytes: intOption(values['max-response-bytes'], 'max-response-bytes', 1024, 1024 ** 3) ?? 1024 * 1024,
     reportDir: abs(values['report-dir'] ?? 'reports'),
     reporters,
     ...(shard ? { shard } : {}),
@@ -172,10 +178,10 @@ export function resolveRunOptions(argv: string[], io: CliIo): ResolvedRunOptions
 
 
 /** The command line that reproduces one scenario's result. */
-export function replayCommand(options: ResolvedRunOptions, io: CliIo, scenarioId: string, counterexamplePath?: string): string {
+export function replayCommand(options: RunCommandOptions, io: CliIo, scenarioId: string, counterexamplePath?: string): string {
   const rel = (p: string) => path.relative(io.cwd, p) || '.';
   const parts = ['conform', 'run', '--filter', scenarioId, '--seed', String(options.seed)];
-  if (options.runs !== 50) parts.push('--runs', String(options.runs));
+  if (options.runs !== RUN_OPTION_SPEC.runs.default) parts.push('--runs', String(options.runs));
   if (options.embedded) parts.push('--embedded', ...options.faults.flatMap((f) => ['--fault', f]), ...options.variants.flatMap((v) => ['--variant', v]));
   if (options.target) parts.push('--target', options.target);
   if (options.profileFile !== defaults.profile()) parts.push('--profile', rel(options.profileFile));
@@ -185,7 +191,7 @@ export function replayCommand(options: ResolvedRunOptions, io: CliIo, scenarioId
 }
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const options = resolveRunOptions(argv, io);
+  const options = parseRunArgs(argv, io);
   if (options === 'help') {
     io.stdout.write(HELP);
     return 0;

@@ -1,6 +1,6 @@
 /** Options of `defineConformSuite`, their defaults, and the environment variables that override them. */
-import { randomInt } from 'node:crypto';
 import { ConformError } from '../errors.js';
+import { RUN_OPTION_SPEC, intFromText, resolveRunOptions, type OptionNaming } from '../runner/options.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 
 /**
@@ -70,13 +70,13 @@ export interface ConformSuiteOptions {
 /** Seed used when neither the `seed` option nor `CONFORM_SEED` is set: runs are reproducible by default. */
 export const DEFAULT_SEED = 12345;
 /** Property runs per property-based scenario when neither `runs` nor `CONFORM_RUNS` is set (as `conform run`). */
-export const DEFAULT_RUNS = 50;
+export const DEFAULT_RUNS: number = RUN_OPTION_SPEC.runs.default;
 /** Default vitest timeout of one scenario's test, ms. */
 export const DEFAULT_TEST_TIMEOUT_MS = 180_000;
 /** Default vitest timeout of the suite's hooks, ms. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 /** Default per-request timeout, ms. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS: number = RUN_OPTION_SPEC.timeoutMs.default;
 
 /** Where the seed came from: the failure message's replay command sets `CONFORM_SEED` only when it matters. */
 export type SeedSource = 'option' | 'env' | 'default';
@@ -93,13 +93,6 @@ export interface ResolvedSuiteSettings {
   hookTimeoutMs: number;
   /** Scenario id → fast-check path, from `CONFORM_REPLAY`. */
   replay: ReadonlyMap<string, string>;
-}
-
-function intFrom(text: string, name: string, min: number, max: number): number {
-  if (!/^\d+$/.test(text.trim())) throw new ConformError('CONFORM_USAGE', `${name} must be a whole number, got "${text}"`);
-  const n = Number(text.trim());
-  if (n < min || n > max) throw new ConformError('CONFORM_USAGE', `${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
 }
 
 function checkInt(n: number | undefined, name: string, min: number, max: number): number | undefined {
@@ -124,29 +117,22 @@ export function parseReplayEnv(text: string | undefined): Map<string, string> {
 
 /** Fills defaults; option values win over the environment, which wins over the constants. Throws on bad values. */
 export function resolveSettings(options: ConformSuiteOptions, env: NodeJS.ProcessEnv = process.env): ResolvedSuiteSettings {
-  const max = 2 ** 31 - 1;
-  let seed = checkInt(options.seed, 'seed', 0, max);
-  let seedSource: SeedSource = 'option';
-  if (seed === undefined) {
-    const fromEnv = env['CONFORM_SEED']?.trim();
-    if (fromEnv) {
-      seed = fromEnv === 'random' ? randomInt(0, max) : intFrom(fromEnv, 'CONFORM_SEED', 0, max);
-      seedSource = 'env';
-    } else {
-      seed = DEFAULT_SEED;
-      seedSource = 'default';
-    }
-  }
+  const seedEnv = env['CONFORM_SEED']?.trim();
+  const seedSource: SeedSource = options.seed !== undefined ? 'option' : seedEnv ? 'env' : 'default';
+  // CONFORM_SEED=random leaves the seed out, so resolveRunOptions draws one.
+  const seed = options.seed ?? (seedEnv ? (seedEnv === 'random' ? undefined : intFromText(seedEnv, 'CONFORM_SEED')) : DEFAULT_SEED);
   const runsEnv = env['CONFORM_RUNS']?.trim();
-  const runs = checkInt(options.runs, 'runs', 1, 100_000) ?? (runsEnv ? intFrom(runsEnv, 'CONFORM_RUNS', 1, 100_000) : DEFAULT_RUNS);
+  const naming: OptionNaming = (key) => `defineConformSuite: ${key}`;
+  const run = resolveRunOptions(
+    { seed, runs: options.runs ?? (runsEnv ? intFromText(runsEnv, 'CONFORM_RUNS') : undefined), timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes },
+    {},
+    naming,
+  );
   const strictEnv = env['CONFORM_STRICT']?.trim().toLowerCase();
   return {
-    seed,
+    ...run,
     seedSource,
-    runs,
     strict: options.strict ?? (strictEnv === '1' || strictEnv === 'true'),
-    timeoutMs: checkInt(options.timeoutMs, 'timeoutMs', 1, 3_600_000) ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    maxResponseBytes: checkInt(options.maxResponseBytes, 'maxResponseBytes', 1024, 1024 ** 3) ?? 1024 * 1024,
     testTimeoutMs: checkInt(options.testTimeoutMs, 'testTimeoutMs', 1, 24 * 3_600_000) ?? DEFAULT_TEST_TIMEOUT_MS,
     hookTimeoutMs: checkInt(options.hookTimeoutMs, 'hookTimeoutMs', 1, 24 * 3_600_000) ?? DEFAULT_HOOK_TIMEOUT_MS,
     replay: parseReplayEnv(env['CONFORM_REPLAY']),
