@@ -99,6 +99,15 @@ const BEHAVIOUR: Record<Exclude<VariantName, 'replace-204'>, { observe: (s: Test
     byDefault: [405, 'Hello', 405, 'GET, HEAD, PUT, DELETE, OPTIONS'],
     withVariant: [200, 'Updated', 404, 'GET, HEAD, POST, PUT, DELETE, OPTIONS'],
   },
+  'no-client-put': {
+    observe: (s) => {
+      const created = s.call('PUT', '/articles/a', articleXml(), XML).status;
+      const loc = String(s.call('POST', '/articles', articleXml(), XML).headers.location);
+      return [created, s.call('PUT', loc, articleXml({ title: 'New' }), XML).status];
+    },
+    byDefault: [201, 200],
+    withVariant: [404, 200],
+  },
   'ids-uuid': {
     observe: (s) => /^\/articles\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String(s.call('POST', '/articles', articleXml(), XML).headers.location)),
     byDefault: false,

@@ -51,6 +51,10 @@ export const VARIANTS = {
     description: 'POST on an existing article replaces it and answers 200 with the representation; Allow on items lists POST (§1 rule 4: "POST may be used to update one").',
     profile: {},
   },
+  'no-client-put': {
+    description: 'PUT never creates: a PUT at a URL where no article exists answers 404; articles are created with POST only (§4.1 rule 2: "if the API offers this").',
+    profile: { articles: { clientChosenPut: false } },
+  },
   'ids-uuid': {
     description: 'Server-chosen ids are random UUIDs (36 characters with hyphens) rather than 16 hex digits (§2: the generated id is not shown).',
     profile: {},

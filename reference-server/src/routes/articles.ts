@@ -56,6 +56,7 @@ function put(ctx: HandlerContext, key: string): ResponseRecord {
   const body = readArticleBody(ctx);
   if (!body.ok) return body.response;
   const old = ctx.state.store.get(key);
+  if (old === undefined && ctx.deps.variants.has('no-client-put')) return problem(404, `no article at ${ctx.req.path}; create articles with POST to /articles`);
   let article = body.article;
   if (old && faults.has('put-merge') && article.summary === undefined && old.summary !== undefined) {
     article = { ...article, summary: old.summary };
