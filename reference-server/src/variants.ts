@@ -23,6 +23,31 @@ export const VARIANTS = {
     description: 'A successful replace of an existing article answers 204 No Content with no body (RFC 9110 §9.3.4 allows 200 or 204).',
     profile: { articles: { replaceStatus: [204] } },
   },
+  'refuse-403': {
+    description: 'Missing or wrong credentials (none, Basic, hmac) are refused with 403 and no challenge (§5.4 leaves the status open; a challenge goes only with 401). OAuth refusals keep their RFCs\' 401 and challenge.',
+    profile: {},
+    excludes: ['refuse-400'],
+  },
+  'refuse-400': {
+    description: 'Missing or wrong credentials (none, Basic, hmac) are refused with 400 and no challenge; the profile pins the refusal statuses. OAuth refusals keep their RFCs\' 401 and challenge.',
+    profile: { auth: { refusalStatus: [400, 401, 403] } },
+    excludes: ['refuse-403'],
+  },
+  'errors-json': {
+    description: 'Error and refusal bodies are application/json {"error", "message"} instead of RFC 9457 problem+json (§7.2 leaves error bodies open).',
+    profile: {},
+    excludes: ['errors-text', 'errors-empty'],
+  },
+  'errors-text': {
+    description: 'Error and refusal bodies are one line of text/plain instead of RFC 9457 problem+json.',
+    profile: {},
+    excludes: ['errors-json', 'errors-empty'],
+  },
+  'errors-empty': {
+    description: 'Error and refusal answers carry no body at all (no Content-Type), instead of RFC 9457 problem+json.',
+    profile: {},
+    excludes: ['errors-json', 'errors-text'],
+  },
 } as const satisfies Record<string, VariantSpec>;
 
 /** Name of one variant. */

@@ -47,8 +47,9 @@ export interface AuthOptions {
   /** oauth2-client: change the client secret sent. */
   secretMutation?: Mutation;
   /**
-   * oauth2-client: Basic (default), Basic with every character percent-encoded (RFC 6749 §2.3.1 has the server
-   * form-urldecode id and secret, so this must work too), or form fields.
+   * oauth2-client: Basic (default, unless the profile's `auth.oauth2.clientAuth` lacks it), Basic with every
+   * character percent-encoded (RFC 6749 §2.3.1 has the server form-urldecode id and secret, so this must work too),
+   * or form fields (only when `auth.oauth2.clientAuth` lists form).
    */
   clientAuth?: 'basic' | 'basic-encoded' | 'form';
   /** oauth2-client: authenticate as the profile's second client (`auth.oauth2.otherClient`). */
@@ -136,15 +137,20 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     }
     const client = options.otherClient ? settings.otherClient : settings;
     if (!client) return { ok: false, reason: 'the profile has no auth.oauth2.otherClient' };
+    // Basic unless the profile offers only form fields; form fields only where the profile declares them (RFC 6749
+    // §2.3.1: servers must support Basic, and may support the NOT RECOMMENDED body parameters).
+    const how = options.clientAuth ?? (settings.clientAuth.includes('basic') ? 'basic' : 'form');
+    if (how === 'form' && !settings.clientAuth.includes('form')) return { ok: false, reason: 'the profile does not list form in auth.oauth2.clientAuth' };
+    if (how !== 'form' && !settings.clientAuth.includes('basic')) return { ok: false, reason: 'the profile does not list basic in auth.oauth2.clientAuth' };
     const secret = options.secretMutation ? applyMutation(client.clientSecret, options.secretMutation) : client.clientSecret;
-    if (options.clientAuth === 'form') {
+    if (how === 'form') {
       const fields = `client_id=${formEncode(client.clientId)}&client_secret=${formEncode(secret)}`;
       const body = typeof request.body === 'string' && request.body !== '' ? `${request.body}&${fields}` : fields;
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
       return { ok: true, request: { ...request, headers, body } };
     }
     const encodeAll = (v: string) => [...Buffer.from(v, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-    headers['authorization'] = options.clientAuth === 'basic-encoded'
+    headers['authorization'] = how === 'basic-encoded'
       ? basicHeader(encodeAll(client.clientId), encodeAll(secret))
       : basicHeader(formEncode(client.clientId), formEncode(secret));
     return { ok: true, request: { ...request, headers } };

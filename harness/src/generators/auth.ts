@@ -88,3 +88,9 @@ export function passwordMutationArb(): fc.Arbitrary<Mutation> {
     fc.record({ kind: fc.constant('drop' as const), index: fc.nat(64) }),
   );
 }
+
+/** How an OAuth 2 client authenticates, among what the profile offers: Basic (plain or fully percent-encoded), form fields. */
+export function oauth2ClientAuthArb(offered: readonly ('basic' | 'form')[]): fc.Arbitrary<'basic' | 'basic-encoded' | 'form'> {
+  const ways = offered.flatMap((w) => (w === 'basic' ? (['basic', 'basic-encoded'] as const) : (['form'] as const)));
+  return fc.constantFrom(...(ways.length > 0 ? ways : (['basic'] as const)));
+}

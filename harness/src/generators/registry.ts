@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import type { ResolvedProfile } from '../profile/schema.js';
 import { articleArb, currencyArb, priceArb, slugArb, titleArb } from './article.js';
-import { digestMutationArb, malformedDateArb, noncePrefixArb, noncePrefixesArb, passwordMutationArb, skewInsideArb, skewOutsideArb } from './auth.js';
+import { digestMutationArb, malformedDateArb, oauth2ClientAuthArb, noncePrefixArb, noncePrefixesArb, passwordMutationArb, skewInsideArb, skewOutsideArb } from './auth.js';
 
 export interface GeneratorDef {
   description: string;
@@ -56,6 +56,11 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
         { weight: 4, arbitrary: fc.record({ kind: fc.constant('replace' as const), index: fc.nat(4096), char: fc.constantFrom('x', '0', 'Z') }) },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('extend' as const), suffix: fc.constant('x') }) },
       ),
+  },
+  oauth2ClientAuth: {
+    description: "An OAuth 2 client authentication the profile's auth.oauth2.clientAuth offers: basic or basic-encoded (Basic), form.",
+    options: NoOptions,
+    make: (_o, p) => oauth2ClientAuthArb(p.auth.oauth2?.clientAuth ?? ['basic']),
   },
   pick: {
     description: 'One of the listed values (option from: [...]).',
