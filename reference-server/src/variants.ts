@@ -43,6 +43,22 @@ export const VARIANTS = {
     profile: {},
     excludes: ['errors-json', 'errors-empty'],
   },
+  'digest-decoded': {
+    description: 'A signed request\'s digest is base64-decoded leniently (padding optional) and its bytes compared in constant time, rather than compared as text.',
+    profile: {},
+  },
+  'nonce-int64': {
+    description: 'Nonces are signed 64-bit integers, kept by value: a nonce beyond 9223372036854775807, with a leading zero, or not decimal digits is refused with 400 (§5.2 says only "a number").',
+    profile: { auth: { nonceMax: null, nonceLeadingZeros: null } },
+  },
+  'date-lenient': {
+    description: 'The date-and-nonce form also accepts every HTTP-date (IMF-fixdate, RFC 850, asctime) and ISO 8601 instants in UTC, still inside the window and signed as sent; impossible dates are still refused (§5.2 fixes the shape clients send, not that every other shape is refused).',
+    profile: { auth: { strictDate: false } },
+  },
+  'oauth2-client-basic-only': {
+    description: 'The OAuth 2 token endpoint authenticates clients with HTTP Basic only: client_id and client_secret in the form body are refused with 401 invalid_client and a Basic challenge (RFC 6749 §2.3.1 makes them optional).',
+    profile: { auth: { oauth2: { clientAuth: ['basic'] } } },
+  },
   'errors-empty': {
     description: 'Error and refusal answers carry no body at all (no Content-Type), instead of RFC 9457 problem+json.',
     profile: {},

@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import type { HttpRequest } from '../http/client.js';
 import { formEncode } from '../http/form.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
-import { applyMutation, type Mutation } from './mutations.js';
+import { applyDigestMutation, applyMutation, applyPasswordMutation, type Mutation } from './mutations.js';
 import { oauth1BaseString, oauth1Header, oauth1Signature, oauthEncode } from './oauth1.js';
 import { basicHeader, bodyHash, formatSpecDate, hmacDigest, hmacHeader, signedMessage } from './signers.js';
 
@@ -88,7 +88,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     switch (scheme) {
       case 'basic': {
         if (user.password === undefined) return { ok: false, reason: `the profile gives user "${userName}" no password for Basic` };
-        const password = options.passwordMutation ? applyMutation(user.password, options.passwordMutation) : user.password;
+        const password = options.passwordMutation ? applyPasswordMutation(user.password, options.passwordMutation) : user.password;
         headers['authorization'] = basicHeader(user.name, password);
         break;
       }
@@ -113,7 +113,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
           ...(hash !== undefined ? { bodyHash: hash } : {}),
         });
         let digest = hmacDigest(user.secret, message);
-        if (options.digestMutation) digest = applyMutation(digest, options.digestMutation);
+        if (options.digestMutation) digest = applyDigestMutation(digest, options.digestMutation);
         headers[profile.auth.hmacHeader.toLowerCase()] = hmacHeader(user.name, digest, nonce);
         break;
       }
@@ -142,7 +142,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     const how = options.clientAuth ?? (settings.clientAuth.includes('basic') ? 'basic' : 'form');
     if (how === 'form' && !settings.clientAuth.includes('form')) return { ok: false, reason: 'the profile does not list form in auth.oauth2.clientAuth' };
     if (how !== 'form' && !settings.clientAuth.includes('basic')) return { ok: false, reason: 'the profile does not list basic in auth.oauth2.clientAuth' };
-    const secret = options.secretMutation ? applyMutation(client.clientSecret, options.secretMutation) : client.clientSecret;
+    const secret = options.secretMutation ? applyPasswordMutation(client.clientSecret, options.secretMutation) : client.clientSecret;
     if (how === 'form') {
       const fields = `client_id=${formEncode(client.clientId)}&client_secret=${formEncode(secret)}`;
       const body = typeof request.body === 'string' && request.body !== '' ? `${request.body}&${fields}` : fields;
@@ -175,7 +175,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     const formBody = isForm && typeof request.body === 'string' ? request.body : '';
     const base = oauth1BaseString(options.signAs?.method ?? request.method, signedUrl, formBody, protocol);
     let signature = oauth1Signature(base, settings.consumerSecret, options.tokenSecret ?? '');
-    if (options.digestMutation) signature = applyMutation(signature, options.digestMutation);
+    if (options.digestMutation) signature = applyDigestMutation(signature, options.digestMutation);
     const all: Array<[string, string]> = [...protocol, ['oauth_signature', signature]];
     const headers = { ...request.headers };
     const encoded = all.map(([k, v]) => `${oauthEncode(k)}=${oauthEncode(v)}`).join('&');

@@ -36,6 +36,7 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'auth.bodyHash': { test: (p) => p.auth.bodyHash, key: 'auth.bodyHash: true' },
   'auth.nonceScope.user': { test: (p) => p.auth.nonceScope === 'user', key: 'auth.nonceScope: user' },
   'auth.nonceScope.global': { test: (p) => p.auth.nonceScope === 'global', key: 'auth.nonceScope: global' },
+  'auth.strictDate': { test: (p) => p.auth.strictDate, key: 'auth.strictDate: true' },
   'auth.tlsOnly.basic': { test: (p) => p.auth.tlsOnly.includes('basic'), key: 'auth.tlsOnly: [basic]' },
   'auth.any': { test: (p) => p.auth.schemes.length > 0, key: 'auth.schemes' },
 };

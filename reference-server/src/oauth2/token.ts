@@ -21,7 +21,7 @@ export function tokenEndpoint(req: RequestRecord, state: ServerState, deps: Hand
   if (!form.ok) return form.response;
   const grant = form.params.get('grant_type');
   if (grant === undefined) return oauth2Error(400, 'invalid_request', 'grant_type is missing', faults);
-  const auth = authenticateClient(req, form.params, state, faults);
+  const auth = authenticateClient(req, form.params, state, faults, deps.variants);
   if (!auth.ok) return auth.response;
   if (grant !== CLIENT_CREDENTIALS && !faults.has('oauth2-any-grant')) return oauth2Error(400, 'unsupported_grant_type', `only ${CLIENT_CREDENTIALS} is supported`, faults);
   const now = deps.now().getTime();
