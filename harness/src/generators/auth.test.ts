@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatSpecDate } from '../auth/signers.js';
-import { skewInsideArb, skewOutsideArb } from './auth.js';
+import { malformedDateArb, skewInsideArb, skewOutsideArb } from './auth.js';
 
 /** Seconds between the Date the harness writes for `skew` (whole seconds) and the instant it was written. */
 const written = (now: number, skew: number) => (Date.parse(`${formatSpecDate(new Date(now + skew * 1000))} GMT`) - now) / 1000;
@@ -28,5 +28,45 @@ describe('clock skews (VERDICTS.md §3)', () => {
   it('the old edges were not: a future skew of window + margin is written a second short', () => {
     const now = 1.8e12 + 500;
     expect(Math.abs(written(now, 600 + 5))).toBeLessThan(605);
+  });
+});
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/**
+ * A lenient reader's view: `Date.parse` understands the value, and the value is that instant written in one of the
+ * usual shapes (so "31 Feb", which `Date.parse` rolls over to 3 Mar, is no date, and nor is what it cannot parse).
+ */
+function readableDate(value: string): boolean {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return false;
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const [day, mon, year, dow] = [two(d.getUTCDate()), MONTHS[d.getUTCMonth()]!, d.getUTCFullYear(), DAYS[d.getUTCDay()]!];
+  const hm = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+  const hms = `${hm}:${two(d.getUTCSeconds())}`;
+  const shapes = [
+    `${day} ${mon} ${year} ${hms}`,
+    `${dow}, ${day} ${mon} ${year} ${hms} GMT`,
+    `${dow} ${mon} ${String(d.getUTCDate()).padStart(2, ' ')} ${hms} ${year}`,
+    d.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    `${day} ${mon} ${year} ${hm}`,
+    `${day} ${mon} ${year}`,
+    `${day}-${mon}-${year} ${hms}`,
+  ];
+  return shapes.some((shape) => shape.toLowerCase() === value.toLowerCase().replace(/^0?(\d) /, '0$1 '));
+}
+
+describe('malformed dates (VERDICTS.md §1: no invented MUST)', () => {
+  it('are dates under no reasonable reading, so a server that reads any well-formed date still refuses them', () => {
+    fc.assert(fc.property(malformedDateArb(), (value) => !readableDate(value)), { numRuns: 2000 });
+  });
+
+  it('the other shapes are dates a lenient reader takes', () => {
+    expect(readableDate('Sun, 22 Nov 2026 10:00:00 GMT')).toBe(true);
+    expect(readableDate('2026-11-22T10:00:00Z')).toBe(true);
+    expect(readableDate('22 Nov 2026 10:00:00')).toBe(true);
+    expect(readableDate('31 Feb 2026 10:00:00')).toBe(false);
   });
 });

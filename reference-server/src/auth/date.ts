@@ -63,7 +63,7 @@ export function parseLenientDate(value: string, nowMs: number): number | undefin
     return instant(year, monthOf(m[2]), Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6]));
   }
   m = ASCTIME.exec(value);
-  if (m) return instant(Number(m[7]), monthOf(m[1]), Number(m[2]?.trim()), Number(m[3]), Number(m[4]), Number(m[5]));
+  if (m) return instant(Number(m[6]), monthOf(m[1]), Number(m[2]?.trim()), Number(m[3]), Number(m[4]), Number(m[5]));
   m = ISO.exec(value);
   if (m) return instant(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
   return undefined;
