@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { RECORDS, tokenRequest } from './oauth-testkit.js';
 import { testServer, text } from './testkit.js';
+import type { HeaderMap } from './types.js';
 import type { VariantName } from './variants.js';
 
 const serve = (variant?: VariantName) => testServer({ signAs: null, ...(variant ? { variants: [variant] } : {}) });
@@ -12,7 +13,7 @@ const serve = (variant?: VariantName) => testServer({ signAs: null, ...(variant 
 describe('refusals: refuse-403 and refuse-400', () => {
   it('answer missing or wrong credentials with 403 or 400 and no challenge, where the default answers 401 with one', () => {
     for (const [variant, status] of [['refuse-403', 403], ['refuse-400', 400]] as const) {
-      for (const headers of [{}, { authentication: 'hmac alice:AAAA' }]) {
+      for (const headers of [{}, { authentication: 'hmac alice:AAAA' }] as HeaderMap[]) {
         const plain = serve().send({ method: 'GET', target: RECORDS, headers });
         expect(plain.status).toBe(401);
         expect(plain.headers['www-authenticate']).toBeDefined();
