@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatSpecDate } from '../auth/signers.js';
-import { malformedDateArb, skewInsideArb, skewOutsideArb } from './auth.js';
+import { INT64_NONCES, malformedDateArb, noncePrefixArb, skewInsideArb, skewOutsideArb } from './auth.js';
 
 /** Seconds between the Date the harness writes for `skew` (whole seconds) and the instant it was written. */
 const written = (now: number, skew: number) => (Date.parse(`${formatSpecDate(new Date(now + skew * 1000))} GMT`) - now) / 1000;
@@ -68,5 +68,28 @@ describe('malformed dates (VERDICTS.md §1: no invented MUST)', () => {
     expect(readableDate('2026-11-22T10:00:00Z')).toBe(true);
     expect(readableDate('22 Nov 2026 10:00:00')).toBe(true);
     expect(readableDate('31 Feb 2026 10:00:00')).toBe(false);
+  });
+});
+
+describe('nonce prefixes (within what the target accepts)', () => {
+  const full = (prefix: string) => BigInt(`${prefix}${'9'.repeat(16)}`);
+
+  it('by default a nonce stays a signed 64-bit integer and never starts with 0', () => {
+    fc.assert(
+      fc.property(noncePrefixArb(), (prefix) => full(prefix) <= 9223372036854775807n && !prefix.startsWith('0')),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('with min 1 every nonce is beyond 2^53; wider bounds allow four digits and leading zeros', () => {
+    fc.assert(fc.property(noncePrefixArb(3, INT64_NONCES, 1), (prefix) => BigInt(`${prefix}${'0'.repeat(16)}`) > 2n ** 53n && full(prefix) <= 9223372036854775807n));
+    const wide = { max: 99999999999999999999n, leadingZeros: true };
+    const seen = fc.sample(noncePrefixArb(4, wide), 500);
+    expect(seen.some((p) => p.startsWith('0'))).toBe(true);
+    expect(seen.some((p) => p.length === 4)).toBe(true);
+  });
+
+  it('the old prefixes did not: "9" and three digits then 16 make 20 digits, beyond int64', () => {
+    expect(full('9999') > 9223372036854775807n).toBe(true);
   });
 });
