@@ -140,3 +140,12 @@ describe('oauth2-client-basic-only', () => {
     expect(tokenRequest(serve('oauth2-client-basic-only')).status).toBe(200);
   });
 });
+
+describe('error formats at the token endpoint over plain HTTP', () => {
+  it('no OAuth exchange happens there, so the variant\'s own format is used: no JSON, no token', () => {
+    const res = tokenRequest(serve('errors-text'), { secure: false });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(tokenRequest(serve(), { secure: false }).headers['content-type']).toBe('application/json');
+  });
+});

@@ -69,6 +69,9 @@ export function unknownMethod(method: string, path: string, allow: string | unde
   return problem(405, detail, allow === undefined ? {} : { headers: { allow } });
 }
 
+/** The variants that choose another error body format. */
+export const ERROR_VARIANTS = ['errors-json', 'errors-text', 'errors-empty'] as const satisfies readonly VariantName[];
+
 /**
  * An error answer in the body format a variant chooses (§7.2 leaves error bodies open): `errors-json`
  * (`application/json`, `{"error": title, "message": detail}`), `errors-text` (`text/plain`, one line) or
