@@ -41,7 +41,20 @@ const XML = { 'content-type': 'application/xml' };
  * Each variant changes what the server does (and a variant whose profile the default server also satisfies is no
  * stub): one observation, its value on the default server and with only that variant on.
  */
-const BEHAVIOUR: Record<Exclude<VariantName, 'replace-204'>, { observe: (s: TestServer) => unknown; byDefault: unknown; withVariant: unknown }> = {
+/** Variants whose behaviour is tested in a file of their own, beside the code they change. */
+const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
+  'refuse-403': 'auth-variants.test.ts',
+  'refuse-400': 'auth-variants.test.ts',
+  'errors-json': 'auth-variants.test.ts',
+  'errors-text': 'auth-variants.test.ts',
+  'errors-empty': 'auth-variants.test.ts',
+  'digest-decoded': 'auth-variants.test.ts',
+  'nonce-int64': 'auth-variants.test.ts',
+  'date-formats-extra': 'auth-variants.test.ts',
+  'oauth2-client-basic-only': 'auth-variants.test.ts',
+};
+
+const BEHAVIOUR: Partial<Record<Exclude<VariantName, 'replace-204'>, { observe: (s: TestServer) => unknown; byDefault: unknown; withVariant: unknown }>> = {
   'price-two-decimals': {
     observe: (s) => [
       s.call('PUT', '/articles/a', articleXml({ price: '12.345' }), XML).status,
@@ -126,8 +139,13 @@ describe('each variant changes the behaviour it names', () => {
     expect(observe(server(['replace-204']))).toEqual([204, true]);
   });
 
+  it('every variant has a behaviour test: here, or in the file named in TESTED_ELSEWHERE', () => {
+    const untested = VARIANT_NAMES.filter((n) => n !== 'replace-204' && !(n in BEHAVIOUR) && !(n in TESTED_ELSEWHERE));
+    expect(untested).toEqual([]);
+  });
+
   it.each(Object.keys(BEHAVIOUR) as (keyof typeof BEHAVIOUR)[])('%s', (name) => {
-    const c = BEHAVIOUR[name];
+    const c = BEHAVIOUR[name]!;
     expect(c.observe(server())).toEqual(c.byDefault);
     expect(c.observe(server([name]))).toEqual(c.withVariant);
   });
