@@ -130,13 +130,13 @@ function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, ide
   const refusal = identity.kind === 'anonymous' ? identity : undefined;
   if (handler) {
     if (!route.guarded.includes(method)) return handler({ req, state, deps });
-    if (user === undefined) return unauthorized(req, refusal, deps.faults);
+    if (user === undefined) return unauthorized(req, refusal, deps.faults, deps.variants);
     if (route.owner !== undefined && route.owner !== user && state.auth.users.has(route.owner) && !deps.faults.has('records-any-user')) {
       return forbidden(req, user);
     }
     return handler({ req, state, deps });
   }
-  if (user === undefined && route.writes.includes(method)) return unauthorized(req, refusal, deps.faults);
+  if (user === undefined && route.writes.includes(method)) return unauthorized(req, refusal, deps.faults, deps.variants);
   if (route.unlisted === 404) return problem(404, `nothing at ${req.path}`);
   if (deps.faults.has('unlisted-method-200')) return { status: 200, headers: {} };
   const headers: HeaderMap = deps.faults.has('method-405-no-allow') ? {} : { allow: allow.join(', ') };

@@ -23,6 +23,16 @@ export const VARIANTS = {
     description: 'A successful replace of an existing article answers 204 No Content with no body (RFC 9110 §9.3.4 allows 200 or 204).',
     profile: { articles: { replaceStatus: [204] } },
   },
+  'basic-only': {
+    description: 'Resource access with Basic only, over TLS (§5.4: which resources need which scheme is not shown); signed requests and OAuth credentials are refused like wrong ones. The plain listener stays open, and 401s challenge with Basic on both.',
+    profile: { auth: { schemes: ['basic'], tlsOnly: ['basic'], bodyHash: false, nonceScope: null, oauth2: null, oauth1: null } },
+    excludes: ['oauth-only'],
+  },
+  'oauth-only': {
+    description: 'Resource access with OAuth 2 bearer tokens and OAuth 1 only, over TLS; Basic and signed requests are refused like wrong credentials (Basic still serves the resource owner at the OAuth 1 authorize endpoint). The plain listener stays open.',
+    profile: { auth: { schemes: ['oauth2', 'oauth1'], tlsOnly: ['oauth2', 'oauth1'], bodyHash: false, nonceScope: null } },
+    excludes: ['basic-only'],
+  },
 } as const satisfies Record<string, VariantSpec>;
 
 /** Name of one variant. */

@@ -11,6 +11,7 @@ import type { Scenario } from '../spec/types.js';
 import { serializeArticle } from '../xml/article-xml.js';
 import { checkResponse, headerValue, locationPath, parseAllow, statusMatches, statusSet } from './expect.js';
 import type { Redactor } from './redact.js';
+import { createTokenSource, type TokenExchange, type TokenSource } from './tokens.js';
 import type { Exchange } from './types.js';
 
 /** Base URLs of the target: the primary one (--target, else plain, else TLS) and each transport when known. */
@@ -33,6 +34,8 @@ export interface ExecDeps {
   now?: () => Date;
   /** Most exchanges kept per run for the report. */
   maxTranscript?: number;
+  /** Where OAuth tokens come from when a request needs one it was not given (default: obtained from the target, kept per authenticator). */
+  tokens?: TokenSource;
 }
 
 /** An exchange as sent and received; redacted only when it is kept for a report (see `redactExchange`). */
@@ -108,11 +111,33 @@ function protectedPatterns(profile: ResolvedProfile): RegExp[] {
 }
 
 const PREFERENCE: Scheme[] = ['hmac-nonce', 'hmac', 'basic', 'oauth2', 'oauth1'];
-const SIGNABLE = new Set<Scheme>(['hmac-nonce', 'hmac', 'basic']);
 
-/** The scheme `auto` uses: the strongest the profile lists that works on this transport. */
+/** Can the harness authenticate with this scheme without being given a token? The OAuth family needs its settings. */
+function usable(profile: ResolvedProfile, s: Scheme): boolean {
+  if (!profile.auth.schemes.includes(s)) return false;
+  if (s === 'oauth2') return profile.auth.oauth2 !== undefined;
+  if (s === 'oauth1') return profile.auth.oauth1 !== undefined;
+  return true;
+}
+
+/**
+ * The scheme `auto` uses: the strongest the profile lists that works on this transport. The per-user schemes come
+ * first; the OAuth family (a token obtained from the target first) only when the profile offers nothing else.
+ */
 export function chooseScheme(profile: ResolvedProfile, secure: boolean): Scheme | undefined {
-  return PREFERENCE.find((s) => SIGNABLE.has(s) && profile.auth.schemes.includes(s) && (secure || !profile.auth.tlsOnly.includes(s)));
+  return PREFERENCE.find((s) => usable(profile, s) && (secure || !profile.auth.tlsOnly.includes(s)));
+}
+
+/** Token sources by authenticator: one per run, so tokens are obtained once and reused until they expire. */
+const tokenSources = new WeakMap<Authenticator, TokenSource>();
+function tokensOf(deps: ExecDeps): TokenSource {
+  if (deps.tokens) return deps.tokens;
+  let t = tokenSources.get(deps.authenticator);
+  if (!t) {
+    t = createTokenSource({ client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: (v) => deps.redactor.add(v) });
+    tokenSources.set(deps.authenticator, t);
+  }
+  return t;
 }
 
 function joinUrl(base: string, path: string): string {
@@ -185,7 +210,8 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
     now: Math.floor(now().getTime() / 1000),
     recordsPath: profile.protected.find((r) => r.ownerOnly)?.path,
     protectedPaths: profile.protected.map((r) => r.path),
-    bestScheme: chooseScheme(profile, deps.bases.primary.startsWith('https:')),
+    // A scheme the plain listener cannot carry (TLS-only) is still the best one when a TLS base URL is known.
+    bestScheme: chooseScheme(profile, deps.bases.primary.startsWith('https:')) ?? (deps.bases.tls ? chooseScheme(profile, true) : undefined),
     '@freshNonce': deps.authenticator.freshNonce,
     ...values,
   };
@@ -213,7 +239,11 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
           if (!earlier) return error(`replayOf "${step.replayOf}": that step sent nothing`);
           built = earlier;
         } else {
-          const b = buildRequest(step, local, deps);
+          const b = await buildRequest(step, local, deps);
+          for (const x of b.obtained ?? []) {
+            requests++;
+            if (transcript.length < maxTranscript) transcript.push({ step: at.index, ...named(), ...x });
+          }
           if ('error' in b) return error(b.error);
           built = b;
         }
@@ -305,7 +335,9 @@ function num(v: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: HttpRequest; base: string } | { error: string } {
+type Built = ({ request: HttpRequest; base: string } | { error: string }) & { obtained?: TokenExchange[] };
+
+async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): Promise<Built> {
   const r = step.request;
   if (!r) return { error: 'the step has neither request nor replayOf' };
   const method = stringify(render(r.method, scope)).toUpperCase();
@@ -316,8 +348,18 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
   if (body !== undefined) headers['content-type'] ??= r.body && 'form' in r.body ? MEDIA_TYPES.form : deps.profile.articles.mediaType;
   const auth = r.auth ?? 'auto';
   const explicit = typeof auth === 'object' ? (stringify(render(auth.scheme, scope)) as AuthScheme) : undefined;
-  const picked = pickBase(deps, r.via, explicit);
+  let picked = pickBase(deps, r.via, explicit);
   if ('error' in picked) return picked;
+  let autoScheme: Scheme | undefined;
+  if (auth === 'auto' && needsCredentials(method, path, deps.profile)) {
+    autoScheme = chooseScheme(deps.profile, picked.base.startsWith('https:'));
+    // The only usable schemes are TLS-only: a request that needs credentials goes over TLS; the plain listener
+    // stays for the scenarios about plain HTTP.
+    if (!autoScheme && r.via === undefined && deps.bases.tls) {
+      autoScheme = chooseScheme(deps.profile, true);
+      if (autoScheme) picked = { base: deps.bases.tls };
+    }
+  }
   let request: HttpRequest = { method, url: joinUrl(picked.base, path), headers, ...(body !== undefined ? { body } : {}) };
   const after = (req: HttpRequest): HttpRequest => {
     const t = r.bodyAfterSigning;
@@ -332,7 +374,9 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
   let options: AuthOptions = {};
   if (auth === 'auto') {
     if (!needsCredentials(method, path, deps.profile)) return { request: after(request), base: picked.base };
-    scheme = chooseScheme(deps.profile, secure);
+    scheme = autoScheme;
+    if (scheme === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
+    if (scheme === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;
     if (!scheme) return { error: `the profile says ${method} ${path} needs credentials but lists no scheme the harness can use over ${secure ? 'TLS' : 'plain HTTP'}` };
   } else {
     if (auth.user !== undefined) user = stringify(render(auth.user, scope));
@@ -360,10 +404,19 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
     };
   }
   if (!user) return { error: 'the profile lists no users to authenticate as' };
+  let obtained: TokenExchange[] | undefined;
+  // No token given: obtain one from the target (kept for the run), as a client of that scheme would. An OAuth 1
+  // request with a callback and no token asks for temporary credentials (RFC 5849 §2.1) and is signed as it is.
+  if ((scheme === 'oauth2' || (scheme === 'oauth1' && options.callback === undefined)) && options.token === undefined) {
+    const got = await (scheme === 'oauth2' ? tokensOf(deps).oauth2(user, picked.base) : tokensOf(deps).oauth1(user, picked.base));
+    obtained = got.exchanges;
+    if (!got.ok) return { error: got.reason, obtained };
+    options = { ...options, token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
+  }
   const applied = deps.authenticator.apply(request, scheme!, user, options);
-  if (!applied.ok) return { error: applied.reason };
+  if (!applied.ok) return { error: applied.reason, ...(obtained ? { obtained } : {}) };
   request = applied.request;
-  return { request: after(request), base: picked.base };
+  return { request: after(request), base: picked.base, ...(obtained ? { obtained } : {}) };
 }
 
 function capture(step: StepData, res: HttpResponse, requestUrl: string, baseUrl: string, scope: Record<string, unknown>, redactor: Redactor): void {
