@@ -50,7 +50,14 @@ export interface RawExchange {
 export type IterationOutcome =
   | { kind: 'pass'; transcript: RawExchange[]; requests: number }
   | { kind: 'fail'; step: number; stepName?: string; messages: string[]; transcript: RawExchange[]; requests: number }
-  | { kind: 'error'; step: number; stepName?: string; message: string; transcript: RawExchange[]; requests: number };
+  | { kind: 'error'; step: number; stepName?: string; message: string; transcript: RawExchange[]; requests: number; precondition?: Precondition };
+
+/** A setup step that failed: the scenario could not check its own rules; `checkedBy` names who checks that step. */
+export interface Precondition {
+  step: number;
+  stepName?: string;
+  checkedBy: string[];
+}
 
 /** The report form of an exchange: credentials masked, secrets removed in every encoding, bodies bounded. */
 export function redactExchange(x: RawExchange, redactor: Redactor): Exchange {
@@ -225,14 +232,18 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
 
   try {
     for (const l of scenario.let) scope[l.name] = render(l.template, scope);
-    for (const [i, step] of scenario.steps.entries()) {
+    let created = 0;
+    for (const [i, written] of scenario.steps.entries()) {
       at.index = i + 1;
-      at.name = step.name;
-      if (step.when !== undefined && !truthy(render(step.when, scope))) continue;
-      if (step.wait !== undefined) await waitSeconds(Number(render(step.wait, scope)));
-      const items = step.each !== undefined ? toList(render(step.each, scope)) : [undefined];
+      at.name = written.name;
+      if (written.when !== undefined && !truthy(render(written.when, scope))) continue;
+      if (written.wait !== undefined) await waitSeconds(Number(render(written.wait, scope)));
+      const items = written.each !== undefined ? toList(render(written.each, scope)) : [undefined];
       for (const item of items) {
-        const local = step.each !== undefined ? { ...scope, item } : scope;
+        const local = written.each !== undefined ? { ...scope, item } : scope;
+        const made = written.createArticle ? articleSetup(written, profile, `c${String(scope['uniq'])}${created++}`) : undefined;
+        const step = made?.step ?? written;
+        const setup = setupOf(step, scenario.id);
         let built: { request: HttpRequest; base: string };
         if (step.replayOf !== undefined) {
           const earlier = sentByStep.get(step.replayOf);
@@ -273,11 +284,17 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
           messages.push(...found.map((m) => (times > 1 ? `answer ${results.indexOf(sent) + 1} of ${times}: ${m}` : m)));
         }
         messages.push(...checkCounts(step, results, (t) => render(t, local)));
+        if (messages.length > 0 && setup) {
+          const what = setup.what ?? `step ${at.index}${at.name ? ` (${at.name})` : ''}`;
+          const message = `precondition failed: ${what} (${where()}): ${messages.join('; ')}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;
+          return { kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
+        }
         if (messages.length > 0) {
           return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where()}: ${m}`)), transcript, requests };
         }
         const last = results[results.length - 1];
         if (last?.ok) capture(step, last.response, built.request.url, built.base, scope, redactor);
+        if (made?.path !== undefined) scope[made.as] = made.path;
       }
     }
     return { kind: 'pass', transcript, requests };
@@ -285,6 +302,47 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
     // A template that cannot be evaluated for these values is a fault of the scenario, not of the target.
     return error(`scenario error: ${(err as Error).message}`);
   }
+}
+
+/** A step's setup marking, normalized; undefined for a check (or a setup step that names its own scenario). */
+function setupOf(step: StepData, scenarioId: string): { checkedBy: string[]; what?: string } | undefined {
+  if (step.setup === undefined) return undefined;
+  if (step.setup === true) return { checkedBy: [] };
+  const checkedBy = step.setup.checkedBy === undefined ? [] : [step.setup.checkedBy].flat();
+  if (checkedBy.includes(scenarioId)) return undefined;
+  return { checkedBy, ...(step.setup.what !== undefined ? { what: step.setup.what } : {}) };
+}
+
+/**
+ * The step a `createArticle` setup stands for: PUT at a client-chosen URL when the profile offers it (so the
+ * scenario does not depend on POST at all), else POST to the collection, whose Location is captured.
+ */
+function articleSetup(step: StepData, profile: ResolvedProfile, id: string): { step: StepData; as: string; path?: string } {
+  const c = step.createArticle!;
+  const base = { ...(step.name !== undefined ? { name: step.name } : {}) };
+  if (profile.articles.clientChosenPut) {
+    const path = profile.articles.item.replace(/\{[^}]*\}/, id);
+    return {
+      as: c.as,
+      path,
+      step: {
+        ...base,
+        request: { method: 'PUT', path, body: { article: c.article } },
+        expect: { status: '2xx' },
+        setup: { checkedBy: 'articles/put-create', what: 'creating the article with PUT' },
+      },
+    };
+  }
+  return {
+    as: c.as,
+    step: {
+      ...base,
+      request: { method: 'POST', path: profile.articles.collection, body: { article: c.article } },
+      expect: { status: 201, location: {} },
+      capture: { [c.as]: { location: 'path' } },
+      setup: { checkedBy: 'articles/post-create', what: 'creating the article with POST' },
+    },
+  };
 }
 
 async function sequential(times: number, send: () => Promise<SendResult>): Promise<SendResult[]> {

@@ -130,8 +130,32 @@ const CaptureSchema = z.union([
   z.strictObject({ status: z.literal(true) }),
 ]);
 
+const ScenarioId = z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'an id is lowercase letters, digits and . _ / -');
+
+const SetupSchema = z
+  .union([
+    z.literal(true),
+    z.strictObject({
+      checkedBy: z.union([ScenarioId, z.array(ScenarioId).min(1)]).optional().describe('The scenario(s) that check what this step relies on; a step naming its own scenario is checked there.'),
+      what: z.string().optional().describe('What the step does, for the reason ("creating the article with POST").'),
+    }),
+  ])
+  .describe(
+    'This step only prepares what the check needs. When it fails, the scenario is errored with "precondition failed: …; that behaviour is checked by …", and its rules do not fail.',
+  );
+
 const StepSchema = z.strictObject({
   name: z.string().optional(),
+  setup: SetupSchema.optional(),
+  createArticle: z
+    .strictObject({
+      article: Template.describe('The article value to store.'),
+      as: Name.describe('Name that receives the new article\'s path.'),
+    })
+    .optional()
+    .describe(
+      'Setup: create an article with PUT at a client-chosen URL when the profile has articles.clientChosenPut, else with POST to the collection; its path becomes {{ as }}. No `request` then.',
+    ),
   replayOf: z.string().optional().describe('Send again, byte for byte, the request an earlier step (by name) sent; no `request` then.'),
   repeat: z
     .strictObject({ times: z.number().int().min(2).max(1000), concurrent: z.boolean().optional() })
@@ -156,7 +180,7 @@ const GivenSchema = z.union([
 
 export const ScenarioSchema = z.strictObject({
   /* the id comes first so editors suggest it first */
-  id: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'an id is lowercase letters, digits and . _ / -'),
+  id: ScenarioId,
   title: z.string().min(1),
   description: z.string().optional(),
   rules: z.array(z.string()).min(1).describe('Ids from specs/rules.yaml that this scenario checks.'),
@@ -180,6 +204,7 @@ export type Level = z.infer<typeof LevelSchema>;
 export type ScenarioFileData = z.infer<typeof ScenarioFileSchema>;
 export type ScenarioData = z.infer<typeof ScenarioSchema>;
 export type StepData = z.infer<typeof StepSchema>;
+export type SetupData = z.infer<typeof SetupSchema>;
 export type RequestData = z.infer<typeof RequestSchema>;
 export type ExpectData = z.infer<typeof ExpectSchema>;
 export type CaptureData = z.infer<typeof CaptureSchema>;
