@@ -33,6 +33,16 @@ export const VARIANTS = {
     profile: { auth: { schemes: ['oauth2', 'oauth1'], tlsOnly: ['oauth2', 'oauth1'], bodyHash: false, nonceScope: null } },
     excludes: ['basic-only'],
   },
+  'location-absolute': {
+    description: "The Location of a new article is an absolute URL on the request's own origin (RFC 9110 §10.2.2 allows absolute or relative).",
+    profile: {},
+    excludes: ['location-other-origin'],
+  },
+  'location-other-origin': {
+    description: 'The Location of a new article is an absolute URL on https://public.example, the public origin of a proxy in front of the server; the path is the same.',
+    profile: { target: { origins: ['https://public.example'] } },
+    excludes: ['location-absolute'],
+  },
 } as const satisfies Record<string, VariantSpec>;
 
 /** Name of one variant. */

@@ -9,7 +9,7 @@ import type { StepData } from '../spec/schema.js';
 import { compileTemplate, renderTemplate, stringify, type CompiledTemplate, type Scope } from '../spec/template.js';
 import type { Scenario } from '../spec/types.js';
 import { serializeArticle } from '../xml/article-xml.js';
-import { checkResponse, headerValue, locationPath, parseAllow, statusMatches, statusSet } from './expect.js';
+import { checkResponse, headerValue, locationPath, parseAllow, statusMatches, statusSet, type LocationOrigins } from './expect.js';
 import type { Redactor } from './redact.js';
 import { createTokenSource, type TokenExchange, type TokenSource } from './tokens.js';
 import type { Exchange } from './types.js';
@@ -278,6 +278,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
           const found = checkResponse(sent.response, step.expect, {
             requestUrl: built.request.url,
             baseUrl: built.base,
+            origins: originsOf(deps),
             optionalFields: profile.articles.optionalFields,
             render: (t) => render(t, local),
           });
@@ -302,6 +303,13 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
     // A template that cannot be evaluated for these values is a fault of the scenario, not of the target.
     return error(`scenario error: ${(err as Error).message}`);
   }
+}
+
+/** The target's own origins: both listeners and the profile's `target.origins` (strict only when that key is set). */
+function originsOf(deps: ExecDeps): LocationOrigins {
+  const listed = deps.profile.target.origins;
+  const own = [deps.bases.plain, deps.bases.tls, deps.bases.primary, ...(listed ?? [])].filter((u): u is string => u !== undefined);
+  return { own, strict: listed !== undefined };
 }
 
 /** A step's setup marking, normalized; undefined for a check (or a setup step that names its own scenario). */
@@ -487,7 +495,7 @@ function capture(step: StepData, res: HttpResponse, requestUrl: string, baseUrl:
     }
     else if ('location' in c) {
       const loc = headerValue(res, 'location');
-      const r = loc === undefined ? undefined : locationPath(loc, requestUrl, baseUrl, false);
+      const r = loc === undefined ? undefined : locationPath(loc, requestUrl, baseUrl);
       scope[name] = r && 'path' in r ? r.path : undefined;
     } else if ('allow' in c) scope[name] = parseAllow(headerValue(res, 'allow') ?? '').methods;
     else if ('status' in c) scope[name] = res.status;

@@ -92,7 +92,10 @@ const ExpectSchema = z.strictObject({
     .strictObject({
       path: TemplateList.optional().describe('The Location, resolved against the request URL, has this path (or one of these).'),
       shape: Template.optional().describe('A path template such as `/articles/{id}`: each `{name}` matches one non-empty segment.'),
-      sameOrigin: z.boolean().optional().describe('Default true: an absolute Location must point at the target.'),
+      sameOrigin: z
+        .boolean()
+        .optional()
+        .describe("Default true: an absolute Location must be on one of the target's origins when the profile lists target.origins (without it, any absolute Location is read through the base URL by its path). false: any origin."),
       differsFrom: TemplateList.optional().describe('The Location path must differ from these (e.g. an earlier Location).'),
     })
     .optional()
