@@ -48,3 +48,18 @@ describe.each<VariantName>(['basic-only', 'oauth-only'])('%s, plain and TLS list
     expect(post.transcript.find((x) => x.request.method === 'POST' && x.request.url.endsWith('/articles'))?.request.headers['authorization']).toMatch(/^OAuth|\*/);
   });
 });
+
+describe('basic-only with a server that remembers the connection (connection-remembers)', () => {
+  it('auth/stateless-connection sends its request without credentials on the TLS connection that authenticated, and fails', async () => {
+    const server = await startServer({ port: 0, httpsPort: 0, variants: ['basic-only'], faults: ['connection-remembers'] });
+    try {
+      const profile = loadVariantProfile(REFERENCE_PROFILE, ['basic-only']);
+      const run = await runAgainst(server, { profile, seed: 3, filter: ['auth/stateless-connection'] });
+      const r = run.scenarios.find((x) => x.id === 'auth/stateless-connection')!;
+      expect(r.status, r.reason).toBe('failed');
+      expect(r.transcript.every((x) => x.request.url.startsWith('https:'))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});

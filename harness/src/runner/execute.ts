@@ -387,7 +387,15 @@ function bodyOf(b: BodyData | undefined, scope: Scope): string | undefined {
 
 const MEDIA_TYPES = { form: 'application/x-www-form-urlencoded' } as const;
 
-function pickBase(deps: ExecDeps, via: 'plain' | 'tls' | undefined, scheme: AuthScheme | undefined): { base: string } | { error: string } {
+/** The base URL credentials go to: the primary one, or the TLS one when no usable scheme works on the primary. */
+function credentialsBase(deps: ExecDeps): string {
+  const primarySecure = deps.bases.primary.startsWith('https:');
+  if (!chooseScheme(deps.profile, primarySecure) && deps.bases.tls && chooseScheme(deps.profile, true)) return deps.bases.tls;
+  return deps.bases.primary;
+}
+
+function pickBase(deps: ExecDeps, via: 'plain' | 'tls' | 'credentials' | undefined, scheme: AuthScheme | undefined): { base: string } | { error: string } {
+  if (via === 'credentials') return { base: credentialsBase(deps) };
   if (via === 'plain') return deps.bases.plain ? { base: deps.bases.plain } : { error: 'the step needs a plain-HTTP target (profile target.http or an http:// --target)' };
   if (via === 'tls') return deps.bases.tls ? { base: deps.bases.tls } : { error: 'the step needs a TLS target (profile target.https or an https:// --target)' };
   const family = scheme === 'oauth2-client' ? 'oauth2' : scheme;

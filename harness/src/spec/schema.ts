@@ -77,7 +77,12 @@ const RequestSchema = z.strictObject({
   headers: z.record(z.string(), Template).optional(),
   body: RequestBody.optional(),
   auth: AuthSpec.optional(),
-  via: z.enum(['plain', 'tls']).optional().describe('Send to the profile\'s plain-HTTP or TLS base URL (default: TLS when the scheme is TLS-only, else the primary target).'),
+  via: z
+    .enum(['plain', 'tls', 'credentials'])
+    .optional()
+    .describe(
+      "Send to the profile's plain-HTTP or TLS base URL, or where the harness's credentials go (`credentials`: the primary target, or TLS when every usable scheme is TLS-only — so a request without credentials can share the connection of one with them). Default: TLS when the scheme is TLS-only, else the primary target.",
+    ),
   bodyAfterSigning: z
     .union([RequestBody, z.strictObject({ mutate: Template.describe('A mutation (from the bodyMutation generator) applied to the signed body text.') })])
     .optional()
