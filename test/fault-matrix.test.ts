@@ -52,6 +52,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'basic-password-prefix': ['auth/basic-wrong-password-rejected'],
   'basic-case-insensitive': ['auth/basic-wrong-password-rejected'],
   'records-any-user': ['auth/records-owner-only', 'auth/oauth2-other-client-token'],
+  'allow-anonymous-extra': ['auth/options-allow-subset'],
   'allow-ignores-auth': ['auth/options-allow-depends-on-auth'],
   'connection-remembers': ['auth/stateless-connection'],
   'session-cookie': ['auth/stateless-cookie'],

@@ -217,6 +217,11 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 200,
     hmac: true,
   },
+  'allow-anonymous-extra': {
+    observe: (s) => String(s.send({ method: 'OPTIONS', target: '/articles/x' }).headers.allow).includes('PATCH'),
+    correct: false,
+    faulty: true,
+  },
   'allow-ignores-auth': {
     observe: (s) => String(s.send({ method: 'OPTIONS', target: '/articles/x' }).headers.allow).includes('PUT'),
     correct: false,
@@ -377,6 +382,7 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
 const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['post-no-location', 'post-location-nowhere'],
   ['title-unescaped', 'title-gt-unescaped'],
+  ['allow-anonymous-extra', 'options-extra-method'],
   ['post-no-location', 'post-location-shape'],
   ['options-extra-method', 'options-no-allow'],
   ['options-extra-method', 'method-405-no-allow'],

@@ -46,6 +46,7 @@ export const FAULTS = {
   'basic-password-prefix': 'A non-empty prefix of the right password is accepted.',
   'basic-case-insensitive': 'Basic passwords are compared case-insensitively.',
   'records-any-user': 'Any authenticated user reads any user\'s financial records.',
+  'allow-anonymous-extra': 'OPTIONS on an article without credentials lists PATCH, which the list with valid credentials does not.',
   'allow-ignores-auth': 'OPTIONS (and 405) list the write methods even without valid credentials.',
   'connection-remembers': 'After valid credentials, later requests on the same connection without credentials count as that user.',
   'session-cookie': 'Authenticated responses set a sid cookie; a later request with the cookie and no credentials is that user.',

@@ -80,10 +80,11 @@ export async function handleAsync(req: RequestRecord, state: ServerState, deps: 
  * the write methods (unless `allow-ignores-auth`).
  */
 export function allowedMethods(route: Route, deps: HandlerDeps, authenticated: boolean): Method[] {
-  const full = authenticated || deps.faults.has('allow-ignores-auth');
+  const full = authenticated || deps.faults.has('allow-ignores-auth') || deps.variants.has('allow-same-for-all');
   const methods = route.methods.filter((m) => full || !route.writes.includes(m));
   const article = route.kind === 'item' || route.kind === 'collection';
   if (article && deps.faults.has('options-extra-method')) methods.splice(methods.indexOf('OPTIONS'), 0, 'PATCH');
+  if (!authenticated && route.kind === 'item' && deps.faults.has('allow-anonymous-extra') && !methods.includes('PATCH')) methods.splice(methods.indexOf('OPTIONS'), 0, 'PATCH');
   return methods;
 }
 

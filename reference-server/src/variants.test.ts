@@ -107,6 +107,11 @@ const BEHAVIOUR: Partial<Record<Exclude<VariantName, 'replace-204'>, { observe: 
     byDefault: [204, undefined, 404],
     withVariant: [405, 'GET, HEAD, PUT, OPTIONS', 200],
   },
+  'allow-same-for-all': {
+    observe: (s) => String(s.send({ method: 'OPTIONS', target: '/articles/x' }).headers.allow).includes('PUT'),
+    byDefault: false,
+    withVariant: true,
+  },
   'post-updates': {
     observe: (s) => {
       s.call('PUT', '/articles/a', articleXml(), XML);

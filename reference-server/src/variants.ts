@@ -111,6 +111,10 @@ export const VARIANTS = {
     profile: { auth: { schemes: ['oauth2', 'oauth1'], tlsOnly: ['oauth2', 'oauth1'], bodyHash: false, nonceScope: null } },
     excludes: ['basic-only'],
   },
+  'allow-same-for-all': {
+    description: 'OPTIONS lists the same methods with and without credentials (§4.3 rule 2: an unauthenticated request "can" receive a shorter list); the writes themselves still need credentials. The same behaviour as the allow-ignores-auth fault, here with a profile that does not declare options.allowDependsOnAuth.',
+    profile: { options: { allowDependsOnAuth: null } },
+  },
   'location-absolute': {
     description: "The Location of a new article is an absolute URL on the request's own origin (RFC 9110 §10.2.2 allows absolute or relative).",
     profile: {},

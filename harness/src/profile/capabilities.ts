@@ -18,6 +18,7 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'articles.aliases': { test: (p) => p.articles.aliases.length > 0, key: 'articles.aliases' },
   'articles.optionalFields': { test: (p) => p.articles.optionalFields.length > 0, key: 'articles.optionalFields' },
   options: { test: (p) => p.options.implemented, key: 'options.implemented: true (or a list with collection and item)' },
+  'options.allowDependsOnAuth': { test: (p) => p.options.allowDependsOnAuth, key: 'options.allowDependsOnAuth: true' },
   'options.root': { test: (p) => p.options.on.includes('root'), key: 'options.implemented: true (or a list with root)' },
   'options.records': { test: (p) => p.options.on.includes('records'), key: 'options.implemented: true (or a list with records)' },
   'target.http': { test: (p) => p.target.http !== undefined, key: 'target.http' },

@@ -62,6 +62,10 @@ export const ProfileSchema = z.strictObject({
         .union([z.boolean(), z.array(OptionsResourceSchema).min(1)])
         .optional()
         .describe('Where the target implements OPTIONS (§4.3 rule 3): true (everywhere), false (nowhere), or a list of collection, item, root, records. Default true.'),
+      allowDependsOnAuth: z
+        .boolean()
+        .optional()
+        .describe('Without valid credentials, OPTIONS on a resource that needs them lists no write method (§4.3 rule 2: "can receive a shorter list"). Default false: only checked when declared.'),
     })
     .optional(),
   protected: z
@@ -167,7 +171,7 @@ export interface ResolvedProfile {
     bounds: ArticleBounds;
   };
   /** `implemented`: OPTIONS is implemented on the collection and the items; `on`: every resource it is implemented on. */
-  options: { implemented: boolean; on: OptionsResource[] };
+  options: { implemented: boolean; on: OptionsResource[]; allowDependsOnAuth: boolean };
   protected: Array<{ path: string; ownerOnly: boolean }>;
   auth: {
     schemes: Scheme[];
@@ -232,7 +236,7 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       replaceStatus: a.replaceStatus ?? [200, 204],
       bounds: { ...DEFAULT_BOUNDS, ...stripUndefined({ ...a.bounds }) },
     },
-    options: resolveOptions(data.options?.implemented ?? true),
+    options: { ...resolveOptions(data.options?.implemented ?? true), allowDependsOnAuth: data.options?.allowDependsOnAuth ?? false },
     protected: (data.protected ?? []).map((p) => ({ path: p.path, ownerOnly: p.ownerOnly ?? false })),
     auth: {
       schemes: auth.schemes ?? [],
@@ -254,7 +258,7 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
   };
 }
 
-function resolveOptions(implemented: boolean | OptionsResource[]): ResolvedProfile['options'] {
+function resolveOptions(implemented: boolean | OptionsResource[]): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
   const on = implemented === true ? [...OPTIONS_RESOURCES] : implemented === false ? [] : OPTIONS_RESOURCES.filter((r) => implemented.includes(r));
   return { implemented: on.includes('collection') && on.includes('item'), on };
 }

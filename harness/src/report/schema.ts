@@ -29,7 +29,14 @@ export const ScenarioResultSchema = z.object({
   requests: z.number().int(),
   runs: z.number().int().optional(),
   durationMs: z.number().optional(),
-  failure: z.object({ step: z.number().int(), stepName: z.string().optional(), messages: z.array(z.string()) }).optional(),
+  failure: z
+    .object({
+      step: z.number().int(),
+      stepName: z.string().optional(),
+      messages: z.array(z.string()),
+      rules: z.array(z.string()).optional().describe("The rules the failing step's checks were charged with; absent: all the scenario's rules."),
+    })
+    .optional(),
   precondition: z
     .object({ step: z.number().int(), stepName: z.string().optional(), checkedBy: z.array(z.string()) })
     .optional()

@@ -5,11 +5,11 @@ import type { HttpClient, HttpRequest, HttpResponse, SendResult } from '../http/
 import { formEncode, formField } from '../http/form.js';
 import type { ArticleValue } from '../generators/article.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
-import type { StepData } from '../spec/schema.js';
+import type { CheckName, StepData } from '../spec/schema.js';
 import { compileTemplate, renderTemplate, stringify, type CompiledTemplate, type Scope } from '../spec/template.js';
 import type { Scenario } from '../spec/types.js';
 import { serializeArticle } from '../xml/article-xml.js';
-import { checkResponse, headerValue, locationPath, parseAllow, statusMatches, statusSet, type LocationOrigins } from './expect.js';
+import { checkResponseByCheck, headerValue, locationPath, parseAllow, statusMatches, statusSet, type LocationOrigins } from './expect.js';
 import type { Redactor } from './redact.js';
 import { createTokenSource, type TokenExchange, type TokenSource } from './tokens.js';
 import type { Exchange } from './types.js';
@@ -49,7 +49,7 @@ export interface RawExchange {
 
 export type IterationOutcome =
   | { kind: 'pass'; transcript: RawExchange[]; requests: number; emptyEach?: string }
-  | { kind: 'fail'; step: number; stepName?: string; messages: string[]; transcript: RawExchange[]; requests: number }
+  | { kind: 'fail'; step: number; stepName?: string; messages: string[]; transcript: RawExchange[]; requests: number; rules?: string[] }
   | { kind: 'error'; step: number; stepName?: string; message: string; transcript: RawExchange[]; requests: number; precondition?: Precondition };
 
 /** A setup step that failed: the scenario could not check its own rules; `checkedBy` names who checks that step. */
@@ -268,6 +268,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
           ? await Promise.all(Array.from({ length: times }, () => deps.client.send(built.request, { concurrent: true })))
           : await sequential(times, () => deps.client.send(built.request));
         const messages: string[] = [];
+        const failedChecks = new Set<CheckName>();
         // Only messages use it: parsing the URL for every passing exchange would cost a URL parse per request.
         const where = () => `${built.request.method} ${pathOf(built.request.url)}`;
         for (const sent of results) {
@@ -278,7 +279,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
             return error(`${where()}: ${sent.error.message}`);
           }
           exchange.response = sent.response;
-          const found = checkResponse(sent.response, step.expect, {
+          const found = checkResponseByCheck(sent.response, step.expect, {
             requestUrl: built.request.url,
             baseUrl: built.base,
             origins: originsOf(deps),
@@ -286,16 +287,20 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
             ...(profile.auth.refusalStatus ? { refusalStatus: profile.auth.refusalStatus } : {}),
             render: (t) => render(t, local),
           });
-          messages.push(...found.map((m) => (times > 1 ? `answer ${results.indexOf(sent) + 1} of ${times}: ${m}` : m)));
+          for (const f of found) failedChecks.add(f.check);
+          messages.push(...found.map(({ message: m }) => (times > 1 ? `answer ${results.indexOf(sent) + 1} of ${times}: ${m}` : m)));
         }
-        messages.push(...checkCounts(step, results, (t) => render(t, local)));
+        const counts = checkCounts(step, results, (t) => render(t, local));
+        if (counts.length > 0) failedChecks.add('expectCount');
+        messages.push(...counts);
         if (messages.length > 0 && setup) {
           const what = setup.what ?? `step ${at.index}${at.name ? ` (${at.name})` : ''}`;
           const message = `precondition failed: ${what} (${where()}): ${messages.join('; ')}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;
           return { kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
         }
         if (messages.length > 0) {
-          return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where()}: ${m}`)), transcript, requests };
+          const charged = chargedRules(step, failedChecks);
+          return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where()}: ${m}`)), transcript, requests, ...(charged ? { rules: charged } : {}) };
         }
         const last = results[results.length - 1];
         if (last?.ok) capture(step, last.response, built.request.url, built.base, scope, redactor);
@@ -365,6 +370,20 @@ async function sequential(times: number, send: () => Promise<SendResult>): Promi
     if (!r.ok) break;
   }
   return out;
+}
+
+/**
+ * The rules a failed step is charged with: those its `rules` names for the checks that failed (a list: all of them for
+ * any check; a map: the union over the failed checks, and every rule of the map for a check it does not name).
+ * Undefined when the step names none: the scenario's rules are charged.
+ */
+export function chargedRules(step: Pick<StepData, 'rules'>, failed: ReadonlySet<CheckName>): string[] | undefined {
+  const r = step.rules;
+  if (r === undefined) return undefined;
+  if (Array.isArray(r)) return [...r];
+  const all = Object.values(r).flat();
+  const out = [...failed].flatMap((c) => r[c] ?? all);
+  return [...new Set(out)];
 }
 
 function checkCounts(step: StepData, results: SendResult[], render: (t: string) => unknown): string[] {

@@ -2,7 +2,7 @@
 import type { HttpResponse } from '../http/client.js';
 import type { ArticleValue } from '../generators/article.js';
 import { isRefusalStatus } from '../profile/schema.js';
-import type { ExpectData, HeaderExpectationData } from '../spec/schema.js';
+import type { CheckName, ExpectData, HeaderExpectationData } from '../spec/schema.js';
 import { compareArticle } from '../xml/article-xml.js';
 
 export type Render = (template: string) => unknown;
@@ -149,6 +149,14 @@ export function checkRefused(res: HttpResponse, refused: { hidden?: boolean | un
   }
   if (res.status === 401 && headerValue(res, 'www-authenticate') === undefined) return ['a 401 must carry a WWW-Authenticate challenge (RFC 9110 §15.5.2); header WWW-Authenticate is missing'];
   return [];
+}
+
+/** Runs every expectation of a step against the response, each failure with the check it came from. */
+export function checkResponseByCheck(res: HttpResponse, exp: ExpectData | undefined, ctx: CheckContext): { check: CheckName; message: string }[] {
+  if (!exp) return [];
+  return (Object.keys(exp) as (keyof ExpectData & CheckName)[]).flatMap((check) =>
+    exp[check] === undefined ? [] : checkResponse(res, { [check]: exp[check] }, ctx).map((message) => ({ check, message })),
+  );
 }
 
 /** Runs every expectation of a step against the response. */

@@ -153,7 +153,7 @@ export function summarize(results: readonly ScenarioResult[]): RunSummary {
 export function ruleResults(suite: Suite, results: readonly ScenarioResult[]): RuleResult[] {
   return suite.catalogue.rules.filter((r) => !r.retired).map((rule) => {
     const covering = results.filter((r) => r.rules.includes(rule.id));
-    const status = ruleStatus(covering);
+    const status = ruleStatus(covering, rule.id);
     return {
       id: rule.id,
       section: rule.section,

@@ -109,7 +109,7 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
       ...base,
       status: 'failed',
       reason: f.messages.join('; '),
-      failure: { step: f.step, ...(f.stepName ? { stepName: f.stepName } : {}), messages: f.messages },
+      failure: { step: f.step, ...(f.stepName ? { stepName: f.stepName } : {}), messages: f.messages, ...(f.rules ? { rules: f.rules } : {}) },
       ...(counterexample ? { counterexample } : {}),
       transcript: redacted(f.transcript),
     };

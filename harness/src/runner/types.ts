@@ -38,7 +38,8 @@ export interface ScenarioResult {
   /** Property runs executed (1 for a plain scenario). */
   runs: number;
   durationMs: number;
-  failure?: { step: number; stepName?: string; messages: string[] };
+  /** `rules`: the rules the failing step was charged with (its `rules`); absent, all the scenario's. */
+  failure?: { step: number; stepName?: string; messages: string[]; rules?: string[] };
   /**
    * Errored because a setup step failed: the scenario checked none of its rules. `checkedBy` names the scenarios
    * that check what the step relied on (empty when the step names none).

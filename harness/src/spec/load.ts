@@ -131,6 +131,16 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
   (s.requires ?? []).forEach((cap, r) => {
     if (!isKnownCapability(cap)) at(['requires', r], `unknown capability "${cap}"`);
   });
+  s.steps.forEach((step, i) => {
+    const r = step.rules;
+    if (r === undefined) return;
+    const lists: [PropertyKey[], string[]][] = Array.isArray(r) ? [[[], r]] : Object.entries(r).map(([check, ids]) => [[check], ids ?? []]);
+    for (const [where, ids] of lists) {
+      ids.forEach((id, k) => {
+        if (!s.rules.includes(id)) at(['steps', i, 'rules', ...where, k], `step rule "${id}" is not one of the scenario's rules (${s.rules.join(', ')})`);
+      });
+    }
+  });
   const given: Scenario['given'] = [];
   for (const [name, g] of Object.entries(s.given ?? {})) {
     const gen = typeof g === 'string' ? g : g.gen;

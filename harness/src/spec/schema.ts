@@ -160,9 +160,20 @@ const SetupSchema = z
     'This step only prepares what the check needs. When it fails, the scenario is errored with "precondition failed: …; that behaviour is checked by …", and its rules do not fail.',
   );
 
+/** The checks of a step that a failure can be charged to: each key of `expect`, and `expectCount`. */
+export const CHECK_NAMES = ['status', 'refused', 'statusNot', 'headers', 'location', 'allow', 'article', 'body', 'json', 'expectCount'] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+const StepRulesSchema = z
+  .union([z.array(z.string()).min(1), z.partialRecord(z.enum(CHECK_NAMES), z.array(z.string()).min(1))])
+  .describe(
+    "The scenario's rules this step checks, as a list, or per check (`status`, `location`, `allow`, `article`, …). When the step fails, only the rules of the checks that failed are failed; the scenario's other rules are not judged by it. Default: all the scenario's rules.",
+  );
+
 const StepSchema = z.strictObject({
   name: z.string().optional(),
   setup: SetupSchema.optional(),
+  rules: StepRulesSchema.optional(),
   createArticle: z
     .strictObject({
       article: Template.describe('The article value to store.'),
