@@ -171,6 +171,23 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: [204, 200],
   },
   'nonce-unchecked': { observe: (s) => [nonceGet(s, '1'), nonceGet(s, '1')], correct: [200, 401], faulty: [200, 200], hmac: true },
+  'accepts-integer-price': { observe: (s) => s.call('PUT', '/articles/x', articleXml({ price: '12' })).status, correct: 400, faulty: 201 },
+  'accepts-uppercase-currency': { observe: (s) => s.call('PUT', '/articles/x', articleXml({ currency: 'EUR' })).status, correct: 400, faulty: 201 },
+  'accepts-missing-title': {
+    observe: (s) => [s.call('PUT', '/articles/x', articleXml({}, ['title'])).status, elementText(s.call('GET', '/articles/x'), 'title')],
+    correct: [400, undefined],
+    faulty: [201, undefined],
+  },
+  'accepts-duplicate-title': {
+    observe: (s) => s.call('PUT', '/articles/x', '<article><title>A</title><title>B</title><price currency="eur">1.00</price></article>').status,
+    correct: 400,
+    faulty: 201,
+  },
+  'accepts-other-root': {
+    observe: (s) => [s.call('PUT', '/articles/x', '<item><title>A</title><price currency="eur">1.00</price></item>').status, s.call('GET', '/articles/x').body?.toString().startsWith('<item>')],
+    correct: [400, false],
+    faulty: [201, true],
+  },
   'delete-without-auth': {
     observe: (s) => [created(s).send({ method: 'DELETE', target: '/articles/x', secure: true }).status, s.call('GET', '/articles/x').status],
     correct: [401, 200],

@@ -131,6 +131,7 @@ function freshId(ctx: HandlerContext, avoid?: string): string | undefined {
 
 function render(ctx: HandlerContext, article: Article): string {
   const faults = ctx.deps.faults;
+  if (article.raw !== undefined) return article.raw;
   return serializeArticle(article, { titleEscape: faults.has('title-unescaped') ? 'none' : faults.has('title-gt-unescaped') ? 'amp-lt' : 'all' });
 }
 
