@@ -67,6 +67,8 @@ function swapCase(text: string): string {
   return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
 
+const XML_BODY = { 'content-type': 'application/xml' };
+
 const ITEM_ALLOW = 'GET, HEAD, PUT, DELETE, OPTIONS';
 
 function created(s: TestServer, path = '/articles/x', xml = articleXml()): TestServer {
@@ -169,6 +171,64 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: [204, 200],
   },
   'nonce-unchecked': { observe: (s) => [nonceGet(s, '1'), nonceGet(s, '1')], correct: [200, 401], faulty: [200, 200], hmac: true },
+  'accepts-integer-price': { observe: (s) => s.call('PUT', '/articles/x', articleXml({ price: '12' })).status, correct: 400, faulty: 201 },
+  'accepts-uppercase-currency': { observe: (s) => s.call('PUT', '/articles/x', articleXml({ currency: 'EUR' })).status, correct: 400, faulty: 201 },
+  'accepts-missing-title': {
+    observe: (s) => [s.call('PUT', '/articles/x', articleXml({}, ['title'])).status, elementText(s.call('GET', '/articles/x'), 'title')],
+    correct: [400, undefined],
+    faulty: [201, undefined],
+  },
+  'accepts-duplicate-title': {
+    observe: (s) => s.call('PUT', '/articles/x', '<article><title>A</title><title>B</title><price currency="eur">1.00</price></article>').status,
+    correct: 400,
+    faulty: 201,
+  },
+  'accepts-other-root': {
+    observe: (s) => [s.call('PUT', '/articles/x', '<item><title>A</title><price currency="eur">1.00</price></item>').status, s.call('GET', '/articles/x').body?.toString().startsWith('<item>')],
+    correct: [400, false],
+    faulty: [201, true],
+  },
+  'delete-without-auth': {
+    observe: (s) => [created(s).send({ method: 'DELETE', target: '/articles/x', secure: true }).status, s.call('GET', '/articles/x').status],
+    correct: [401, 200],
+    faulty: [204, 404],
+  },
+  'replace-without-auth': {
+    observe: (s) => {
+      const put = created(s).send({ method: 'PUT', target: '/articles/x', body: articleXml({ title: 'New' }), headers: XML_BODY, secure: true });
+      return [put.status, elementText(s.call('GET', '/articles/x'), 'title')];
+    },
+    correct: [401, 'Hello'],
+    faulty: [200, 'New'],
+  },
+  'refused-write-applied': {
+    observe: (s) => {
+      const put = s.send({ method: 'PUT', target: '/articles/new', body: articleXml(), headers: XML_BODY, secure: true });
+      return [put.status, s.call('GET', '/articles/new').status];
+    },
+    correct: [401, 404],
+    faulty: [401, 200],
+  },
+  'put-non-atomic': {
+    observe: async (s) => {
+      // Two concurrent replaces, 20 times: the timers of the fault (0–9 ms) reverse the order of the second
+      // writes about half the time.
+      let mixed = 0;
+      for (let i = 0; i < 20; i++) {
+        const target = `/articles/race${i}`;
+        s.call('PUT', target, articleXml({ title: 'Old', price: '1.00' }));
+        const headers = { ...s.basic('bob'), ...XML_BODY };
+        const send = (title: string, price: string) => s.sendAsync({ method: 'PUT', target, body: articleXml({ title, price }), headers, secure: true });
+        await Promise.all([send('A', '1.5'), send('B', '2.5')]);
+        const got = s.call('GET', target);
+        const pair = `${elementText(got, 'title') ?? ''} ${elementText(got, 'price') ?? ''}`;
+        if (pair !== 'A 1.5' && pair !== 'B 2.5') mixed++;
+      }
+      return mixed > 0;
+    },
+    correct: false,
+    faulty: true,
+  },
   'nonce-race': {
     observe: async (s) => {
       const { authentication, date = '' } = s.sign('GET', RECORDS, { user: 'alice', nonce: '7' });
@@ -396,6 +456,8 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['nonce-unchecked', 'nonce-store-small'],
   ['write-digest-unchecked', 'body-hash-optional'],
   ['write-digest-unchecked', 'body-hash-prefix'],
+  ['delete-without-auth', 'refused-write-applied'],
+  ['replace-without-auth', 'refused-write-applied'],
 ];
 
 function overlaps(a: ScenarioFaultName, b: ScenarioFaultName): boolean {

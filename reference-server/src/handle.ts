@@ -1,4 +1,5 @@
 import { forbidden, nonceStoreFull, unauthorized } from './auth/challenge.js';
+import type { Refusal } from './auth/challenge.js';
 import { authenticate, authenticateRacy } from './auth/identity.js';
 import type { Identity } from './auth/identity.js';
 import { SessionTable } from './auth/memory.js';
@@ -9,8 +10,9 @@ import { createOAuthState } from './oauth/state.js';
 import type { OAuthOptions } from './oauth/state.js';
 import { TEXT_XML_TYPE, XML_TYPE, byteLength, errorFormat, problem, unknownMethod } from './responses.js';
 import { oauthAllow, oauthEndpoint } from './routes/oauth.js';
+import { takeDeferredWrite } from './routes/deferred.js';
 import { matchRoute } from './routes/table.js';
-import type { Route } from './routes/route.js';
+import type { HandlerContext, Route } from './routes/route.js';
 import { ArticleStore } from './store/articles.js';
 import type { ChangeListener } from './store/changes.js';
 import { isKnownMethod } from './types.js';
@@ -55,6 +57,12 @@ export function createState(limits: Limits, auth: AuthOptions = {}, listener?: C
  * Sets `content-length` on every response that may carry one, and drops the body of HEAD responses.
  */
 export function handle(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
+  const response = handleNow(req, state, deps);
+  takeDeferredWrite(req)?.();
+  return response;
+}
+
+function handleNow(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
   const endpoint = oauthEndpoint(req.path);
   if (endpoint !== undefined) return finish(req, errorFormat(guarded(() => endpoint(req, state, deps)), deps.variants));
   return respond(req, state, deps, () => authenticate(req, state, deps));
@@ -62,10 +70,21 @@ export function handle(req: RequestRecord, state: ServerState, deps: HandlerDeps
 
 /**
  * {@link handle} for the socket wiring. The same as `handle` (synchronous inside) except under the `nonce-race`
- * fault, whose nonce check and store are separated by a macrotask.
+ * fault, whose nonce check and store are separated by a macrotask, and the `put-non-atomic` fault, whose second
+ * write of a replace comes after a timer of 0–9 ms.
  */
 export async function handleAsync(req: RequestRecord, state: ServerState, deps: HandlerDeps): Promise<ResponseRecord> {
-  if (!deps.faults.has('nonce-race') || oauthEndpoint(req.path) !== undefined) return handle(req, state, deps);
+  const response = await handleRacy(req, state, deps);
+  const rest = takeDeferredWrite(req);
+  if (rest !== undefined) {
+    await new Promise<void>((resolve) => setTimeout(resolve, Math.floor(Math.random() * 10)));
+    rest();
+  }
+  return response;
+}
+
+async function handleRacy(req: RequestRecord, state: ServerState, deps: HandlerDeps): Promise<ResponseRecord> {
+  if (!deps.faults.has('nonce-race') || oauthEndpoint(req.path) !== undefined) return handleNow(req, state, deps);
   let identity: Identity;
   try {
     identity = await authenticateRacy(req, state, deps);
@@ -129,19 +148,35 @@ function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, ide
   if (method === 'OPTIONS' && route.methods.includes('OPTIONS')) return options(allow, deps);
   const handler = allow.includes(method) ? route.handlers[method] : undefined;
   const refusal = identity.kind === 'anonymous' ? identity : undefined;
+  if (user === undefined && openWrite(route, method, { req, state, deps })) return route.handlers[method]!({ req, state, deps });
   if (handler) {
     if (!route.guarded.includes(method)) return handler({ req, state, deps });
-    if (user === undefined) return unauthorized(req, refusal, deps.faults, deps.variants);
+    if (user === undefined) return refuseWrite(route, method, { req, state, deps }, refusal);
     if (route.owner !== undefined && route.owner !== user && state.auth.users.has(route.owner) && !deps.faults.has('records-any-user')) {
       return forbidden(req, user);
     }
     return handler({ req, state, deps });
   }
-  if (user === undefined && route.writes.includes(method)) return unauthorized(req, refusal, deps.faults, deps.variants);
+  if (user === undefined && route.writes.includes(method)) return refuseWrite(route, method, { req, state, deps }, refusal);
   if (route.unlisted === 404) return problem(404, `nothing at ${req.path}`);
   if (deps.faults.has('unlisted-method-200')) return { status: 200, headers: {} };
   const headers: HeaderMap = deps.faults.has('method-405-no-allow') ? {} : { allow: allow.join(', ') };
   return problem(405, `${method} is not allowed on ${req.path}; allowed: ${allow.join(', ')}`, { headers });
+}
+
+/** Under `delete-without-auth` and `replace-without-auth`: an article write that goes through without credentials. */
+function openWrite(route: Route, method: Method, ctx: HandlerContext): boolean {
+  if (route.kind !== 'item' || route.handlers[method] === undefined) return false;
+  const { faults } = ctx.deps;
+  if (method === 'DELETE') return faults.has('delete-without-auth');
+  return method === 'PUT' && faults.has('replace-without-auth') && route.exists?.(ctx) === true;
+}
+
+/** The refusal of a write without valid credentials; under `refused-write-applied`, an article write is applied first. */
+function refuseWrite(route: Route, method: Method, ctx: HandlerContext, refusal: Refusal | undefined): ResponseRecord {
+  const article = route.kind === 'item' || route.kind === 'collection';
+  if (article && ctx.deps.faults.has('refused-write-applied')) route.handlers[method]?.(ctx);
+  return unauthorized(ctx.req, refusal, ctx.deps.faults, ctx.deps.variants);
 }
 
 function options(allow: readonly Method[], deps: HandlerDeps): ResponseRecord {

@@ -43,6 +43,8 @@ export interface Article {
   price: string;
   currency: string;
   summary?: string;
+  /** Only under the `accepts-missing-title`, `accepts-duplicate-title` and `accepts-other-root` faults: the document as sent, served verbatim. */
+  raw?: string;
 }
 
 /** Injected effects: the clock, the id source and the switched-on faults. */

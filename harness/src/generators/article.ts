@@ -191,3 +191,36 @@ export function articleArb(optionalFields: readonly string[], options: ArticleOp
     }),
   );
 }
+
+/** An invalid article body: one defect of a §2 representation, and the XML that carries it. */
+export interface InvalidArticle {
+  defect: string;
+  xml: string;
+}
+
+/**
+ * The defects {@link invalidArticleArb} draws, one at a time; the first ones come first when fast-check shrinks.
+ * Each breaks one sentence of §2: the root `article`, a `title`, a `price` "written with a fractional part", and
+ * its currency "a lowercase currency code".
+ */
+export const ARTICLE_DEFECTS = ['integer price', 'uppercase currency', 'currency not a code', 'no title', 'second title', 'other root', 'no price', 'no currency'] as const;
+
+/**
+ * Invalid articles: a valid article (inside `bounds`) with exactly one defect of {@link ARTICLE_DEFECTS}. Shrinks
+ * to the shortest article with the first defect that still shows the failure.
+ */
+export function invalidArticleArb(bounds: ArticleBounds = WIDE_BOUNDS): fc.Arbitrary<InvalidArticle> {
+  return fc.record({ a: articleArb([], {}, bounds), defect: fc.constantFrom(...ARTICLE_DEFECTS) }).map(({ a, defect }) => ({ defect, xml: invalidXml(a, defect) }));
+}
+
+function invalidXml(a: ArticleValue, defect: (typeof ARTICLE_DEFECTS)[number]): string {
+  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+  const currency = defect === 'uppercase currency' ? a.currency.toUpperCase() : defect === 'currency not a code' ? 'euro' : a.currency;
+  const priceText = defect === 'integer price' ? (a.price.split('.')[0] ?? '0') : a.price;
+  const title = defect === 'no title' ? '' : `<title>${esc(a.title)}</title>`;
+  const second = defect === 'second title' ? `<title>${esc(`${a.title} (second)`)}</title>` : '';
+  const attr = defect === 'no currency' ? '' : ` currency="${esc(currency)}"`;
+  const price = defect === 'no price' ? '' : `<price${attr}>${esc(priceText)}</price>`;
+  const root = defect === 'other root' ? 'item' : 'article';
+  return `<?xml version="1.0" encoding="UTF-8"?><${root}>${title}${second}${price}</${root}>`;
+}

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import type { ResolvedProfile } from '../profile/schema.js';
-import { articleArb, currencyArb, priceArb, slugArb, titleArb } from './article.js';
+import { articleArb, currencyArb, invalidArticleArb, priceArb, slugArb, titleArb } from './article.js';
 import type { ArticleOptions } from './article.js';
 import { digestMutationArb, malformedDateArb, oauth2ClientAuthArb, otherDateShapeArb, type NonceBounds, noncePrefixArb, noncePrefixesArb, passwordMutationArb, skewInsideArb, skewOutsideArb } from './auth.js';
 
@@ -25,6 +25,11 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
       "An article {title, price, currency, fields} inside the profile's articles.bounds; option optional: always | never | sometimes fills the profile's optionalFields; option values: beyond puts the title, the price or both beyond the bounds.",
     options: z.strictObject({ optional: z.enum(['always', 'never', 'sometimes']).optional(), values: z.enum(['inside', 'beyond']).optional() }),
     make: (o, p) => articleArb(p.articles.optionalFields, o as ArticleOptions, p.articles.bounds),
+  },
+  invalidArticle: {
+    description: 'An invalid article {defect, xml}: a valid one (inside articles.bounds) with one defect — integer price, uppercase currency, a currency that is not a code, no title, a second title, another root, no price, no currency. Send {{ x.xml }} as a raw body.',
+    options: NoOptions,
+    make: (_o, p) => invalidArticleArb(p.articles.bounds),
   },
   title: { description: "Any Unicode title, XML specials included, within articles.bounds.titleMaxLength.", options: NoOptions, make: (_o, p) => titleArb(40, p.articles.bounds.titleMaxLength) },
   price: { description: "A decimal price with a fractional part, within articles.bounds (priceScale, priceMax).", options: NoOptions, make: (_o, p) => priceArb(p.articles.bounds) },

@@ -232,6 +232,15 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
   const named = () => (at.name ? { stepName: at.name } : {});
   const error = (message: string): IterationOutcome => ({ kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests });
 
+  const checkContext = (built: { request: HttpRequest; base: string }, local: Scope) => ({
+    requestUrl: built.request.url,
+    baseUrl: built.base,
+    origins: originsOf(deps),
+    optionalFields: profile.articles.optionalFields,
+    ...(profile.auth.refusalStatus ? { refusalStatus: profile.auth.refusalStatus } : {}),
+    render: (t: string) => render(t, local),
+  });
+
   try {
     for (const l of scenario.let) scope[l.name] = render(l.template, scope);
     let created = 0;
@@ -247,6 +256,45 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
         const made = written.createArticle ? articleSetup(written, profile, `c${String(scope['uniq'])}${created++}`) : undefined;
         const step = made?.step ?? written;
         const setup = setupOf(step, scenario.id);
+        if (step.concurrent !== undefined) {
+          // Different requests at once: built in order (fresh nonces, tokens), then sent together, each checked alone.
+          const group: { request: HttpRequest; base: string }[] = [];
+          for (const sub of step.concurrent) {
+            const b = await buildRequest({ request: sub.request }, local, deps);
+            for (const x of b.obtained ?? []) {
+              requests++;
+              if (transcript.length < maxTranscript) transcript.push({ step: at.index, ...named(), ...x });
+            }
+            if ('error' in b) return error(b.error);
+            group.push(b);
+          }
+          requests += group.length;
+          const answers = await Promise.all(group.map((b) => deps.client.send(b.request, { concurrent: true })));
+          const messages: string[] = [];
+          const failedChecks = new Set<CheckName>();
+          for (const [k, sent] of answers.entries()) {
+            const b = group[k]!;
+            const sub = step.concurrent[k]!;
+            const where = `${b.request.method} ${pathOf(b.request.url)} (${sub.name ?? `request ${k + 1} of ${group.length}`})`;
+            const exchange: RawExchange = { step: at.index, ...named(), request: b.request };
+            if (transcript.length < maxTranscript) transcript.push(exchange);
+            if (!sent.ok) {
+              exchange.error = sent.error;
+              return error(`${where}: ${sent.error.message}`);
+            }
+            exchange.response = sent.response;
+            const found = checkResponseByCheck(sent.response, sub.expect, checkContext(b, local));
+            for (const f of found) failedChecks.add(f.check);
+            messages.push(...found.map(({ message: m }) => redactor.text(`${where}: ${m}`)));
+          }
+          if (messages.length > 0 && setup) {
+            const message = `precondition failed: ${setup.what ?? `step ${at.index}`}: ${messages.join('; ')}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;
+            return { kind: 'error', step: at.index, ...named(), message, transcript, requests, precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
+          }
+          const charged = chargedRules(step, failedChecks);
+          if (messages.length > 0) return { kind: 'fail', step: at.index, ...named(), messages, transcript, requests, ...(charged ? { rules: charged } : {}) };
+          continue;
+        }
         let built: { request: HttpRequest; base: string };
         if (step.replayOf !== undefined) {
           const earlier = sentByStep.get(step.replayOf);
@@ -279,14 +327,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
             return error(`${where()}: ${sent.error.message}`);
           }
           exchange.response = sent.response;
-          const found = checkResponseByCheck(sent.response, step.expect, {
-            requestUrl: built.request.url,
-            baseUrl: built.base,
-            origins: originsOf(deps),
-            optionalFields: profile.articles.optionalFields,
-            ...(profile.auth.refusalStatus ? { refusalStatus: profile.auth.refusalStatus } : {}),
-            render: (t) => render(t, local),
-          });
+          const found = checkResponseByCheck(sent.response, step.expect, checkContext(built, local));
           for (const f of found) failedChecks.add(f.check);
           messages.push(...found.map(({ message: m }) => (times > 1 ? `answer ${results.indexOf(sent) + 1} of ${times}: ${m}` : m)));
         }

@@ -3,7 +3,9 @@ import type { HttpResponse } from '../http/client.js';
 import type { ArticleValue } from '../generators/article.js';
 import { isRefusalStatus } from '../profile/schema.js';
 import type { CheckName, ExpectData, HeaderExpectationData } from '../spec/schema.js';
-import { compareArticle } from '../xml/article-xml.js';
+import { compareArticle, validateArticle } from '../xml/article-xml.js';
+
+const ORDINALS = ['first', 'second', 'third', 'fourth'];
 
 export type Render = (template: string) => unknown;
 
@@ -218,10 +220,21 @@ export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ct
     }
   }
   if (exp.article !== undefined) {
-    const article = render(exp.article) as ArticleValue;
+    const articles = [exp.article].flat().map((t) => render(t) as ArticleValue);
     const text = bodyText(res.body);
     if (text.trim() === '') out.push('the body is empty, expected the article');
-    else out.push(...compareArticle(article, text, ctx.optionalFields).map((d) => `article: ${d}`));
+    else {
+      const diffs = articles.map((a) => compareArticle(a, text, ctx.optionalFields));
+      if (diffs.length === 1) out.push(...(diffs[0] ?? []).map((d) => `article: ${d}`));
+      else if (!diffs.some((d) => d.length === 0)) {
+        out.push(`article: equal to none of the ${diffs.length} expected, ${diffs.map((d, i) => `not the ${ORDINALS[i] ?? `#${i + 1}`}: ${d.join(', ')}`).join('; ')}`);
+      }
+    }
+  }
+  if (exp.validArticle) {
+    const text = bodyText(res.body);
+    if (text.trim() === '') out.push('the body is empty, expected an article');
+    else out.push(...validateArticle(text).map((d) => `article: ${d}`));
   }
   if (exp.json) {
     let doc: unknown;

@@ -43,8 +43,11 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
   }
   const stepNames = new Set<string>();
   s.steps.forEach((step, i) => {
-    const kinds = [step.request, step.replayOf, step.createArticle].filter((k) => k !== undefined).length;
-    if (kinds === 0) issues.push({ path: ['steps', i], message: 'a step needs a request, replayOf or createArticle' });
+    const kinds = [step.request, step.replayOf, step.createArticle, step.concurrent].filter((k) => k !== undefined).length;
+    if (kinds === 0) issues.push({ path: ['steps', i], message: 'a step needs a request, replayOf, createArticle or concurrent' });
+    if (step.concurrent !== undefined && (kinds > 1 || step.repeat !== undefined || step.capture !== undefined || step.expect !== undefined)) {
+      issues.push({ path: ['steps', i, 'concurrent'], message: 'a concurrent step has no request, replayOf, createArticle, repeat, expect or capture of its own' });
+    }
     if (step.createArticle !== undefined && kinds > 1) issues.push({ path: ['steps', i, 'createArticle'], message: 'a createArticle step has no request or replayOf' });
     if (step.request !== undefined && step.replayOf !== undefined) issues.push({ path: ['steps', i, 'replayOf'], message: 'a step has a request or replayOf, not both' });
     if (step.replayOf !== undefined && !stepNames.has(step.replayOf)) issues.push({ path: ['steps', i, 'replayOf'], message: `no earlier step is named "${step.replayOf}"` });
@@ -58,6 +61,10 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
     }
     if (step.request) check(step.request, ['steps', i, 'request'], scope);
     if (step.expect) check(step.expect, ['steps', i, 'expect'], scope);
+    step.concurrent?.forEach((sub, k) => {
+      check(sub.request, ['steps', i, 'concurrent', k, 'request'], scope);
+      if (sub.expect) check(sub.expect, ['steps', i, 'concurrent', k, 'expect'], scope);
+    });
     if (step.createArticle) {
       check(step.createArticle.article, ['steps', i, 'createArticle', 'article'], scope);
       defined.add(step.createArticle.as);

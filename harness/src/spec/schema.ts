@@ -121,7 +121,11 @@ const ExpectSchema = z.strictObject({
     })
     .optional()
     .describe('Requires a well-formed Allow header (comma-separated method tokens) and checks its members.'),
-  article: Template.optional().describe('The body is an XML article equal, as data, to this article value.'),
+  article: TemplateList.optional().describe('The body is an XML article equal, as data, to this article value (or to one of these).'),
+  validArticle: z
+    .literal(true)
+    .optional()
+    .describe('The body is a valid §2 article, whatever its values: root <article>, one <title> of text, one <price> of text with a fractional part and a currency attribute of three lowercase letters.'),
   body: z.strictObject({ empty: z.boolean().optional(), contains: Template.optional(), notContains: Template.optional() }).optional(),
   json: z
     .record(
@@ -161,7 +165,7 @@ const SetupSchema = z
   );
 
 /** The checks of a step that a failure can be charged to: each key of `expect`, and `expectCount`. */
-export const CHECK_NAMES = ['status', 'refused', 'statusNot', 'headers', 'location', 'allow', 'article', 'body', 'json', 'expectCount'] as const;
+export const CHECK_NAMES = ['status', 'refused', 'statusNot', 'headers', 'location', 'allow', 'article', 'validArticle', 'body', 'json', 'expectCount'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 const StepRulesSchema = z
@@ -198,6 +202,12 @@ const StepSchema = z.strictObject({
   request: RequestSchema.optional(),
   expect: ExpectSchema.optional(),
   capture: z.record(Name, CaptureSchema).optional(),
+  concurrent: z
+    .array(z.strictObject({ name: z.string().optional(), request: RequestSchema, expect: ExpectSchema.optional() }))
+    .min(2)
+    .max(64)
+    .optional()
+    .describe('Send these different requests at once (each on its own connection) and check each answer against its own expect; no request, repeat or capture then.'),
 });
 
 const GivenSchema = z.union([

@@ -104,3 +104,31 @@ export function compareArticle(expected: ArticleValue, xml: string, optionalFiel
   }
   return diffs;
 }
+
+/**
+ * What makes a served document an invalid §2 article, whatever its values (empty when valid): the root
+ * `<article>`, exactly one `<title>` holding text, exactly one `<price>` holding a decimal with a fractional part,
+ * and its `currency` attribute a lowercase currency code (three letters, as ISO 4217 codes are). Other fields are
+ * allowed (§2: "Other fields of the article: not shown").
+ */
+export function validateArticle(xml: string): string[] {
+  const read = readArticleXml(xml);
+  if (!read.ok) return [read.problem];
+  const { root, children, attributes, nested } = read.article;
+  const diffs: string[] = [];
+  if (root !== 'article') diffs.push(`root element is <${root}>, expected <article>`);
+  for (const name of ['title', 'price']) {
+    const n = children.get(name)?.length ?? 0;
+    if (n === 0) diffs.push(`<${name}> is missing`);
+    if (n > 1) diffs.push(`<${name}> appears ${n} times`);
+    if (nested.has(name)) diffs.push(`<${name}> holds elements, expected text`);
+  }
+  const price = children.get('price')?.[0];
+  if (price !== undefined && !/^\s*[+-]?\d+\.\d+\s*$/.test(price)) diffs.push(`price ${JSON.stringify(price)} is not a decimal with a fractional part`);
+  if (price !== undefined) {
+    const currency = attributes.get('price')?.[0]?.['currency'];
+    if (currency === undefined) diffs.push('price has no currency attribute');
+    else if (!/^[a-z]{3}$/.test(currency)) diffs.push(`currency ${JSON.stringify(currency)} is not a lowercase currency code`);
+  }
+  return diffs;
+}

@@ -3,7 +3,8 @@ import { problem } from '../responses.js';
 import type { Article, ResponseRecord } from '../types.js';
 import { parseArticle } from '../xml/article.js';
 import { boundsRefusal, firstCodePoints, roundToCents, TRUNCATED_TITLE } from './bounds.js';
-import type { ArticleProblemCode } from '../xml/article.js';
+import type { ArticleProblemCode, Leniency } from '../xml/article.js';
+import type { FaultName } from '../faults.js';
 import type { HandlerContext } from './route.js';
 
 /** Result of {@link readArticleBody}: the article to store, or the error response to send. */
@@ -16,6 +17,15 @@ const PROBLEMS: Readonly<Record<ArticleProblemCode, { slug: string; title: strin
   'not-well-formed': { slug: 'not-well-formed', title: 'XML not well-formed' },
   'invalid-article': { slug: 'invalid-article', title: 'Invalid article' },
 };
+
+/** The `accepts-*` faults and the defect each lets through. */
+const LENIENCIES: readonly (readonly [FaultName, Leniency])[] = [
+  ['accepts-integer-price', 'integer-price'],
+  ['accepts-uppercase-currency', 'uppercase-currency'],
+  ['accepts-missing-title', 'missing-title'],
+  ['accepts-duplicate-title', 'duplicate-title'],
+  ['accepts-other-root', 'other-root'],
+];
 
 /**
  * Checks and parses an article request body: media type (415), size (413), empty or non-UTF-8 body (400), then
@@ -35,11 +45,12 @@ export function readArticleBody(ctx: HandlerContext): ArticleBody {
   if (text === undefined) {
     return fail(problem(400, 'request body is not valid UTF-8', { slug: 'not-utf8', title: 'Body not UTF-8' }));
   }
-  const parsed = parseArticle(text, { expandInternalEntities: deps.faults.has('expand-entities') });
+  const lenient = new Set(LENIENCIES.filter(([fault]) => deps.faults.has(fault)).map(([, leniency]) => leniency));
+  const parsed = parseArticle(text, { expandInternalEntities: deps.faults.has('expand-entities'), lenient });
   if (!parsed.ok) return fail(problem(400, parsed.problem.detail, PROBLEMS[parsed.problem.code]));
   const refusal = boundsRefusal(parsed.article, deps);
   if (refusal) return fail(refusal);
-  const article = { ...parsed.article };
+  const article: Article = parsed.verbatim ? { ...parsed.article, raw: text } : { ...parsed.article };
   if (deps.faults.has('currency-uppercase')) article.currency = article.currency.toUpperCase();
   if (deps.faults.has('price-float')) article.price = String(Number(article.price));
   if (deps.faults.has('price-rounded')) article.price = roundToCents(article.price);

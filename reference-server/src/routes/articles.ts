@@ -3,6 +3,7 @@ import { problem, xmlResponse } from '../responses.js';
 import type { Article, HeaderMap, ResponseRecord } from '../types.js';
 import { serializeArticle } from '../xml/article.js';
 import { readArticleBody } from './article-body.js';
+import { deferWrite } from './deferred.js';
 import type { HandlerContext, Route } from './route.js';
 
 /** Which path form addressed an item: `/articles/<id>` (plural) or its alias `/article/<id>` (singular). */
@@ -28,6 +29,7 @@ export function itemRoute(id: string, form: ItemForm): Route {
     guarded: ['PUT', 'DELETE'],
     unlisted: 405,
     handlers: { GET: get, HEAD: get, PUT: (ctx) => put(ctx, key(ctx)), DELETE: (ctx) => remove(ctx, key(ctx)) },
+    exists: (ctx) => ctx.state.store.has(key(ctx)),
   };
 }
 
@@ -83,11 +85,27 @@ function put(ctx: HandlerContext, key: string): ResponseRecord {
   if (old && faults.has('put-not-idempotent') && sameArticle(old, article)) {
     article = { ...article, title: `${article.title} (2)` };
   }
-  const outcome = ctx.state.store.set(key, article);
+  const outcome = old && faults.has('put-non-atomic') ? inTwoSteps(ctx, key, old, article) : ctx.state.store.set(key, article);
   if (outcome === 'full') return storeFull(ctx);
   if (outcome === 'replaced') return ctx.deps.variants.has('replace-204') ? { status: 204, headers: {} } : xmlResponse(200, render(ctx, article));
   const headers: HeaderMap = faults.has('put-create-no-location') ? {} : { location: locationOf(ctx, ctx.req.path) };
   return xmlResponse(faults.has('put-create-200') ? 200 : 201, render(ctx, article), headers);
+}
+
+/**
+ * The `put-non-atomic` fault: the title is written now, price, currency and summary later (after an await under
+ * {@link handleAsync}), each step over whatever is stored by then.
+ */
+function inTwoSteps(ctx: HandlerContext, key: string, old: Article, article: Article): 'created' | 'replaced' | 'full' {
+  const { store } = ctx.state;
+  const outcome = store.set(key, { ...old, title: article.title });
+  deferWrite(ctx.req, () => {
+    const now = store.get(key);
+    if (now === undefined) return;
+    const { summary } = article;
+    store.set(key, { title: now.title, price: article.price, currency: article.currency, ...(summary !== undefined ? { summary } : {}) });
+  });
+  return outcome;
 }
 
 function read(ctx: HandlerContext, key: string): ResponseRecord {
@@ -113,6 +131,7 @@ function freshId(ctx: HandlerContext, avoid?: string): string | undefined {
 
 function render(ctx: HandlerContext, article: Article): string {
   const faults = ctx.deps.faults;
+  if (article.raw !== undefined) return article.raw;
   return serializeArticle(article, { titleEscape: faults.has('title-unescaped') ? 'none' : faults.has('title-gt-unescaped') ? 'amp-lt' : 'all' });
 }
 

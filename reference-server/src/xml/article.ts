@@ -13,13 +13,21 @@ export interface ArticleProblem {
 }
 
 /** Result of {@link parseArticle}. */
-export type ArticleParseResult = { ok: true; article: Article } | { ok: false; problem: ArticleProblem };
+export type ArticleParseResult = { ok: true; article: Article; verbatim?: boolean } | { ok: false; problem: ArticleProblem };
 
 /** Options for {@link parseArticle}. */
 export interface ParseArticleOptions {
   /** Accept a DOCTYPE and expand internal entities (the `expand-entities` fault). Default: false. */
   expandInternalEntities?: boolean;
+  /**
+   * Defects let through (the `accepts-*` faults): an integer price or a currency in any case kept as sent; a missing
+   * or second `<title>` or another root element accepted with `verbatim` set (the document is then kept as sent).
+   */
+  lenient?: ReadonlySet<Leniency>;
 }
+
+/** A defect {@link parseArticle} lets through under a fault. */
+export type Leniency = 'integer-price' | 'uppercase-currency' | 'missing-title' | 'duplicate-title' | 'other-root';
 
 /** Options for {@link serializeArticle}. */
 export interface SerializeArticleOptions {
@@ -44,7 +52,12 @@ export function parseArticle(text: string, options: ParseArticleOptions = {}): A
   const read = readXml(text, options);
   if (!read.ok) return { ok: false, problem: { code: read.code, detail: read.detail } };
   const root = read.root;
-  if (root.name !== 'article') return invalid(`the root element must be <article>, not <${root.name}>`);
+  const lenient = options.lenient ?? new Set<Leniency>();
+  let verbatim = false;
+  if (root.name !== 'article') {
+    if (!lenient.has('other-root')) return invalid(`the root element must be <article>, not <${root.name}>`);
+    verbatim = true;
+  }
   const found: Partial<Record<Field, XmlElement>> = {};
   for (const child of root.children) {
     if (typeof child === 'string') {
@@ -53,8 +66,16 @@ export function parseArticle(text: string, options: ParseArticleOptions = {}): A
     }
     const field = FIELDS.find((f) => f === child.name);
     if (field === undefined) return invalid(`unexpected element <${child.name}> in <article>; allowed: title, price, summary`);
-    if (found[field]) return invalid(`<${field}> must appear at most once in <article>`);
+    if (found[field]) {
+      if (field !== 'title' || !lenient.has('duplicate-title')) return invalid(`<${field}> must appear at most once in <article>`);
+      verbatim = true;
+      continue;
+    }
     found[field] = child;
+  }
+  if (!found.title && lenient.has('missing-title')) {
+    found.title = { name: 'title', attributes: new Map(), children: ['(untitled)'] };
+    verbatim = true;
   }
   if (!found.title) return invalid('<article> is missing the required <title> element');
   if (!found.price) return invalid('<article> is missing the required <price> element');
@@ -63,20 +84,20 @@ export function parseArticle(text: string, options: ParseArticleOptions = {}): A
   if (isBlank(title)) return invalid('<title> must not be empty or whitespace-only');
   const price = textOf(found.price);
   if (price === undefined) return invalid('<price> must contain only text, not elements');
-  if (!PRICE.test(price)) {
+  if (!PRICE.test(price) && !(lenient.has('integer-price') && /^-?[0-9]+$/.test(price))) {
     if (/^-?[0-9]+$/.test(price)) return invalid(`price must have a fractional part, e.g. 12.50 (got ${quote(price)})`);
     return invalid(`price must be a decimal number with a fractional part, e.g. 12.50 (got ${quote(price)})`);
   }
   const currency = found.price.attributes.get('currency');
   if (currency === undefined) return invalid('<price> is missing the required currency attribute, e.g. currency="eur"');
-  if (!CURRENCY.test(currency)) return invalid(`currency must be three lowercase letters, e.g. eur (got ${quote(currency)})`);
+  if (!CURRENCY.test(lenient.has('uppercase-currency') ? currency.toLowerCase() : currency)) return invalid(`currency must be three lowercase letters, e.g. eur (got ${quote(currency)})`);
   const article: Article = { title, price, currency };
   if (found.summary) {
     const summary = textOf(found.summary);
     if (summary === undefined) return invalid('<summary> must contain only text, not elements');
     article.summary = summary;
   }
-  return { ok: true, article };
+  return verbatim ? { ok: true, article, verbatim } : { ok: true, article };
 }
 
 /** Writes the article document (with XML declaration, no whitespace between elements). */
