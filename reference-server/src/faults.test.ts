@@ -130,6 +130,16 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 'a ]]> b',
   },
   'price-float': { observe: (s) => elementText(created(s).call('GET', '/articles/x'), 'price'), correct: '12.50', faulty: '12.5' },
+  'price-rounded': {
+    observe: (s) => elementText(created(s, '/articles/x', articleXml({ price: '12.3456' })).call('GET', '/articles/x'), 'price'),
+    correct: '12.3456',
+    faulty: '12.35',
+  },
+  'title-truncated': {
+    observe: (s) => elementText(created(s, '/articles/x', articleXml({ title: 'é'.repeat(201) })).call('GET', '/articles/x'), 'title')?.length,
+    correct: 201,
+    faulty: 200,
+  },
   'currency-uppercase': {
     observe: (s) => /currency="([^"]*)"/.exec(String(created(s).call('GET', '/articles/x').body))?.[1],
     correct: 'eur',

@@ -19,6 +19,8 @@ export const FAULTS = {
   'title-gt-unescaped': 'Titles are escaped for & and < only: a title holding "]]>" is served raw, which XML 1.0 forbids in character data.',
   'price-float': 'Price goes through Number() and String(), losing digits and trailing zeros.',
   'currency-uppercase': 'Currency is stored and served uppercased.',
+  'price-rounded': 'Prices with more than two fraction digits are rounded to two (half-up) and stored, instead of refused.',
+  'title-truncated': 'Titles longer than 200 code points (the bound the reference profile declares) are cut to 200 and stored, instead of refused.',
   'options-extra-method': 'OPTIONS on article items and the collection also lists PATCH, which still answers 405.',
   'options-no-allow': 'OPTIONS answers 200 without an Allow header.',
   'options-204': 'OPTIONS answers 204 instead of 200.',

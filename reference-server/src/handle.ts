@@ -7,7 +7,7 @@ import { DEFAULT_USERS, userTable } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
 import { createOAuthState } from './oauth/state.js';
 import type { OAuthOptions } from './oauth/state.js';
-import { byteLength, errorFormat, problem, unknownMethod } from './responses.js';
+import { TEXT_XML_TYPE, XML_TYPE, byteLength, errorFormat, problem, unknownMethod } from './responses.js';
 import { oauthAllow, oauthEndpoint } from './routes/oauth.js';
 import { matchRoute } from './routes/table.js';
 import type { Route } from './routes/route.js';
@@ -92,7 +92,7 @@ export function allowedMethods(route: Route, deps: HandlerDeps, authenticated: b
  * {@link handle}): the {@link unknownMethod} 405 with the `Allow` an unauthenticated OPTIONS of `path` gets.
  */
 export function unparsedMethodResponse(method: string, path: string, deps: HandlerDeps): ResponseRecord {
-  const allow = oauthAllow(path) ?? allowedMethods(matchRoute(path), deps, false).join(', ');
+  const allow = oauthAllow(path) ?? allowedMethods(matchRoute(path, deps.variants), deps, false).join(', ');
   return unknownMethod(method, path, deps.faults.has('method-405-no-allow') ? undefined : allow);
 }
 
@@ -115,17 +115,17 @@ function respond(req: RequestRecord, state: ServerState, deps: HandlerDeps, iden
   } catch {
     response = problem(500, 'unexpected error while handling the request');
   }
-  return finish(req, errorFormat(response, deps.variants));
+  return finish(req, errorFormat(response, deps.variants), deps);
 }
 
 function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, identity: Identity): ResponseRecord {
   const method = req.method;
   if (identity.kind === 'unavailable') return nonceStoreFull(identity.retryAfterSeconds);
-  const route = matchRoute(req.path);
+  const route = matchRoute(req.path, deps.variants);
   const user = identity.kind === 'user' ? identity.user : undefined;
   const allow = allowedMethods(route, deps, user !== undefined);
   if (!isKnownMethod(method)) return unknownMethod(method, req.path, deps.faults.has('method-405-no-allow') ? undefined : allow.join(', '));
-  if (method === 'OPTIONS') return options(allow, deps);
+  if (method === 'OPTIONS' && route.methods.includes('OPTIONS')) return options(allow, deps);
   const handler = allow.includes(method) ? route.handlers[method] : undefined;
   const refusal = identity.kind === 'anonymous' ? identity : undefined;
   if (handler) {
@@ -148,8 +148,9 @@ function options(allow: readonly Method[], deps: HandlerDeps): ResponseRecord {
   return { status, headers: deps.faults.has('options-no-allow') ? {} : { allow: allow.join(', ') } };
 }
 
-function finish(req: RequestRecord, response: ResponseRecord): ResponseRecord {
+function finish(req: RequestRecord, response: ResponseRecord, deps?: HandlerDeps): ResponseRecord {
   const headers = { ...response.headers };
+  if (deps?.variants.has('media-type-text-xml') && headers['content-type'] === XML_TYPE) headers['content-type'] = TEXT_XML_TYPE;
   if (response.status === 204 || response.status === 304 || response.status < 200) {
     delete headers['content-length'];
     return { status: response.status, headers };

@@ -12,18 +12,19 @@ export type MediaTypeCheck = { ok: true } | { ok: false; detail: string };
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
- * Accepts `application/xml`, `text/xml` and any `application/*+xml`, with parameters; a missing Content-Type
- * counts as XML. A `charset` parameter other than UTF-8 is refused.
+ * Accepts `application/xml`, `text/xml` and any `application/*+xml` (only `text/xml` when `textOnly`, the
+ * `media-type-text-xml` variant), with parameters; a missing Content-Type counts as XML. A `charset` parameter
+ * other than UTF-8 is refused.
  */
-export function checkXmlMediaType(contentType: string | undefined): MediaTypeCheck {
+export function checkXmlMediaType(contentType: string | undefined, textOnly = false): MediaTypeCheck {
   if (contentType === undefined) return { ok: true };
   const [essence = '', ...params] = contentType.split(';');
   const [type = '', subtype = '', ...extra] = essence.trim().toLowerCase().split('/');
-  const accepted = 'application/xml, text/xml or application/*+xml';
+  const accepted = textOnly ? 'text/xml' : 'application/xml, text/xml or application/*+xml';
   if (extra.length > 0 || !TOKEN.test(type) || !TOKEN.test(subtype)) {
     return { ok: false, detail: `malformed Content-Type ${JSON.stringify(contentType)}; send ${accepted}` };
   }
-  const xml = (type === 'application' && (subtype === 'xml' || subtype.endsWith('+xml'))) || (type === 'text' && subtype === 'xml');
+  const xml = (!textOnly && type === 'application' && (subtype === 'xml' || subtype.endsWith('+xml'))) || (type === 'text' && subtype === 'xml');
   if (!xml) return { ok: false, detail: `Content-Type ${type}/${subtype} is not supported; send ${accepted}` };
   for (const param of params) {
     const eq = param.indexOf('=');

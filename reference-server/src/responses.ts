@@ -3,6 +3,8 @@ import type { VariantName } from './variants.js';
 
 /** Media type of every article and document response. */
 export const XML_TYPE = 'application/xml; charset=utf-8';
+/** Media type of XML responses under the `media-type-text-xml` variant. */
+export const TEXT_XML_TYPE = 'text/xml; charset=utf-8';
 /** Media type of every error response (RFC 9457). */
 export const PROBLEM_TYPE = 'application/problem+json';
 /** Prefix of the problem `type` URIs this server mints; other problems use `about:blank`. */

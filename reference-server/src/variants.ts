@@ -85,6 +85,42 @@ export const VARIANTS = {
     profile: { target: { origins: ['https://public.example'] } },
     excludes: ['location-absolute'],
   },
+  'price-two-decimals': {
+    description: 'Prices are stored to the cent, as in a DECIMAL(7,2) column: a price needing more than two fraction digits, or above 99999.99, is refused with 422 (§2: "value bounds … not shown").',
+    profile: { articles: { bounds: { priceScale: 2, priceMax: '99999.99' } } },
+  },
+  'title-bounded': {
+    description: 'Titles longer than 64 code points are refused with 422 (§2: "maximum lengths … not shown").',
+    profile: { articles: { bounds: { titleMaxLength: 64 } } },
+  },
+  'options-partial': {
+    description: 'OPTIONS is implemented on the article collection and items only; on / and the records path it answers 405 with an Allow that does not list OPTIONS (§4.3 rule 3).',
+    profile: { options: { implemented: ['collection', 'item'] } },
+  },
+  'media-type-text-xml': {
+    description: 'XML is served as text/xml; charset=utf-8, and article bodies must be sent as text/xml (others: 415). §4.5: Content-Type names are not shown.',
+    profile: { articles: { mediaType: 'text/xml' } },
+  },
+  'no-alias': {
+    description: 'No /article/<id> alias: only the plural item path exists (§2: which form is canonical is not shown).',
+    profile: { articles: { aliases: [] } },
+  },
+  'not-deletable': {
+    description: 'Articles cannot be deleted: DELETE on an item answers 405 and Allow does not list it (§4.5: deleting is not shown).',
+    profile: { articles: { deletable: false } },
+  },
+  'post-updates': {
+    description: 'POST on an existing article replaces it and answers 200 with the representation; Allow on items lists POST (§1 rule 4: "POST may be used to update one").',
+    profile: {},
+  },
+  'no-client-put': {
+    description: 'PUT never creates: a PUT at a URL where no article exists answers 404; articles are created with POST only (§4.1 rule 2: "if the API offers this").',
+    profile: { articles: { clientChosenPut: false } },
+  },
+  'ids-uuid': {
+    description: 'Server-chosen ids are random UUIDs (36 characters with hyphens) rather than 16 hex digits (§2: the generated id is not shown).',
+    profile: {},
+  },
 } as const satisfies Record<string, VariantSpec>;
 
 /** Name of one variant. */

@@ -1,5 +1,6 @@
 /** Arbitraries for the article resource (§2): titles, prices, currencies, slugs and whole articles. */
 import fc from 'fast-check';
+import type { ArticleBounds } from '../profile/schema.js';
 
 /** An article value as the harness means it: field texts exactly as sent. */
 export interface ArticleValue {
@@ -17,35 +18,128 @@ const XML_SPECIALS = ['&', '<', '>', '"', "'", '&amp;', '<![CDATA[', ']]>', '&#2
 /** Characters XML 1.0 cannot carry in element content without normalization: controls, CR, lone surrogates. */
 const XML_UNSAFE = /[\u0000-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
 
+/** Characters of titles drawn at an exact length: XML specials, letters of several scripts, one outside the BMP. */
+const TITLE_CHARS = ['a', 'Z', '7', ' ', '&', '<', '>', '"', "'", ']', ';', '#', 'é', 'ß', 'Ж', '中', 'ك', '😀', '€'];
+
+/** Unicode code points in `s` (a character outside the BMP counts once). */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+function firstCodePoints(s: string, n: number): string {
+  return Array.from(s).slice(0, n).join('');
+}
+
 /**
  * Any Unicode text a title may hold, mixing printable graphemes of every script with the XML special characters
  * `& < > " '`, `]]>` and reference look-alikes; never empty, no leading or trailing whitespace (the spec says
- * nothing of whitespace handling), no control characters.
+ * nothing of whitespace handling), no control characters. At most `maxGraphemes` units and at most
+ * `maxCodePoints` code points (`articles.bounds.titleMaxLength`); now and then exactly `maxCodePoints` long, so
+ * the declared bound itself is tried.
  */
-export function titleArb(maxLength = 40): fc.Arbitrary<string> {
+export function titleArb(maxGraphemes = 40, maxCodePoints = Number.POSITIVE_INFINITY): fc.Arbitrary<string> {
   const unit = fc.oneof(
     fc.constantFrom(...XML_SPECIALS),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
     fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }),
   );
-  return fc.string({ unit, minLength: 1, maxLength }).map((s) => s.replace(XML_UNSAFE, '').trim() || '&');
+  const free = fc
+    .string({ unit, minLength: 1, maxLength: maxGraphemes })
+    .map((s) => firstCodePoints(s.replace(XML_UNSAFE, '').trim(), maxCodePoints).trim() || '&');
+  if (!Number.isFinite(maxCodePoints) || maxCodePoints > 2_000) return free;
+  return fc.oneof({ weight: 5, arbitrary: free }, { weight: 1, arbitrary: titleOfLengthArb(maxCodePoints) });
+}
+
+/** Titles of exactly `length` code points (XML specials, several scripts, a character outside the BMP). */
+export function titleOfLengthArb(length: number): fc.Arbitrary<string> {
+  const inner = fc.constantFrom(...TITLE_CHARS);
+  const edge = fc.constantFrom(...TITLE_CHARS.filter((c) => c !== ' '));
+  if (length === 1) return edge;
+  return fc
+    .tuple(edge, fc.array(inner, { minLength: length - 2, maxLength: length - 2 }), edge)
+    .map(([first, middle, last]) => first + middle.join('') + last);
 }
 
 /**
- * Decimal prices with a fractional part of 1–4 digits, trailing zeros included (`7.0`, `12.50`), integer part
- * without leading zeros. Precision stays within what an exact decimal store keeps; losing a digit or the fractional
- * part is a failure.
+ * Titles longer than `maxCodePoints` (1 to 64 code points beyond it, the first one past the bound most often):
+ * values a target may refuse, and must never store cut.
  */
-export function priceArb(): fc.Arbitrary<string> {
-  const intPart = fc.oneof(
-    fc.integer({ min: 0, max: 99 }),
-    fc.integer({ min: 100, max: 999_999 }),
-  );
+export function titleBeyondArb(maxCodePoints: number): fc.Arbitrary<string> {
+  const extra = fc.oneof({ weight: 2, arbitrary: fc.constant(1) }, { weight: 3, arbitrary: fc.integer({ min: 2, max: 64 }) });
+  return extra.chain((n) => titleOfLengthArb(maxCodePoints + n));
+}
+
+/** Integer and fraction digits of a non-negative decimal text (`"12.50"` → `["12", "50"]`), leading zeros dropped. */
+function splitDecimal(text: string): [bigint, string] {
+  const [int = '0', frac = ''] = text.split('.');
+  return [BigInt(int), frac];
+}
+
+/** Compares two non-negative decimal texts by value: negative, zero or positive. */
+export function compareDecimal(a: string, b: string): number {
+  const [ai, af] = splitDecimal(a);
+  const [bi, bf] = splitDecimal(b);
+  if (ai !== bi) return ai < bi ? -1 : 1;
+  const width = Math.max(af.length, bf.length);
+  const x = af.padEnd(width, '0');
+  const y = bf.padEnd(width, '0');
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+
+/**
+ * Decimal prices inside `bounds`: a fractional part of 1 to `priceScale` digits, trailing zeros included (`7.0`,
+ * `12.50`), integer part without leading zeros, value at most `priceMax` (and now and then exactly it). Precision
+ * stays within what the target declares it stores exactly; losing a digit or the fractional part is a failure.
+ */
+export function priceArb(bounds: Pick<ArticleBounds, 'priceScale' | 'priceMax'> = { priceScale: 4, priceMax: '999999.9999' }): fc.Arbitrary<string> {
+  const [maxInt] = splitDecimal(bounds.priceMax);
+  const small = maxInt < 99n ? maxInt : 99n;
+  const intPart = fc.oneof(fc.bigInt({ min: 0n, max: small }), fc.bigInt({ min: small, max: maxInt }));
+  const scale = bounds.priceScale;
   const fraction = fc.oneof(
-    { weight: 2, arbitrary: fc.stringMatching(/^[0-9]{1,4}$/) },
-    { weight: 1, arbitrary: fc.constantFrom('0', '00', '50', '10', '000', '9999', '05') },
+    { weight: 2, arbitrary: fc.stringMatching(new RegExp(`^[0-9]{1,${scale}}$`)) },
+    { weight: 1, arbitrary: fc.constantFrom('0', '00', '50', '10', '000', '9999', '05').filter((f) => f.length <= scale) },
   );
-  return fc.tuple(intPart, fraction).map(([i, f]) => `${i}.${f}`);
+  const drawn = fc
+    .tuple(intPart, fraction)
+    .map(([i, f]) => `${i}.${f}`)
+    .filter((p) => compareDecimal(p, bounds.priceMax) <= 0);
+  const maxText = withFraction(bounds.priceMax);
+  if (fractionDigits(maxText) > scale) return drawn;
+  return fc.oneof({ weight: 9, arbitrary: drawn }, { weight: 1, arbitrary: fc.constant(maxText) });
+}
+
+function withFraction(text: string): string {
+  return text.includes('.') ? text : `${text}.0`;
+}
+
+function fractionDigits(text: string): number {
+  return (text.split('.')[1] ?? '').length;
+}
+
+/**
+ * Decimal prices beyond `bounds` by value, never only by their text: either one to four fraction digits more than
+ * `priceScale` with the last one non-zero (so no store of `priceScale` digits holds the value), or an integer part
+ * above `priceMax` (up to a thousand times it, and 18 digits at most). Values a target may refuse, and must never
+ * store rounded or clipped.
+ */
+export function priceBeyondArb(bounds: Pick<ArticleBounds, 'priceScale' | 'priceMax'>): fc.Arbitrary<string> {
+  const [maxInt] = splitDecimal(bounds.priceMax);
+  const scale = bounds.priceScale;
+  const tooPrecise = fc
+    .tuple(
+      fc.bigInt({ min: 0n, max: maxInt }),
+      fc.integer({ min: 1, max: 4 }).chain((extra) => fc.stringMatching(new RegExp(`^[0-9]{${scale + extra - 1}}$`))),
+      fc.constantFrom('1', '3', '5', '7', '9'),
+    )
+    .map(([i, f, last]) => `${i}.${f}${last}`);
+  const ceiling = (maxInt + 1n) * 1000n;
+  const tooLarge = fc
+    .tuple(fc.bigInt({ min: maxInt + 1n, max: ceiling < 10n ** 18n ? ceiling : 10n ** 18n - 1n }), fc.stringMatching(new RegExp(`^[0-9]{1,${scale}}$`)))
+    .map(([i, f]) => `${i}.${f}`);
+  return fc.oneof(tooPrecise, tooLarge);
 }
 
 const CURRENCIES = ['eur', 'usd', 'gbp', 'jpy', 'chf', 'sek', 'nok', 'dkk', 'pln', 'czk', 'cad', 'aud', 'nzd', 'inr', 'cny', 'brl', 'mxn', 'zar', 'krw', 'sgd'];
@@ -65,15 +159,35 @@ export function slugArb(): fc.Arbitrary<string> {
 export interface ArticleOptions {
   /** Fill the profile's optional fields: `always`, `never` (default) or `sometimes`. */
   optional?: 'always' | 'never' | 'sometimes';
+  /**
+   * `inside` (default): every value inside `bounds`, so it must round-trip exactly. `beyond`: the title, the price or
+   * both beyond them (the currency stays ordinary), so a target may refuse it but never store it altered.
+   */
+  values?: 'inside' | 'beyond';
 }
 
-/** Whole articles; `optionalFields` are the profile's `articles.optionalFields`. */
-export function articleArb(optionalFields: readonly string[], options: ArticleOptions = {}): fc.Arbitrary<ArticleValue> {
+/** The bounds used when none are given: what the reference server declares. */
+const WIDE_BOUNDS: ArticleBounds = { priceScale: 4, priceMax: '999999.9999', titleMaxLength: 200 };
+
+/** Whole articles; `optionalFields` are the profile's `articles.optionalFields`, `bounds` its `articles.bounds`. */
+export function articleArb(optionalFields: readonly string[], options: ArticleOptions = {}, bounds: ArticleBounds = WIDE_BOUNDS): fc.Arbitrary<ArticleValue> {
   const mode = options.optional ?? 'never';
+  const text = () => titleArb(60, bounds.titleMaxLength);
   const fieldArb = (name: string) =>
-    mode === 'always' ? titleArb(60).map((v) => [name, v] as const) : fc.option(titleArb(60).map((v) => [name, v] as const), { nil: undefined });
+    mode === 'always' ? text().map((v) => [name, v] as const) : fc.option(text().map((v) => [name, v] as const), { nil: undefined });
   const fields = mode === 'never' || optionalFields.length === 0
     ? fc.constant({})
     : fc.tuple(...optionalFields.map(fieldArb)).map((pairs) => Object.fromEntries(pairs.filter((p) => p !== undefined)) as Record<string, string>);
-  return fc.record({ title: titleArb(), price: priceArb(), currency: currencyArb(), fields });
+  const title = titleArb(40, bounds.titleMaxLength);
+  const price = priceArb(bounds);
+  if (options.values !== 'beyond') return fc.record({ title, price, currency: currencyArb(), fields });
+  const which = fc.constantFrom('title', 'price', 'both');
+  return which.chain((w) =>
+    fc.record({
+      title: w === 'price' ? title : titleBeyondArb(bounds.titleMaxLength),
+      price: w === 'title' ? price : priceBeyondArb(bounds),
+      currency: currencyArb(),
+      fields,
+    }),
+  );
 }

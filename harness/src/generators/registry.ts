@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import type { ResolvedProfile } from '../profile/schema.js';
 import { articleArb, currencyArb, priceArb, slugArb, titleArb } from './article.js';
+import type { ArticleOptions } from './article.js';
 import { digestMutationArb, malformedDateArb, oauth2ClientAuthArb, otherDateShapeArb, type NonceBounds, noncePrefixArb, noncePrefixesArb, passwordMutationArb, skewInsideArb, skewOutsideArb } from './auth.js';
 
 export interface GeneratorDef {
@@ -20,12 +21,13 @@ function nonceBounds(p: ResolvedProfile): NonceBounds {
 
 export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
   article: {
-    description: 'An article {title, price, currency, fields}; option optional: always | never | sometimes fills the profile\'s optionalFields.',
-    options: z.strictObject({ optional: z.enum(['always', 'never', 'sometimes']).optional() }),
-    make: (o, p) => articleArb(p.articles.optionalFields, o as { optional?: 'always' | 'never' | 'sometimes' }),
+    description:
+      "An article {title, price, currency, fields} inside the profile's articles.bounds; option optional: always | never | sometimes fills the profile's optionalFields; option values: beyond puts the title, the price or both beyond the bounds.",
+    options: z.strictObject({ optional: z.enum(['always', 'never', 'sometimes']).optional(), values: z.enum(['inside', 'beyond']).optional() }),
+    make: (o, p) => articleArb(p.articles.optionalFields, o as ArticleOptions, p.articles.bounds),
   },
-  title: { description: 'Any Unicode title, XML specials included.', options: NoOptions, make: () => titleArb() },
-  price: { description: 'A decimal price with a fractional part.', options: NoOptions, make: () => priceArb() },
+  title: { description: "Any Unicode title, XML specials included, within articles.bounds.titleMaxLength.", options: NoOptions, make: (_o, p) => titleArb(40, p.articles.bounds.titleMaxLength) },
+  price: { description: "A decimal price with a fractional part, within articles.bounds (priceScale, priceMax).", options: NoOptions, make: (_o, p) => priceArb(p.articles.bounds) },
   currency: { description: 'A lowercase ISO 4217 currency code.', options: NoOptions, make: () => currencyArb() },
   slug: { description: 'A URL slug: lowercase words joined by "-".', options: NoOptions, make: () => slugArb() },
   noncePrefix: {

@@ -6,6 +6,8 @@ import { z } from 'zod';
 
 const PathTemplate = z.string().regex(/^\//, 'a path starts with "/"');
 const Url = z.string().regex(/^https?:\/\/[^\s]+$/, 'an http:// or https:// URL');
+/** Resources OPTIONS may be implemented on: the article collection and items, `/`, the per-user records. */
+export const OptionsResourceSchema = z.enum(['collection', 'item', 'root', 'records']);
 export const SchemeSchema = z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1']);
 
 export const ProfileSchema = z.strictObject({
@@ -44,11 +46,22 @@ export const ProfileSchema = z.strictObject({
       mediaType: z.string().optional().describe('Content-Type sent with article bodies. Default application/xml.'),
       optionalFields: z.array(z.string().regex(/^[A-Za-z_][\w.-]*$/)).optional().describe('Optional text child elements of <article> that the target stores and returns.'),
       replaceStatus: z.array(z.number().int().min(200).max(299)).min(1).optional().describe('Statuses of a successful replace. Default [200, 204] (RFC 9110 §9.3.4).'),
+      bounds: z
+        .strictObject({
+          priceScale: z.number().int().min(1).max(18).optional().describe('Fraction digits of a price the target stores exactly. Default 2.'),
+          priceMax: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'a non-negative decimal such as "99999.99"').optional().describe('Largest price the target stores exactly, as decimal text. Default "99999.99".'),
+          titleMaxLength: z.number().int().min(1).max(10_000).optional().describe('Longest title (and optional text field) the target stores exactly, in Unicode code points. Default 100.'),
+        })
+        .optional()
+        .describe('Value bounds (§2: "not shown"). Inside them values must round-trip exactly; beyond them a target may refuse with a 4xx but never store an altered value.'),
     })
     .optional(),
   options: z
     .strictObject({
-      implemented: z.boolean().optional().describe('The target implements OPTIONS (§4.3 rule 3). Default true.'),
+      implemented: z
+        .union([z.boolean(), z.array(OptionsResourceSchema).min(1)])
+        .optional()
+        .describe('Where the target implements OPTIONS (§4.3 rule 3): true (everywhere), false (nowhere), or a list of collection, item, root, records. Default true.'),
     })
     .optional(),
   protected: z
@@ -121,6 +134,19 @@ export const ProfileSchema = z.strictObject({
 
 export type ProfileData = z.infer<typeof ProfileSchema>;
 export type Scheme = z.infer<typeof SchemeSchema>;
+export type OptionsResource = z.infer<typeof OptionsResourceSchema>;
+
+/** Bounds of article values the target stores exactly (`articles.bounds`), resolved. */
+export interface ArticleBounds {
+  priceScale: number;
+  /** Decimal text. */
+  priceMax: string;
+  titleMaxLength: number;
+}
+
+/** Defaults of `articles.bounds`: ordinary values any store keeps (DECIMAL(7,2), a 100-character column). */
+export const DEFAULT_BOUNDS: Readonly<ArticleBounds> = { priceScale: 2, priceMax: '99999.99', titleMaxLength: 100 };
+const OPTIONS_RESOURCES: readonly OptionsResource[] = ['collection', 'item', 'root', 'records'];
 
 /** A profile with every default filled. */
 export interface ResolvedProfile {
@@ -138,8 +164,10 @@ export interface ResolvedProfile {
     mediaType: string;
     optionalFields: string[];
     replaceStatus: number[];
+    bounds: ArticleBounds;
   };
-  options: { implemented: boolean };
+  /** `implemented`: OPTIONS is implemented on the collection and the items; `on`: every resource it is implemented on. */
+  options: { implemented: boolean; on: OptionsResource[] };
   protected: Array<{ path: string; ownerOnly: boolean }>;
   auth: {
     schemes: Scheme[];
@@ -202,8 +230,9 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       mediaType: a.mediaType ?? 'application/xml',
       optionalFields: a.optionalFields ?? [],
       replaceStatus: a.replaceStatus ?? [200, 204],
+      bounds: { ...DEFAULT_BOUNDS, ...stripUndefined({ ...a.bounds }) },
     },
-    options: { implemented: data.options?.implemented ?? true },
+    options: resolveOptions(data.options?.implemented ?? true),
     protected: (data.protected ?? []).map((p) => ({ path: p.path, ownerOnly: p.ownerOnly ?? false })),
     auth: {
       schemes: auth.schemes ?? [],
@@ -223,6 +252,11 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       }),
     },
   };
+}
+
+function resolveOptions(implemented: boolean | OptionsResource[]): ResolvedProfile['options'] {
+  const on = implemented === true ? [...OPTIONS_RESOURCES] : implemented === false ? [] : OPTIONS_RESOURCES.filter((r) => implemented.includes(r));
+  return { implemented: on.includes('collection') && on.includes('item'), on };
 }
 
 function stripUndefined<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {

@@ -2,6 +2,7 @@ import { headerValue, checkXmlMediaType, decodeUtf8 } from '../request.js';
 import { problem } from '../responses.js';
 import type { Article, ResponseRecord } from '../types.js';
 import { parseArticle } from '../xml/article.js';
+import { boundsRefusal, firstCodePoints, roundToCents, TRUNCATED_TITLE } from './bounds.js';
 import type { ArticleProblemCode } from '../xml/article.js';
 import type { HandlerContext } from './route.js';
 
@@ -18,11 +19,12 @@ const PROBLEMS: Readonly<Record<ArticleProblemCode, { slug: string; title: strin
 
 /**
  * Checks and parses an article request body: media type (415), size (413), empty or non-UTF-8 body (400), then
- * the article XML (400). Applies the storage faults `currency-uppercase` and `price-float`.
+ * the article XML (400), then the value bounds the variants declare (422, bounds.ts). Applies the storage faults
+ * `currency-uppercase`, `price-float`, `price-rounded` and `title-truncated`.
  */
 export function readArticleBody(ctx: HandlerContext): ArticleBody {
   const { req, state, deps } = ctx;
-  const media = checkXmlMediaType(headerValue(req, 'content-type'));
+  const media = checkXmlMediaType(headerValue(req, 'content-type'), deps.variants.has('media-type-text-xml'));
   if (!media.ok) return fail(problem(415, media.detail));
   const max = state.limits.maxBodyBytes;
   if (req.body.byteLength > max) return fail(problem(413, `request body exceeds ${max} bytes`));
@@ -35,9 +37,13 @@ export function readArticleBody(ctx: HandlerContext): ArticleBody {
   }
   const parsed = parseArticle(text, { expandInternalEntities: deps.faults.has('expand-entities') });
   if (!parsed.ok) return fail(problem(400, parsed.problem.detail, PROBLEMS[parsed.problem.code]));
+  const refusal = boundsRefusal(parsed.article, deps);
+  if (refusal) return fail(refusal);
   const article = { ...parsed.article };
   if (deps.faults.has('currency-uppercase')) article.currency = article.currency.toUpperCase();
   if (deps.faults.has('price-float')) article.price = String(Number(article.price));
+  if (deps.faults.has('price-rounded')) article.price = roundToCents(article.price);
+  if (deps.faults.has('title-truncated')) article.title = firstCodePoints(article.title, TRUNCATED_TITLE);
   return { ok: true, article };
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { problem, xmlResponse } from '../responses.js';
 import type { Article, HeaderMap, ResponseRecord } from '../types.js';
 import { serializeArticle } from '../xml/article.js';
@@ -74,6 +75,7 @@ function put(ctx: HandlerContext, key: string): ResponseRecord {
   const body = readArticleBody(ctx);
   if (!body.ok) return body.response;
   const old = ctx.state.store.get(key);
+  if (old === undefined && ctx.deps.variants.has('no-client-put')) return problem(404, `no article at ${ctx.req.path}; create articles with POST to /articles`);
   let article = body.article;
   if (old && faults.has('put-merge') && article.summary === undefined && old.summary !== undefined) {
     article = { ...article, summary: old.summary };
@@ -103,7 +105,7 @@ function remove(ctx: HandlerContext, key: string): ResponseRecord {
 /** Draws ids until one is unused (and differs from `avoid`); undefined after {@link MAX_ID_DRAWS} collisions. */
 function freshId(ctx: HandlerContext, avoid?: string): string | undefined {
   for (let i = 0; i < MAX_ID_DRAWS; i++) {
-    const id = ctx.deps.newId();
+    const id = ctx.deps.variants.has('ids-uuid') ? randomUUID() : ctx.deps.newId();
     if (id !== avoid && !ctx.state.store.has(id)) return id;
   }
   return undefined;
