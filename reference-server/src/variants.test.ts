@@ -44,7 +44,7 @@ const XML = { 'content-type': 'application/xml' };
 /** Variants whose behaviour is observed in their own test files (auth-variants.test.ts, routes/location-variants.test.ts, test/tls-only-schemes.test.ts). */
 type ObservedElsewhere =
   | 'refuse-403' | 'refuse-400' | 'errors-json' | 'errors-text' | 'errors-empty' | 'digest-decoded' | 'nonce-int64'
-  | 'date-lenient' | 'oauth2-client-basic-only' | 'basic-only' | 'oauth-only' | 'location-absolute' | 'location-other-origin';
+  | 'date-lenient' | 'path-without-query' | 'oauth2-client-basic-only' | 'basic-only' | 'oauth-only' | 'location-absolute' | 'location-other-origin';
 
 const BEHAVIOUR: Record<Exclude<VariantName, 'replace-204' | ObservedElsewhere>, { observe: (s: TestServer) => unknown; byDefault: unknown; withVariant: unknown }> = {
   'price-two-decimals': {

@@ -75,6 +75,10 @@ export const VARIANTS = {
     profile: { auth: { schemes: ['oauth2', 'oauth1'], tlsOnly: ['oauth2', 'oauth1'], bodyHash: false, nonceScope: null } },
     excludes: ['basic-only'],
   },
+  'path-without-query': {
+    description: 'The <path> of a signed request is the path without the query string (§5.2 says "the resource path": whether a query belongs to it is open); a query is then not protected by the digest.',
+    profile: { auth: { signedPathIncludesQuery: false } },
+  },
   'location-absolute': {
     description: "The Location of a new article is an absolute URL on the request's own origin (RFC 9110 §10.2.2 allows absolute or relative).",
     profile: {},

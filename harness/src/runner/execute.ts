@@ -458,9 +458,13 @@ async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): Promi
     if (!scheme) return { error: `the profile says ${method} ${path} needs credentials but lists no scheme the harness can use over ${secure ? 'TLS' : 'plain HTTP'}` };
   } else {
     if (auth.user !== undefined) user = stringify(render(auth.user, scope));
+    // An OAuth scheme named without a user acts for the user its client or consumer acts for.
+    else if (explicit === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
+    else if (explicit === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;
     const signAs = auth.signAs;
     const text = (t: string | undefined) => (t === undefined ? undefined : stringify(render(t, scope)));
     options = {
+      ...(auth.secretOf !== undefined ? { secretOf: text(auth.secretOf)! } : {}),
       ...(auth.passwordMutation !== undefined ? { passwordMutation: render(auth.passwordMutation, scope) as Mutation } : {}),
       ...(auth.nonce !== undefined ? { nonce: text(auth.nonce)! } : {}),
       ...(auth.date !== undefined ? { date: text(auth.date)! } : {}),
