@@ -428,6 +428,7 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['nonce-unchecked', 'nonce-store-small'],
   ['nonce-unchecked', 'nonce-forgotten-early'],
   ['records-any-user', 'records-owner-hmac-only'],
+  ['digest-ignores-path', 'digest-ignores-query'],
   ['write-digest-unchecked', 'body-hash-optional'],
   ['write-digest-unchecked', 'body-hash-prefix'],
 ];

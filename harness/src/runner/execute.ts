@@ -421,7 +421,7 @@ async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): Promi
   const method = stringify(render(r.method, scope)).toUpperCase();
   const path = stringify(render(r.path, scope));
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = stringify(render(v, scope));
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[stringify(render(k, scope)).toLowerCase()] = stringify(render(v, scope));
   const body = bodyOf(r.body, scope);
   if (body !== undefined) headers['content-type'] ??= r.body && 'form' in r.body ? MEDIA_TYPES.form : deps.profile.articles.mediaType;
   const auth = r.auth ?? 'auto';
