@@ -77,6 +77,12 @@ const EXPECTED: Record<string, Expected> = {
   'articles/delete-needs-credentials': { status: 'passed', why: 'DELETE without credentials: 401 over TLS; the file is still there' },
   'articles/replace-needs-credentials': { status: 'passed', why: 'PUT without credentials over an existing file: 401; the old bytes stay' },
   'articles/create-needs-credentials': { status: 'passed', why: 'PUT and POST without credentials are refused; nothing is created' },
+  'auth/basic-password-bound-to-user': { status: 'passed', why: "mod_auth checks the password against the named user's own htpasswd entry" },
+  'auth/basic-unknown-user-refused': { status: 'passed', why: 'an unknown user or undecodable Basic credentials: 401 with a challenge, never 2xx or 5xx' },
+  'auth/hmac-unknown-user-refused': { status: 'passed', why: 'lighttpd knows no signed requests: the credentials are refused like none (401)' },
+  'auth/hmac-malformed-refused': { status: 'passed', why: 'malformed signed credentials are refused like none (401), never 2xx or 5xx' },
+  'auth/records-owner-each-scheme': { status: 'passed', why: 'auth.require "user=<name>" per records path: another valid user gets 401 (Basic is the only scheme)' },
+  'auth/root-opens-each-scheme': { status: 'passed', why: '/ opens with valid Basic credentials over TLS, and is refused without' },
   'auth/options-allow-subset': { status: 'passed', why: 'mod_webdav lists the same Allow with and without credentials: never longer without them' },
   'auth/options-allow-depends-on-auth': {
     status: 'skipped',

@@ -81,6 +81,18 @@ describe('digest-decoded', () => {
   });
 });
 
+describe('path-without-query', () => {
+  it('signs the path alone: a digest over the path opens it with any query, one over path and query does not', () => {
+    const s = serve('path-without-query');
+    const pathOnly = s.sign('GET', RECORDS, { user: 'alice' });
+    const withQuery = s.sign('GET', `${RECORDS}?year=2026`, { user: 'alice' });
+    expect(s.send({ method: 'GET', target: `${RECORDS}?year=2026`, headers: { ...pathOnly } }).status).toBe(200);
+    expect(s.send({ method: 'GET', target: `${RECORDS}?year=2026`, headers: { ...withQuery } }).status).toBe(401);
+    const d = serve();
+    expect(d.send({ method: 'GET', target: `${RECORDS}?year=2026`, headers: { ...d.sign('GET', RECORDS, { user: 'alice' }) } }).status).toBe(401);
+  });
+});
+
 describe('nonce-int64', () => {
   const get = (variant: VariantName | undefined, nonce: string) => {
     const s = serve(variant);

@@ -36,7 +36,7 @@ const RECORDS = '/users/alice/financialrecords';
 const DAY = 86_400;
 
 /** GET of alice's records with the date-and-nonce form, the Date `skew` seconds from the clock. */
-function nonceGet(s: TestServer, nonce: string, options: { skew?: number; user?: string; date?: string } = {}): number {
+function nonceGet(s: TestServer, nonce: string, options: { skew?: number; user?: string; date?: string | Date } = {}): number {
   const user = options.user ?? 'alice';
   const path = `/users/${user}/financialrecords`;
   const date = options.date ?? new Date(s.clock.now().getTime() + (options.skew ?? 0) * 1000);
@@ -436,6 +436,44 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     oauth1: true,
   },
   'oauth2-any-grant': { observe: (s) => tokenRequest(s, { body: 'grant_type=password&username=alice&password=x' }).status, correct: 400, faulty: 200 },
+  'digest-any-user-secret': {
+    // Names alice, signed with bob's secret.
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authentication: s.sign('GET', RECORDS, { user: 'bob' }).authentication.replace('hmac bob:', 'hmac alice:') } }).status,
+    correct: 401,
+    faulty: 200,
+    hmac: true,
+  },
+  'basic-any-user-password': { observe: (s) => basicGet(s, 'alice', 'builder'), correct: 401, faulty: 200 },
+  'records-owner-hmac-only': { observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: s.basic('bob'), secure: true }).status, correct: 403, faulty: 200 },
+  'root-refuses-basic': { observe: (s) => s.send({ method: 'GET', target: '/', headers: s.basic('bob'), secure: true }).status, correct: 200, faulty: 401 },
+  'nonce-stored-before-verify': {
+    observe: (s) => {
+      const wrong = s.sign('GET', RECORDS, { user: 'alice', nonce: '5' });
+      const forged = { ...wrong, authentication: wrong.authentication.replace(/:[^:]*$/, ':AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=') };
+      return [s.send({ method: 'GET', target: RECORDS, headers: forged }).status, nonceGet(s, '5')];
+    },
+    correct: [401, 200],
+    faulty: [401, 401],
+    hmac: true,
+  },
+  'nonce-forgotten-early': {
+    observe: (s) => {
+      const date = s.clock.now();
+      const first = nonceGet(s, '7', { date });
+      s.clock.advance(3);
+      return [first, nonceGet(s, '7', { date })];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    hmac: true,
+  },
+  'digest-ignores-query': {
+    observe: (s) => s.send({ method: 'GET', target: `${RECORDS}?year=2027`, headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) } }).status,
+    correct: 401,
+    faulty: 200,
+  },
+  'unknown-user-500': { observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: s.basic('mallory', 'x'), secure: true }).status, correct: 401, faulty: 500 },
+  'hmac-missing-parts-500': { observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authentication: 'hmac alice' } }).status, correct: 401, faulty: 500 },
 };
 
 /** Pairs of faults whose observations legitimately overlap (both touch the same header or status). */
@@ -454,6 +492,9 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['date-past-unlimited', 'date-time-of-day'],
   ['nonce-unchecked', 'nonce-race'],
   ['nonce-unchecked', 'nonce-store-small'],
+  ['nonce-unchecked', 'nonce-forgotten-early'],
+  ['records-any-user', 'records-owner-hmac-only'],
+  ['digest-ignores-path', 'digest-ignores-query'],
   ['write-digest-unchecked', 'body-hash-optional'],
   ['write-digest-unchecked', 'body-hash-prefix'],
   ['delete-without-auth', 'refused-write-applied'],
@@ -528,6 +569,6 @@ describe('parseFaultNames', () => {
     }
     expect(error).toBeInstanceOf(UnknownFaultError);
     expect(error).toMatchObject({ code: 'REF_UNKNOWN_FAULT', fault: 'nope' });
-    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked, oauth2-.*oauth2-any-grant, journal-on-exit, nonces-not-journaled$/);
+    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked, oauth2-.*oauth2-any-grant, (.*, )?journal-on-exit, nonces-not-journaled$/);
   });
 });

@@ -152,7 +152,11 @@ function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, ide
   if (handler) {
     if (!route.guarded.includes(method)) return handler({ req, state, deps });
     if (user === undefined) return refuseWrite(route, method, { req, state, deps }, refusal);
-    if (route.owner !== undefined && route.owner !== user && state.auth.users.has(route.owner) && !deps.faults.has('records-any-user')) {
+    if (deps.faults.has('root-refuses-basic') && req.path === '/' && /^\s*basic\b/i.test(String(req.headers['authorization'] ?? ''))) {
+      return unauthorized(req, { reason: 'Basic credentials do not open /' }, deps.faults, deps.variants);
+    }
+    const ownerChecked = !deps.faults.has('records-any-user') && (!deps.faults.has('records-owner-hmac-only') || req.headers['authentication'] !== undefined);
+    if (route.owner !== undefined && route.owner !== user && state.auth.users.has(route.owner) && ownerChecked) {
       return forbidden(req, user);
     }
     return handler({ req, state, deps });

@@ -52,6 +52,7 @@ const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
   'nonce-int64': 'auth-variants.test.ts',
   'date-formats-extra': 'auth-variants.test.ts',
   'oauth2-client-basic-only': 'auth-variants.test.ts',
+  'path-without-query': 'auth-variants.test.ts',
   'basic-only': 'auth/scheme-variants.test.ts',
   'oauth-only': 'auth/scheme-variants.test.ts',
   'location-absolute': 'routes/location-variants.test.ts',

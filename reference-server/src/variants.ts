@@ -115,6 +115,10 @@ export const VARIANTS = {
     description: 'OPTIONS lists the same methods with and without credentials (§4.3 rule 2: an unauthenticated request "can" receive a shorter list); the writes themselves still need credentials. The same behaviour as the allow-ignores-auth fault, here with a profile that does not declare options.allowDependsOnAuth.',
     profile: { options: { allowDependsOnAuth: null } },
   },
+  'path-without-query': {
+    description: 'The <path> of a signed request is the path without the query string (§5.2 says "the resource path": whether a query belongs to it is open); a query is then not protected by the digest.',
+    profile: { auth: { signedPathIncludesQuery: false } },
+  },
   'location-absolute': {
     description: "The Location of a new article is an absolute URL on the request's own origin (RFC 9110 §10.2.2 allows absolute or relative).",
     profile: {},

@@ -16,6 +16,11 @@ export type AuthScheme = Scheme | 'oauth2-client';
 
 /** Per-request knobs, already rendered from the scenario. Everything is optional. */
 export interface AuthOptions {
+  /**
+   * Basic, hmac, hmac-nonce: name the user but sign with (or send the password of) this other profile user, so a
+   * target that checks the digest or password against any user's is caught (identity binding).
+   */
+  secretOf?: string;
   /** Basic: send the user's password changed by this mutation. */
   passwordMutation?: Mutation;
   /** Exact nonce to send (date-and-nonce form). */
@@ -80,21 +85,27 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const apply: Authenticator['apply'] = (request, scheme, userName, options = {}) => {
     if (scheme === 'oauth2' || scheme === 'oauth2-client') return oauth2(request, scheme, options);
     if (scheme === 'oauth1') return oauth1(request, options);
-    const user = profile.users.find((u) => u.name === userName);
-    if (!user) return { ok: false, reason: `the profile has no user "${userName}"` };
+    const named = profile.users.find((u) => u.name === userName);
+    if (!named) return { ok: false, reason: `the profile has no user "${userName}"` };
+    // The user named in the credentials, and the one whose secret or password is used (the same unless secretOf).
+    const keyOwner = options.secretOf ?? userName;
+    const owner = profile.users.find((u) => u.name === keyOwner);
+    if (!owner) return { ok: false, reason: `the profile has no user "${keyOwner}"` };
+    const user = { name: named.name, password: owner.password, secret: owner.secret };
     const headers = { ...request.headers };
     const target = new URL(request.url);
-    const path = target.pathname + target.search;
+    // Whether <path> holds the query is open in §5.2: the profile's auth.signedPathIncludesQuery says.
+    const path = target.pathname + (profile.auth.signedPathIncludesQuery ? target.search : '');
     switch (scheme) {
       case 'basic': {
-        if (user.password === undefined) return { ok: false, reason: `the profile gives user "${userName}" no password for Basic` };
+        if (user.password === undefined) return { ok: false, reason: `the profile gives user "${keyOwner}" no password for Basic` };
         const password = options.passwordMutation ? applyPasswordMutation(user.password, options.passwordMutation) : user.password;
         headers['authorization'] = basicHeader(user.name, password);
         break;
       }
       case 'hmac':
       case 'hmac-nonce': {
-        if (user.secret === undefined) return { ok: false, reason: `the profile gives user "${userName}" no secret for signed requests` };
+        if (user.secret === undefined) return { ok: false, reason: `the profile gives user "${keyOwner}" no secret for signed requests` };
         const sign = options.signAs ?? {};
         const method = sign.method ?? request.method;
         const withBody = profile.auth.bodyHash && options.bodyHash !== false && (method === 'PUT' || method === 'POST');

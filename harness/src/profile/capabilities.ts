@@ -37,6 +37,11 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
     test: (p) => p.auth.oauth1 !== undefined && p.users.some((u) => u.name === p.auth.oauth1?.user && u.password !== undefined),
     key: 'a password for auth.oauth1.user (the resource owner approves with Basic at the authorize endpoint)',
   },
+  'auth.signedQuery': { test: (p) => p.auth.signedPathIncludesQuery, key: 'auth.signedPathIncludesQuery: true (the default)' },
+  'auth.nonceMemoryWait': {
+    test: (p) => p.auth.nonceMemoryWait !== undefined && p.auth.nonceMemoryWait < p.auth.window - p.auth.windowMargin,
+    key: 'auth.nonceMemoryWait (seconds, below auth.window − auth.windowMargin): opt-in, the scenario waits that long',
+  },
   'auth.oauth2.otherClient': { test: (p) => p.auth.oauth2?.otherClient !== undefined, key: 'auth.oauth2.otherClient' },
   'auth.oauth2.revoke': { test: (p) => p.auth.oauth2?.revokeEndpoint !== undefined, key: 'auth.oauth2.revokeEndpoint' },
   'auth.oauth2.ttl': { test: (p) => (p.auth.oauth2?.ttl ?? Infinity) <= 120, key: 'auth.oauth2.ttl (120 s or less, so expiry can be waited for)' },

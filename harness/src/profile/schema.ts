@@ -97,6 +97,15 @@ export const ProfileSchema = z.strictObject({
         .refine((v) => BigInt(v) >= 10n ** 16n - 1n, 'nonceMax must be at least 9999999999999999: fresh nonces carry 16 digits from the clock')
         .optional()
         .describe('Largest nonce the target accepts, as a decimal integer (text for values beyond 2^53). At least 10^16 − 1. Default 9223372036854775807 (signed 64-bit).'),
+      signedPathIncludesQuery: z
+        .boolean()
+        .optional()
+        .describe('The <path> of a signed request (§5.2) includes "?query" when there is one. Default true; false: the path alone is signed, and auth/hmac-binds-query is skipped.'),
+      nonceMemoryWait: z
+        .number()
+        .positive()
+        .optional()
+        .describe('Opt-in: seconds auth/nonce-remembered-in-window waits before replaying a nonce whose Date is still inside the window (must stay below window − windowMargin). Unset: that scenario is skipped.'),
       nonceLeadingZeros: z.boolean().optional().describe('Nonces with leading zeros are distinct nonces the target accepts. Default false: no generated nonce has one.'),
       strictDate: z
         .boolean()
@@ -187,6 +196,10 @@ export interface ResolvedProfile {
     nonceMax: string;
     nonceLeadingZeros: boolean;
     strictDate: boolean;
+    /** Whether the signed <path> includes the query string (default true). */
+    signedPathIncludesQuery: boolean;
+    /** Seconds to wait before replaying a nonce still inside the window (opt-in). */
+    nonceMemoryWait?: number;
     oauth2?: {
       tokenEndpoint: string;
       clientAuth: Array<'basic' | 'form'>;
@@ -248,7 +261,9 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       nonceMax: auth.nonceMax === undefined ? INT64_MAX : BigInt(auth.nonceMax).toString(),
       nonceLeadingZeros: auth.nonceLeadingZeros ?? false,
       strictDate: auth.strictDate ?? false,
+      signedPathIncludesQuery: auth.signedPathIncludesQuery ?? true,
       ...stripUndefined({
+        nonceMemoryWait: auth.nonceMemoryWait,
         refusalStatus: auth.refusalStatus,
         oauth2: auth.oauth2 && { ...auth.oauth2, clientAuth: auth.oauth2.clientAuth ?? ['basic'], user: auth.oauth2.user ?? data.users?.[0]?.name },
         oauth1: auth.oauth1 && { ...auth.oauth1, user: auth.oauth1.user ?? data.users?.[0]?.name },

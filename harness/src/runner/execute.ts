@@ -481,7 +481,7 @@ async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): Promi
   const method = stringify(render(r.method, scope)).toUpperCase();
   const path = stringify(render(r.path, scope));
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = stringify(render(v, scope));
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[stringify(render(k, scope)).toLowerCase()] = stringify(render(v, scope));
   const body = bodyOf(r.body, scope);
   if (body !== undefined) headers['content-type'] ??= r.body && 'form' in r.body ? MEDIA_TYPES.form : deps.profile.articles.mediaType;
   const auth = r.auth ?? 'auto';
@@ -518,9 +518,13 @@ async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): Promi
     if (!scheme) return { error: `the profile says ${method} ${path} needs credentials but lists no scheme the harness can use over ${secure ? 'TLS' : 'plain HTTP'}` };
   } else {
     if (auth.user !== undefined) user = stringify(render(auth.user, scope));
+    // An OAuth scheme named without a user acts for the user its client or consumer acts for.
+    else if (explicit === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
+    else if (explicit === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;
     const signAs = auth.signAs;
     const text = (t: string | undefined) => (t === undefined ? undefined : stringify(render(t, scope)));
     options = {
+      ...(auth.secretOf !== undefined ? { secretOf: text(auth.secretOf)! } : {}),
       ...(auth.passwordMutation !== undefined ? { passwordMutation: render(auth.passwordMutation, scope) as Mutation } : {}),
       ...(auth.nonce !== undefined ? { nonce: text(auth.nonce)! } : {}),
       ...(auth.date !== undefined ? { date: text(auth.date)! } : {}),

@@ -37,6 +37,7 @@ const AuthSpec = z.union([
   z.strictObject({
     scheme: z.union([z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1', 'oauth2-client']), z.string().regex(/^\{\{.*\}\}$/)]).describe('A scheme, or a template rendering to one.'),
     user: Template.optional().describe('User name from the profile (default: the first user).'),
+    secretOf: Template.optional().describe("basic, hmac, hmac-nonce: name `user` but sign with (or send the password of) this other profile user (identity binding)."),
     passwordMutation: Template.optional().describe('Basic: a mutation (from the passwordMutation generator) applied to the password sent.'),
     nonce: Template.optional().describe('Exact nonce (default: a fresh one).'),
     date: Template.optional().describe('Exact Date text (default: the harness clock).'),

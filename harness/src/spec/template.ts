@@ -221,6 +221,7 @@ export const FILTERS: Readonly<Record<string, FilterFn>> = {
     return asList(input).filter((x) => keep.has(norm(x)));
   },
   range: (input) => Array.from({ length: Math.max(0, Math.min(1000, Number(input) || 0)) }, (_, i) => i),
+  has: (input, [key]) => typeof input === 'object' && input !== null && Object.hasOwn(input, stringify(key)) && (input as Record<string, unknown>)[stringify(key)] !== undefined,
   between: (input, [min, max]) => Number(input) >= Number(min) && Number(input) <= Number(max),
   freshNonce: (input, _args, scope) => {
     const fresh = scope['@freshNonce'] as (() => string) | undefined;

@@ -86,14 +86,22 @@ function verifyBasic(value: string, req: RequestRecord, state: ServerState, faul
   const credentials = decodeBasic(value, faults.has('basic-last-colon'));
   if (credentials === undefined) return invalid('the Basic credential is not base64 of UTF-8 "<user>:<password>"');
   const account = state.auth.users.get(credentials.user);
-  if (!passwordMatches(credentials.password, account, faults)) return invalid('unknown user or wrong password');
+  if (account === undefined && faults.has('unknown-user-500')) throw new Error(`no account ${credentials.user}`);
+  let match = passwordMatches(credentials.password, account, faults);
+  if (faults.has('basic-any-user-password') && account !== undefined) {
+    for (const other of state.auth.users.values()) match = passwordMatches(credentials.password, other, faults) || match;
+  }
+  if (!match) return invalid('unknown user or wrong password');
   return { kind: 'valid', user: credentials.user };
 }
 
 function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
   const int64 = deps.variants.has('nonce-int64');
   const parsed = parseHmac(value, int64);
-  if (typeof parsed === 'string') return invalid(parsed);
+  if (typeof parsed === 'string') {
+    if (deps.faults.has('hmac-missing-parts-500')) throw new Error(`unparsed hmac credential: ${parsed}`);
+    return invalid(parsed);
+  }
   const number = int64 && parsed.nonce !== undefined ? int64Nonce(parsed.nonce) : undefined;
   if (int64 && parsed.nonce !== undefined && number === undefined) {
     return { kind: 'invalid', status: 400, reason: 'the nonce must be a signed 64-bit integer: decimal digits, no leading zero, at most 9223372036854775807' };
@@ -110,14 +118,19 @@ function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps:
     dateMs = date.ms ?? date.loose ?? now;
     dated = { dateText: date.text, nonce: parsed.nonce };
   }
-  if (!digestVerifies(parsed, req, state, deps, dated)) return invalid('unknown user or wrong digest');
-  if (parsed.nonce === undefined || deps.faults.has('nonce-unchecked')) return { kind: 'valid', user: parsed.user };
-  const nonce: PendingNonce = {
+  if (deps.faults.has('unknown-user-500') && !state.auth.users.has(parsed.user)) throw new Error(`no account ${parsed.user}`);
+  const nonce: PendingNonce | undefined = parsed.nonce === undefined || deps.faults.has('nonce-unchecked') ? undefined : {
     scope: deps.faults.has('nonce-global') ? '' : parsed.user,
     key: deps.faults.has('nonce-as-number') ? String(Number(parsed.nonce)) : (number?.toString() ?? parsed.nonce),
-    expiresAt: Math.max(dateMs, now) + state.auth.window * 1000,
+    expiresAt: deps.faults.has('nonce-forgotten-early') ? now + FORGOTTEN_EARLY_MS : Math.max(dateMs, now) + state.auth.window * 1000,
   };
-  return { kind: 'valid', user: parsed.user, nonce };
+  if (nonce !== undefined && deps.faults.has('nonce-stored-before-verify')) {
+    // The fault: the nonce is consumed before the digest is known to be right.
+    if (state.nonces.checkAndStore(nonce.scope, nonce.key, nonce.expiresAt, now).kind === 'replayed') return invalid('this nonce was already used by this user');
+    return digestVerifies(parsed, req, state, deps, dated) ? { kind: 'valid', user: parsed.user } : invalid('unknown user or wrong digest');
+  }
+  if (!digestVerifies(parsed, req, state, deps, dated)) return invalid('unknown user or wrong digest');
+  return nonce === undefined ? { kind: 'valid', user: parsed.user } : { kind: 'valid', user: parsed.user, nonce };
 }
 
 /**
@@ -151,17 +164,27 @@ function digestVerifies(
   const { faults, variants } = deps;
   const account = state.auth.users.get(credentials.user);
   if (faults.has('write-digest-unchecked') && WRITES.has(req.method)) return account !== undefined;
-  const secret = account?.secret ?? '\u0000 no such user';
-  const target = req.target ?? (req.query === '' ? req.path : `${req.path}?${req.query}`);
+  const secrets = [account?.secret ?? '\u0000 no such user'];
+  if (faults.has('digest-any-user-secret')) for (const other of state.auth.users.values()) secrets.push(other.secret);
+  const sent = req.target ?? (req.query === '' ? req.path : `${req.path}?${req.query}`);
+  // The variant `path-without-query` signs the path alone (whether <path> holds the query is open in §5.2).
+  // The fault `digest-ignores-query` does the same although the profile says the query is signed.
+  const pathOnly = variants.has('path-without-query') || faults.has('digest-ignores-query');
+  const target = pathOnly ? sent.replace(/\?.*$/s, '') : sent;
   const messages = acceptedMessages({ method: req.method, target, body: req.body, ...(dated ? { dated } : {}) }, state, faults);
   const url = faults.has('digest-base64url');
   let match = false;
-  for (const message of messages) {
-    const digest = hmacDigest(secret, message);
-    match = digestMatches(credentials.digest, url ? Buffer.from(digest, 'base64').toString('base64url') : digest, faults, variants) || match;
+  for (const secret of secrets) {
+    for (const message of messages) {
+      const digest = hmacDigest(secret, message);
+      match = digestMatches(credentials.digest, url ? Buffer.from(digest, 'base64').toString('base64url') : digest, faults, variants) || match;
+    }
   }
   return match && account !== undefined;
 }
+
+/** How long the `nonce-forgotten-early` fault keeps a nonce. */
+const FORGOTTEN_EARLY_MS = 2000;
 
 const WRITES = new Set(['PUT', 'POST', 'DELETE', 'PATCH']);
 
