@@ -40,7 +40,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'date-past-unlimited': ['auth/date-outside-window'],
   'date-missing-ok': ['auth/date-missing-rejected'],
   'date-time-of-day': ['auth/date-outside-window'],
-  'date-lenient': ['auth/date-malformed-rejected'],
+  'date-lenient': ['auth/date-malformed-rejected', 'auth/date-other-shapes-refused'],
   'date-window-narrow': ['auth/date-inside-window'],
   'digest-ignores-path': ['auth/hmac-binds-path'],
   'digest-ignores-verb': ['auth/hmac-binds-verb'],

@@ -36,7 +36,7 @@ export const FAULTS = {
   'date-past-unlimited': 'Only future clock skew is bounded: a Date any distance in the past is accepted.',
   'date-missing-ok': 'The date-and-nonce form is accepted without a Date header (date_text empty).',
   'date-time-of-day': 'The window compares only the time of day: a Date days away at the right hour is accepted.',
-  'date-lenient': 'Any Date that Date.parse understands is accepted (e.g. "Sun, 22 Nov 2026 10:00:00 GMT"), without the strict checks.',
+  'date-lenient': 'Any Date that Date.parse understands is accepted as Date.parse reads it, without the strict checks (calendar, window): "31 Feb 2026 10:00:00" is taken as 3 Mar.',
   'digest-ignores-path': 'A digest is also accepted when it matches the message built with any other path the server knows.',
   'digest-ignores-verb': 'A digest is also accepted when it matches the message built with any other method.',
   'digest-case-insensitive': 'Digests are compared case-insensitively.',

@@ -7,7 +7,7 @@ import { DEFAULT_USERS, userTable } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
 import { createOAuthState } from './oauth/state.js';
 import type { OAuthOptions } from './oauth/state.js';
-import { TEXT_XML_TYPE, XML_TYPE, byteLength, problem, unknownMethod } from './responses.js';
+import { TEXT_XML_TYPE, XML_TYPE, byteLength, errorFormat, problem, unknownMethod } from './responses.js';
 import { oauthAllow, oauthEndpoint } from './routes/oauth.js';
 import { matchRoute } from './routes/table.js';
 import type { Route } from './routes/route.js';
@@ -56,7 +56,7 @@ export function createState(limits: Limits, auth: AuthOptions = {}, listener?: C
  */
 export function handle(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
   const endpoint = oauthEndpoint(req.path);
-  if (endpoint !== undefined) return finish(req, guarded(() => endpoint(req, state, deps)));
+  if (endpoint !== undefined) return finish(req, errorFormat(guarded(() => endpoint(req, state, deps)), deps.variants));
   return respond(req, state, deps, () => authenticate(req, state, deps));
 }
 
@@ -70,7 +70,7 @@ export async function handleAsync(req: RequestRecord, state: ServerState, deps: 
   try {
     identity = await authenticateRacy(req, state, deps);
   } catch {
-    return finish(req, problem(500, 'unexpected error while authenticating the request'));
+    return finish(req, errorFormat(problem(500, 'unexpected error while authenticating the request'), deps.variants));
   }
   return respond(req, state, deps, () => identity);
 }
@@ -115,7 +115,7 @@ function respond(req: RequestRecord, state: ServerState, deps: HandlerDeps, iden
   } catch {
     response = problem(500, 'unexpected error while handling the request');
   }
-  return finish(req, response, deps);
+  return finish(req, errorFormat(response, deps.variants), deps);
 }
 
 function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, identity: Identity): ResponseRecord {
@@ -130,13 +130,13 @@ function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, ide
   const refusal = identity.kind === 'anonymous' ? identity : undefined;
   if (handler) {
     if (!route.guarded.includes(method)) return handler({ req, state, deps });
-    if (user === undefined) return unauthorized(req, refusal, deps.faults);
+    if (user === undefined) return unauthorized(req, refusal, deps.faults, deps.variants);
     if (route.owner !== undefined && route.owner !== user && state.auth.users.has(route.owner) && !deps.faults.has('records-any-user')) {
       return forbidden(req, user);
     }
     return handler({ req, state, deps });
   }
-  if (user === undefined && route.writes.includes(method)) return unauthorized(req, refusal, deps.faults);
+  if (user === undefined && route.writes.includes(method)) return unauthorized(req, refusal, deps.faults, deps.variants);
   if (route.unlisted === 404) return problem(404, `nothing at ${req.path}`);
   if (deps.faults.has('unlisted-method-200')) return { status: 200, headers: {} };
   const headers: HeaderMap = deps.faults.has('method-405-no-allow') ? {} : { allow: allow.join(', ') };

@@ -1,4 +1,5 @@
 import type { HeaderMap, ResponseRecord } from './types.js';
+import type { VariantName } from './variants.js';
 
 /** Media type of every article and document response. */
 export const XML_TYPE = 'application/xml; charset=utf-8';
@@ -68,4 +69,25 @@ export function byteLength(body: string | Uint8Array | undefined): number {
 export function unknownMethod(method: string, path: string, allow: string | undefined): ResponseRecord {
   const detail = `method ${method} is not implemented by this server${allow === undefined ? '' : `; allowed on ${path}: ${allow}`}`;
   return problem(405, detail, allow === undefined ? {} : { headers: { allow } });
+}
+
+/** The variants that choose another error body format. */
+export const ERROR_VARIANTS = ['errors-json', 'errors-text', 'errors-empty'] as const satisfies readonly VariantName[];
+
+/**
+ * An error answer in the body format a variant chooses (§7.2 leaves error bodies open): `errors-json`
+ * (`application/json`, `{"error": title, "message": detail}`), `errors-text` (`text/plain`, one line) or
+ * `errors-empty` (no body). Only problem+json answers change: the OAuth 2 endpoints' JSON errors are RFC 6749 §5.2's.
+ */
+export function errorFormat(response: ResponseRecord, variants: ReadonlySet<VariantName>): ResponseRecord {
+  if (response.headers['content-type'] !== PROBLEM_TYPE || typeof response.body !== 'string') return response;
+  const json = variants.has('errors-json');
+  const plain = variants.has('errors-text');
+  if (!json && !plain && !variants.has('errors-empty')) return response;
+  const { title, detail } = JSON.parse(response.body) as { title: string; detail: string };
+  const headers: HeaderMap = { ...response.headers };
+  delete headers['content-type'];
+  if (json) return { status: response.status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ error: title, message: detail }) };
+  if (plain) return { status: response.status, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: `${response.status} ${title}: ${detail}\n` };
+  return { status: response.status, headers };
 }

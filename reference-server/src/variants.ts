@@ -60,6 +60,47 @@ export const VARIANTS = {
     description: 'Server-chosen ids are random UUIDs (36 characters with hyphens) rather than 16 hex digits (§2: the generated id is not shown).',
     profile: {},
   },
+  'refuse-403': {
+    description: 'Missing or wrong credentials (none, Basic, hmac) are refused with 403 and no challenge (§5.4 leaves the status open; a challenge goes only with 401). OAuth refusals keep their RFCs\' 401 and challenge.',
+    profile: {},
+    excludes: ['refuse-400'],
+  },
+  'refuse-400': {
+    description: 'Missing or wrong credentials (none, Basic, hmac) are refused with 400 and no challenge; the profile pins the refusal statuses. OAuth refusals keep their RFCs\' 401 and challenge.',
+    profile: { auth: { refusalStatus: [400, 401, 403] } },
+    excludes: ['refuse-403'],
+  },
+  'errors-json': {
+    description: 'Error and refusal bodies are application/json {"error", "message"} instead of RFC 9457 problem+json (§7.2 leaves error bodies open).',
+    profile: {},
+    excludes: ['errors-text', 'errors-empty'],
+  },
+  'errors-text': {
+    description: 'Error and refusal bodies are one line of text/plain instead of RFC 9457 problem+json.',
+    profile: {},
+    excludes: ['errors-json', 'errors-empty'],
+  },
+  'digest-decoded': {
+    description: 'A signed request\'s digest is base64-decoded leniently (padding optional) and its bytes compared in constant time, rather than compared as text.',
+    profile: {},
+  },
+  'nonce-int64': {
+    description: 'Nonces are signed 64-bit integers, kept by value: a nonce beyond 9223372036854775807, with a leading zero, or not decimal digits is refused with 400 (§5.2 says only "a number").',
+    profile: { auth: { nonceMax: null, nonceLeadingZeros: null } },
+  },
+  'date-lenient': {
+    description: 'The date-and-nonce form also accepts every HTTP-date (IMF-fixdate, RFC 850, asctime) and ISO 8601 instants in UTC, still inside the window and signed as sent; impossible dates are still refused (§5.2 fixes the shape clients send, not that every other shape is refused).',
+    profile: { auth: { strictDate: false } },
+  },
+  'oauth2-client-basic-only': {
+    description: 'The OAuth 2 token endpoint authenticates clients with HTTP Basic only: client_id and client_secret in the form body are refused with 401 invalid_client and a Basic challenge (RFC 6749 §2.3.1 makes them optional).',
+    profile: { auth: { oauth2: { clientAuth: ['basic'] } } },
+  },
+  'errors-empty': {
+    description: 'Error and refusal answers carry no body at all (no Content-Type), instead of RFC 9457 problem+json.',
+    profile: {},
+    excludes: ['errors-json', 'errors-text'],
+  },
 } as const satisfies Record<string, VariantSpec>;
 
 /** Name of one variant. */

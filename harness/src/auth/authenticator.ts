@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import type { HttpRequest } from '../http/client.js';
 import { formEncode } from '../http/form.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
-import { applyMutation, type Mutation } from './mutations.js';
+import { applyDigestMutation, applyMutation, applyPasswordMutation, type Mutation } from './mutations.js';
 import { oauth1BaseString, oauth1Header, oauth1Signature, oauthEncode } from './oauth1.js';
 import { basicHeader, bodyHash, formatSpecDate, hmacDigest, hmacHeader, signedMessage } from './signers.js';
 
@@ -47,8 +47,9 @@ export interface AuthOptions {
   /** oauth2-client: change the client secret sent. */
   secretMutation?: Mutation;
   /**
-   * oauth2-client: Basic (default), Basic with every character percent-encoded (RFC 6749 §2.3.1 has the server
-   * form-urldecode id and secret, so this must work too), or form fields.
+   * oauth2-client: Basic (default, unless the profile's `auth.oauth2.clientAuth` lacks it), Basic with every
+   * character percent-encoded (RFC 6749 §2.3.1 has the server form-urldecode id and secret, so this must work too),
+   * or form fields (only when `auth.oauth2.clientAuth` lists form).
    */
   clientAuth?: 'basic' | 'basic-encoded' | 'form';
   /** oauth2-client: authenticate as the profile's second client (`auth.oauth2.otherClient`). */
@@ -87,7 +88,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     switch (scheme) {
       case 'basic': {
         if (user.password === undefined) return { ok: false, reason: `the profile gives user "${userName}" no password for Basic` };
-        const password = options.passwordMutation ? applyMutation(user.password, options.passwordMutation) : user.password;
+        const password = options.passwordMutation ? applyPasswordMutation(user.password, options.passwordMutation) : user.password;
         headers['authorization'] = basicHeader(user.name, password);
         break;
       }
@@ -112,7 +113,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
           ...(hash !== undefined ? { bodyHash: hash } : {}),
         });
         let digest = hmacDigest(user.secret, message);
-        if (options.digestMutation) digest = applyMutation(digest, options.digestMutation);
+        if (options.digestMutation) digest = applyDigestMutation(digest, options.digestMutation);
         headers[profile.auth.hmacHeader.toLowerCase()] = hmacHeader(user.name, digest, nonce);
         break;
       }
@@ -136,15 +137,20 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     }
     const client = options.otherClient ? settings.otherClient : settings;
     if (!client) return { ok: false, reason: 'the profile has no auth.oauth2.otherClient' };
-    const secret = options.secretMutation ? applyMutation(client.clientSecret, options.secretMutation) : client.clientSecret;
-    if (options.clientAuth === 'form') {
+    // Basic unless the profile offers only form fields; form fields only where the profile declares them (RFC 6749
+    // §2.3.1: servers must support Basic, and may support the NOT RECOMMENDED body parameters).
+    const how = options.clientAuth ?? (settings.clientAuth.includes('basic') ? 'basic' : 'form');
+    if (how === 'form' && !settings.clientAuth.includes('form')) return { ok: false, reason: 'the profile does not list form in auth.oauth2.clientAuth' };
+    if (how !== 'form' && !settings.clientAuth.includes('basic')) return { ok: false, reason: 'the profile does not list basic in auth.oauth2.clientAuth' };
+    const secret = options.secretMutation ? applyPasswordMutation(client.clientSecret, options.secretMutation) : client.clientSecret;
+    if (how === 'form') {
       const fields = `client_id=${formEncode(client.clientId)}&client_secret=${formEncode(secret)}`;
       const body = typeof request.body === 'string' && request.body !== '' ? `${request.body}&${fields}` : fields;
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
       return { ok: true, request: { ...request, headers, body } };
     }
     const encodeAll = (v: string) => [...Buffer.from(v, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-    headers['authorization'] = options.clientAuth === 'basic-encoded'
+    headers['authorization'] = how === 'basic-encoded'
       ? basicHeader(encodeAll(client.clientId), encodeAll(secret))
       : basicHeader(formEncode(client.clientId), formEncode(secret));
     return { ok: true, request: { ...request, headers } };
@@ -169,7 +175,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     const formBody = isForm && typeof request.body === 'string' ? request.body : '';
     const base = oauth1BaseString(options.signAs?.method ?? request.method, signedUrl, formBody, protocol);
     let signature = oauth1Signature(base, settings.consumerSecret, options.tokenSecret ?? '');
-    if (options.digestMutation) signature = applyMutation(signature, options.digestMutation);
+    if (options.digestMutation) signature = applyDigestMutation(signature, options.digestMutation);
     const all: Array<[string, string]> = [...protocol, ['oauth_signature', signature]];
     const headers = { ...request.headers };
     const encoded = all.map(([k, v]) => `${oauthEncode(k)}=${oauthEncode(v)}`).join('&');

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ResolvedProfile } from '../profile/schema.js';
 import { articleArb, currencyArb, priceArb, slugArb, titleArb } from './article.js';
 import type { ArticleOptions } from './article.js';
-import { digestMutationArb, malformedDateArb, noncePrefixArb, noncePrefixesArb, passwordMutationArb, skewInsideArb, skewOutsideArb } from './auth.js';
+import { digestMutationArb, malformedDateArb, oauth2ClientAuthArb, otherDateShapeArb, type NonceBounds, noncePrefixArb, noncePrefixesArb, passwordMutationArb, skewInsideArb, skewOutsideArb } from './auth.js';
 
 export interface GeneratorDef {
   description: string;
@@ -13,6 +13,11 @@ export interface GeneratorDef {
 }
 
 const NoOptions = z.strictObject({});
+
+/** The nonces a profile's target accepts. */
+function nonceBounds(p: ResolvedProfile): NonceBounds {
+  return { max: BigInt(p.auth.nonceMax), leadingZeros: p.auth.nonceLeadingZeros };
+}
 
 export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
   article: {
@@ -26,18 +31,20 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
   currency: { description: 'A lowercase ISO 4217 currency code.', options: NoOptions, make: () => currencyArb() },
   slug: { description: 'A URL slug: lowercase words joined by "-".', options: NoOptions, make: () => slugArb() },
   noncePrefix: {
-    description: 'The leading digits of a nonce (0–4, or up to max; leading zeros included); pass through freshNonce.',
-    options: z.strictObject({ max: z.number().int().min(0).max(4).optional() }),
-    make: (o) => noncePrefixArb((o['max'] as number | undefined) ?? 4),
+    description:
+      "The leading digits of a nonce (min–max of them, defaults 0 and 4), such that with the 16 digits freshNonce appends it stays within the profile's auth.nonceMax, and starts with 0 only under auth.nonceLeadingZeros.",
+    options: z.strictObject({ min: z.number().int().min(0).max(4).optional(), max: z.number().int().min(0).max(4).optional() }),
+    make: (o, p) => noncePrefixArb((o['max'] as number | undefined) ?? 4, nonceBounds(p), (o['min'] as number | undefined) ?? 0),
   },
   noncePrefixes: {
-    description: 'Distinct nonce prefixes (min, max; defaults 2 and 8).',
+    description: 'Distinct nonce prefixes (min, max; defaults 2 and 8), within the profile\'s nonce bounds.',
     options: z.strictObject({ min: z.number().int().min(1).optional(), max: z.number().int().max(100).optional() }),
-    make: (o) => noncePrefixesArb((o['min'] as number | undefined) ?? 2, (o['max'] as number | undefined) ?? 8),
+    make: (o, p) => noncePrefixesArb((o['min'] as number | undefined) ?? 2, (o['max'] as number | undefined) ?? 8, nonceBounds(p)),
   },
   skewInside: { description: "Seconds of clock skew strictly inside the profile's window (minus its margin).", options: NoOptions, make: (_o, p) => skewInsideArb(p.auth.window, p.auth.windowMargin) },
   skewOutside: { description: "Seconds of clock skew beyond the profile's window (plus its margin), whole days included.", options: NoOptions, make: (_o, p) => skewOutsideArb(p.auth.window, p.auth.windowMargin) },
-  malformedDate: { description: 'A Date value not of the shape DD Mon YYYY hh:mm:ss.', options: NoOptions, make: () => malformedDateArb() },
+  malformedDate: { description: 'A Date value malformed under any reading: impossible dates and times, unknown months, text with no digits.', options: NoOptions, make: () => malformedDateArb() },
+  otherDateShape: { description: 'A well-formed date shape other than DD Mon YYYY hh:mm:ss, for the dateShape filter: imf, rfc850, asctime, iso, no-seconds, lowercase-month, dashes, epoch.', options: NoOptions, make: () => otherDateShapeArb() },
   digestMutation: { description: 'A change of one character, a truncation, a drop or a case change of a digest.', options: NoOptions, make: () => digestMutationArb() },
   passwordMutation: { description: 'A wrong password near the right one (prefix, extension, case, one character).', options: NoOptions, make: () => passwordMutationArb() },
   bodyMutation: {
@@ -58,6 +65,11 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
         { weight: 4, arbitrary: fc.record({ kind: fc.constant('replace' as const), index: fc.nat(4096), char: fc.constantFrom('x', '0', 'Z') }) },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('extend' as const), suffix: fc.constant('x') }) },
       ),
+  },
+  oauth2ClientAuth: {
+    description: "An OAuth 2 client authentication the profile's auth.oauth2.clientAuth offers: basic or basic-encoded (Basic), form.",
+    options: NoOptions,
+    make: (_o, p) => oauth2ClientAuthArb(p.auth.oauth2?.clientAuth ?? ['basic']),
   },
   pick: {
     description: 'One of the listed values (option from: [...]).',

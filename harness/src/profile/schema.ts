@@ -75,9 +75,31 @@ export const ProfileSchema = z.strictObject({
       tlsOnly: z.array(SchemeSchema).optional().describe('Schemes refused over plain HTTP. Default [basic, oauth2, oauth1].'),
       nonceScope: z.enum(['user', 'global']).optional().describe('Whether a nonce is used once per user or once for all users. Unset: not checked.'),
       windowMargin: z.number().min(0).optional().describe('Seconds kept clear of the window edge when testing it (transit time). Default 5.'),
+      refusalStatus: z
+        .array(z.number().int().min(400).max(499))
+        .min(1)
+        .optional()
+        .describe(
+          'Statuses of a refusal of missing or wrong credentials. Default: any 4xx that means a refusal (all but 404, 405, 406, 408–417, 421, 422, 425, 426, 428, 429, 431, 451). A challenge is required only with 401.',
+        ),
+      nonceMax: z
+        .union([z.string().regex(/^[1-9][0-9]*$/, 'a decimal integer without leading zeros'), z.number().int().positive()])
+        .refine((v) => BigInt(v) >= 10n ** 16n - 1n, 'nonceMax must be at least 9999999999999999: fresh nonces carry 16 digits from the clock')
+        .optional()
+        .describe('Largest nonce the target accepts, as a decimal integer (text for values beyond 2^53). At least 10^16 − 1. Default 9223372036854775807 (signed 64-bit).'),
+      nonceLeadingZeros: z.boolean().optional().describe('Nonces with leading zeros are distinct nonces the target accepts. Default false: no generated nonce has one.'),
+      strictDate: z
+        .boolean()
+        .optional()
+        .describe('The target refuses every Date of the date-and-nonce form not of the shape "DD Mon YYYY hh:mm:ss". Default false: only dates malformed under any reading are sent.'),
       oauth2: z
         .strictObject({
           tokenEndpoint: PathTemplate.describe('Client credentials grant (RFC 6749 §4.4).'),
+          clientAuth: z
+            .array(z.enum(['basic', 'form']))
+            .min(1)
+            .optional()
+            .describe('Client authentication methods the token endpoint supports (RFC 6749 §2.3.1: Basic is required, form fields optional). Default [basic].'),
           clientId: z.string(),
           clientSecret: z.string(),
           user: z.string().optional().describe('Whose protected resources the token opens.'),
@@ -149,8 +171,15 @@ export interface ResolvedProfile {
     tlsOnly: Scheme[];
     nonceScope?: 'user' | 'global';
     windowMargin: number;
+    /** Statuses of a refusal; absent: any 4xx that means a refusal (see {@link isRefusalStatus}). */
+    refusalStatus?: number[];
+    /** Largest nonce the target accepts (decimal text). */
+    nonceMax: string;
+    nonceLeadingZeros: boolean;
+    strictDate: boolean;
     oauth2?: {
       tokenEndpoint: string;
+      clientAuth: Array<'basic' | 'form'>;
       clientId: string;
       clientSecret: string;
       user?: string;
@@ -160,6 +189,21 @@ export interface ResolvedProfile {
     };
     oauth1?: { consumerKey: string; consumerSecret: string; temporaryEndpoint: string; authorizeEndpoint: string; tokenEndpoint: string; user?: string };
   };
+}
+
+/** The largest signed 64-bit integer: the default `auth.nonceMax`. */
+export const INT64_MAX = '9223372036854775807';
+
+/**
+ * 4xx statuses that say something other than "your credentials are refused" (not found, wrong method, conflict,
+ * size limits, rate limits…): without `auth.refusalStatus` every other 4xx counts as a refusal.
+ */
+export const NOT_REFUSALS: ReadonlySet<number> = new Set([404, 405, 406, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422, 425, 426, 428, 429, 431, 451]);
+
+/** True when `status` refuses credentials under the profile's `auth.refusalStatus` (or, without it, any refusing 4xx). */
+export function isRefusalStatus(status: number, refusalStatus: readonly number[] | undefined): boolean {
+  if (refusalStatus !== undefined) return refusalStatus.includes(status);
+  return status >= 400 && status <= 499 && !NOT_REFUSALS.has(status);
 }
 
 export function resolveProfile(data: ProfileData, file: string): ResolvedProfile {
@@ -191,8 +235,12 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       bodyHash: auth.bodyHash ?? false,
       tlsOnly: auth.tlsOnly ?? ['basic', 'oauth2', 'oauth1'],
       windowMargin: auth.windowMargin ?? 5,
+      nonceMax: auth.nonceMax === undefined ? INT64_MAX : BigInt(auth.nonceMax).toString(),
+      nonceLeadingZeros: auth.nonceLeadingZeros ?? false,
+      strictDate: auth.strictDate ?? false,
       ...stripUndefined({
-        oauth2: auth.oauth2 && { ...auth.oauth2, user: auth.oauth2.user ?? data.users?.[0]?.name },
+        refusalStatus: auth.refusalStatus,
+        oauth2: auth.oauth2 && { ...auth.oauth2, clientAuth: auth.oauth2.clientAuth ?? ['basic'], user: auth.oauth2.user ?? data.users?.[0]?.name },
         oauth1: auth.oauth1 && { ...auth.oauth1, user: auth.oauth1.user ?? data.users?.[0]?.name },
         nonceScope: auth.nonceScope,
       }),

@@ -241,6 +241,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
             requestUrl: built.request.url,
             baseUrl: built.base,
             optionalFields: profile.articles.optionalFields,
+            ...(profile.auth.refusalStatus ? { refusalStatus: profile.auth.refusalStatus } : {}),
             render: (t) => render(t, local),
           });
           messages.push(...found.map((m) => (times > 1 ? `answer ${results.indexOf(sent) + 1} of ${times}: ${m}` : m)));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { locationPath, parseAllow, samePath, shapeRegex, statusMatches, statusSet } from './expect.js';
+import type { HttpResponse } from '../http/client.js';
+import { checkRefused, checkResponse, locationPath, parseAllow, samePath, shapeRegex, statusMatches, statusSet } from './expect.js';
 
 describe('expectation helpers', () => {
   it('parses Allow lists per RFC 9110 list syntax', () => {
@@ -26,5 +27,34 @@ describe('expectation helpers', () => {
     expect(shapeRegex('/articles/{id}').test('/articles/x1')).toBe(true);
     expect(shapeRegex('/articles/{id}').test('/articles/x/y')).toBe(false);
     expect(shapeRegex('/articles/{id}').test('/items/x')).toBe(false);
+  });
+});
+
+const answer = (status: number, headers: Record<string, string> = {}, body = ''): HttpResponse => ({ status, headers, body: new TextEncoder().encode(body), durationMs: 0 });
+
+describe('refused: a refusal of credentials (§5.4 leaves its status and body open)', () => {
+  it('accepts any refusing 4xx by default, with a challenge required only on a 401', () => {
+    expect(checkRefused(answer(401, { 'www-authenticate': 'hmac realm="x"' }), {}, undefined)).toEqual([]);
+    expect(checkRefused(answer(403), {}, undefined)).toEqual([]);
+    expect(checkRefused(answer(400), {}, undefined)).toEqual([]);
+    expect(checkRefused(answer(401), {}, undefined)[0]).toMatch(/WWW-Authenticate/);
+  });
+
+  it('does not take a status that means something else, nor a success', () => {
+    for (const status of [200, 204, 302, 404, 405, 429, 500]) expect(checkRefused(answer(status), {}, undefined), String(status)).toHaveLength(1);
+  });
+
+  it('takes 404 where the target may hide the resource, and what the profile pins and nothing else', () => {
+    expect(checkRefused(answer(404), { hidden: true }, undefined)).toEqual([]);
+    expect(checkRefused(answer(403), {}, [401])).toHaveLength(1);
+    expect(checkRefused(answer(404), {}, [404])).toEqual([]);
+  });
+});
+
+describe('json', () => {
+  const ctx = { requestUrl: 'http://h/x', baseUrl: 'http://h', optionalFields: [], render: (t: string) => t };
+  it('a body that is not JSON holds no member: it satisfies absence, not presence', () => {
+    expect(checkResponse(answer(400, {}, 'TLS required'), { json: { access_token: { present: false } } }, ctx)).toEqual([]);
+    expect(checkResponse(answer(400, {}, ''), { json: { error: { type: 'string' } } }, ctx)).toEqual(['the body is not JSON']);
   });
 });

@@ -1,6 +1,7 @@
 /** Expectations: each check returns the sentences that describe a violation (empty when the response complies). */
 import type { HttpResponse } from '../http/client.js';
 import type { ArticleValue } from '../generators/article.js';
+import { isRefusalStatus } from '../profile/schema.js';
 import type { ExpectData, HeaderExpectationData } from '../spec/schema.js';
 import { compareArticle } from '../xml/article-xml.js';
 
@@ -107,6 +108,22 @@ export interface CheckContext {
   baseUrl: string;
   optionalFields: readonly string[];
   render: Render;
+  /** The profile's `auth.refusalStatus`; absent: any 4xx that means a refusal. */
+  refusalStatus?: readonly number[];
+}
+
+/**
+ * `refused`: the status is a refusal (the profile's `auth.refusalStatus`, or any refusing 4xx; 404 too when the
+ * target may hide the resource), and a 401 carries a challenge (RFC 9110 §15.5.2). §5.4 and §7.2 leave the rest open.
+ */
+export function checkRefused(res: HttpResponse, refused: { hidden?: boolean | undefined }, refusalStatus: readonly number[] | undefined): string[] {
+  const hidden = refused.hidden === true && res.status === 404;
+  if (!hidden && !isRefusalStatus(res.status, refusalStatus)) {
+    const want = refusalStatus === undefined ? 'a 4xx refusal' : `a refusal (${refusalStatus.join(' or ')}, auth.refusalStatus)`;
+    return [`expected ${want}${refused.hidden === true ? ' or 404' : ''}, got ${res.status}`];
+  }
+  if (res.status === 401 && headerValue(res, 'www-authenticate') === undefined) return ['a 401 must carry a WWW-Authenticate challenge (RFC 9110 §15.5.2); header WWW-Authenticate is missing'];
+  return [];
 }
 
 /** Runs every expectation of a step against the response. */
@@ -118,6 +135,7 @@ export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ct
     const set = statusSet(exp.status, render);
     if (!statusMatches(res.status, set)) out.push(`expected status ${describeSet(set)}, got ${res.status}`);
   }
+  if (exp.refused !== undefined) out.push(...checkRefused(res, exp.refused, ctx.refusalStatus));
   if (exp.statusNot !== undefined) {
     const set = statusSet(exp.statusNot, render);
     if (statusMatches(res.status, set)) out.push(`status must not be ${describeSet(set)}, got ${res.status}`);
@@ -177,7 +195,8 @@ export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ct
     try {
       doc = JSON.parse(bodyText(res.body));
     } catch {
-      out.push('the body is not JSON');
+      // A body that is not JSON holds no member: it satisfies checks that only require absence.
+      if (Object.values(exp.json).some((c) => c.present !== false)) out.push('the body is not JSON');
     }
     if (doc !== undefined) {
       for (const [p, c] of Object.entries(exp.json)) {

@@ -86,6 +86,14 @@ const RequestSchema = z.strictObject({
 
 const ExpectSchema = z.strictObject({
   status: StatusSpec.optional(),
+  refused: z
+    .strictObject({
+      hidden: z.boolean().optional().describe('Also accept 404: the target may hide a resource the requester may not see (RFC 9110 §15.5.4).'),
+    })
+    .optional()
+    .describe(
+      "A refusal of the request's credentials: a status of the profile's auth.refusalStatus (default: any 4xx that means a refusal, not 404, 405, 429…), with a WWW-Authenticate challenge when it is 401 (RFC 9110 §15.5.2).",
+    ),
   statusNot: StatusSpec.optional().describe('The status must not be any of these.'),
   headers: z.record(z.string(), HeaderExpectation).optional(),
   location: z

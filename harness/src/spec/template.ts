@@ -160,6 +160,37 @@ function formatSpecDateUtc(seconds: number): string {
   return `${two(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
 }
 
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const LONG_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** Epoch seconds as a well-formed date of another shape than the spec's (see `OTHER_DATE_SHAPES`), UTC. */
+function formatOtherDate(seconds: number, shape: string): string {
+  const d = new Date(seconds * 1000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const time = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+  const [day, month, year] = [two(d.getUTCDate()), MONTHS[d.getUTCMonth()]!, d.getUTCFullYear()];
+  switch (shape) {
+    case 'imf':
+      return `${DAYS[d.getUTCDay()]}, ${day} ${month} ${year} ${time} GMT`;
+    case 'rfc850':
+      return `${LONG_DAYS[d.getUTCDay()]}, ${day}-${month}-${two(year % 100)} ${time} GMT`;
+    case 'asctime':
+      return `${DAYS[d.getUTCDay()]} ${month} ${String(d.getUTCDate()).padStart(2, ' ')} ${time} ${year}`;
+    case 'iso':
+      return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    case 'no-seconds':
+      return `${day} ${month} ${year} ${time.slice(0, 5)}`;
+    case 'lowercase-month':
+      return `${day} ${month.toLowerCase()} ${year} ${time}`;
+    case 'dashes':
+      return `${day}-${month}-${year} ${time}`;
+    case 'epoch':
+      return String(Math.floor(seconds));
+    default:
+      throw new ConformError('CONFORM_TEMPLATE', `dateShape: unknown shape "${shape}"`);
+  }
+}
+
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
 const norm = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 
@@ -198,6 +229,7 @@ export const FILTERS: Readonly<Record<string, FilterFn>> = {
   },
   plus: (input, [n]) => Number(input) + Number(n),
   specDate: (input) => formatSpecDateUtc(Number(input)),
+  dateShape: (input, [shape]) => formatOtherDate(Number(input), stringify(shape)),
   cookie: (input) =>
     asList(input)
       .flatMap((v) => String(v).split(/,(?=\s*[^;,=\s]+=)/))

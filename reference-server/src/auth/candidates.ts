@@ -1,6 +1,7 @@
 import type { FaultName } from '../faults.js';
 import type { ServerState } from '../types.js';
-import { textEqual } from './compare.js';
+import type { VariantName } from '../variants.js';
+import { bytesEqual, textEqual } from './compare.js';
 import { bodyHash, buildMessage, hashesBody } from './message.js';
 import type { MessageParts } from './message.js';
 
@@ -43,15 +44,25 @@ export function acceptedMessages(req: SignedRequest, state: ServerState, faults:
   return messages;
 }
 
+/** Standard base64, padding optional (the `digest-decoded` variant's reading of a sent digest). */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
 /**
- * Compares a sent digest with an expected one in constant time. The faults `digest-case-insensitive` and
- * `digest-prefix` (a prefix of at least 8 characters) loosen it.
+ * Compares a sent digest with an expected one in constant time: as text, or under the `digest-decoded` variant as
+ * the bytes it decodes to (standard base64, padding optional; anything else is refused). The faults
+ * `digest-case-insensitive` and `digest-prefix` (a prefix of at least 8 characters) loosen it.
  */
-export function digestMatches(given: string, expected: string, faults: ReadonlySet<FaultName>): boolean {
-  let match = textEqual(given, expected);
+export function digestMatches(given: string, expected: string, faults: ReadonlySet<FaultName>, variants: ReadonlySet<VariantName> = new Set()): boolean {
+  let match = variants.has('digest-decoded') ? decodedEqual(given, expected) : textEqual(given, expected);
   if (faults.has('digest-case-insensitive')) match = textEqual(given.toLowerCase(), expected.toLowerCase()) || match;
   if (faults.has('digest-prefix') && given.length >= MIN_PREFIX) match = textEqual(given, expected.slice(0, given.length)) || match;
   return match;
+}
+
+function decodedEqual(given: string, expected: string): boolean {
+  const well = BASE64.test(given) && given.replace(/=+$/, '').length % 4 !== 1;
+  const sent = well ? Buffer.from(given, 'base64') : Buffer.alloc(0);
+  return bytesEqual(sent, Buffer.from(expected, 'base64')) && well;
 }
 
 /** Every path the server knows: `/`, `/articles`, each user's records, each stored article (both path forms). */

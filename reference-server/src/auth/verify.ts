@@ -2,8 +2,8 @@ import type { FaultName } from '../faults.js';
 import type { HandlerDeps, RequestRecord, ServerState } from '../types.js';
 import { decodeBasic, passwordMatches } from './basic.js';
 import { acceptedMessages, digestMatches } from './candidates.js';
-import { dateText, parseSignedDate } from './date.js';
-import { parseHmac } from './hmac.js';
+import { dateText, parseLenientDate, parseSignedDate } from './date.js';
+import { int64Nonce, parseHmac } from './hmac.js';
 import type { HmacCredentials } from './hmac.js';
 import { hmacDigest } from './message.js';
 import { withinWindow } from './window.js';
@@ -20,7 +20,7 @@ export const BASIC_HEADER = 'authorization';
 export interface PendingNonce {
   /** Store scope: the user (one shared scope under `nonce-global`). */
   scope: string;
-  /** Store key: the nonce text (`String(Number(nonce))` under `nonce-as-number`). */
+  /** Store key: the nonce text (its int64 value under the `nonce-int64` variant; `String(Number(nonce))` under `nonce-as-number`). */
   key: string;
   /** Instant (ms) until which the nonce must be remembered: `max(date, now) + window`. */
   expiresAt: number;
@@ -72,13 +72,18 @@ function verifyBasic(value: string, req: RequestRecord, state: ServerState, faul
 }
 
 function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
-  const parsed = parseHmac(value);
+  const int64 = deps.variants.has('nonce-int64');
+  const parsed = parseHmac(value, int64);
   if (typeof parsed === 'string') return invalid(parsed);
+  const number = int64 && parsed.nonce !== undefined ? int64Nonce(parsed.nonce) : undefined;
+  if (int64 && parsed.nonce !== undefined && number === undefined) {
+    return { kind: 'invalid', status: 400, reason: 'the nonce must be a signed 64-bit integer: decimal digits, no leading zero, at most 9223372036854775807' };
+  }
   const now = deps.now().getTime();
   let dated: { dateText: string; nonce: string } | undefined;
   let dateMs = now;
   if (parsed.nonce !== undefined) {
-    const date = signedDate(req, deps.faults);
+    const date = signedDate(req, deps.faults, deps.variants.has('date-lenient') ? now : undefined);
     if (typeof date === 'string') return invalid(date);
     if (date.ms !== undefined && !withinWindow(date.ms, now, state.auth.window, deps.faults)) {
       return invalid(`the Date is more than ${state.auth.window} s away from the server's clock`);
@@ -86,26 +91,27 @@ function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps:
     dateMs = date.ms ?? date.loose ?? now;
     dated = { dateText: date.text, nonce: parsed.nonce };
   }
-  if (!digestVerifies(parsed, req, state, deps.faults, dated)) return invalid('unknown user or wrong digest');
+  if (!digestVerifies(parsed, req, state, deps, dated)) return invalid('unknown user or wrong digest');
   if (parsed.nonce === undefined || deps.faults.has('nonce-unchecked')) return { kind: 'valid', user: parsed.user };
   const nonce: PendingNonce = {
     scope: deps.faults.has('nonce-global') ? '' : parsed.user,
-    key: deps.faults.has('nonce-as-number') ? String(Number(parsed.nonce)) : parsed.nonce,
+    key: deps.faults.has('nonce-as-number') ? String(Number(parsed.nonce)) : (number?.toString() ?? parsed.nonce),
     expiresAt: Math.max(dateMs, now) + state.auth.window * 1000,
   };
   return { kind: 'valid', user: parsed.user, nonce };
 }
 
 /**
- * The signed Date: `<date_text>`, and its instant when the window applies, or a reason to refuse. The instant is
+ * The signed Date: `<date_text>`, and its instant when the window applies, or a reason to refuse. With `lenientAt`
+ * (the `date-lenient` variant: the server's clock) any HTTP-date or ISO 8601 instant is read too. The instant is
  * absent only under faults: `date-missing-ok` (no Date at all) and `date-lenient` (a Date of another shape that
  * `Date.parse` understands is taken as it is, without the strict checks: shape, calendar, window).
  */
-function signedDate(req: RequestRecord, faults: ReadonlySet<FaultName>): { ms?: number; loose?: number; text: string } | string {
+function signedDate(req: RequestRecord, faults: ReadonlySet<FaultName>, lenientAt?: number): { ms?: number; loose?: number; text: string } | string {
   const raw = req.headers.date;
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined) return faults.has('date-missing-ok') ? { text: '' } : 'the date-and-nonce form needs a Date header';
-  const ms = parseSignedDate(value);
+  const ms = lenientAt === undefined ? parseSignedDate(value) : parseLenientDate(value, lenientAt);
   if (ms !== undefined) return { ms, text: dateText(value) };
   const loose = faults.has('date-lenient') ? Date.parse(value) : Number.NaN;
   if (!Number.isNaN(loose)) return { loose, text: dateText(value) };
@@ -120,9 +126,10 @@ function digestVerifies(
   credentials: HmacCredentials,
   req: RequestRecord,
   state: ServerState,
-  faults: ReadonlySet<FaultName>,
+  deps: HandlerDeps,
   dated: { dateText: string; nonce: string } | undefined,
 ): boolean {
+  const { faults, variants } = deps;
   const account = state.auth.users.get(credentials.user);
   if (faults.has('write-digest-unchecked') && WRITES.has(req.method)) return account !== undefined;
   const secret = account?.secret ?? '\u0000 no such user';
@@ -132,7 +139,7 @@ function digestVerifies(
   let match = false;
   for (const message of messages) {
     const digest = hmacDigest(secret, message);
-    match = digestMatches(credentials.digest, url ? Buffer.from(digest, 'base64').toString('base64url') : digest, faults) || match;
+    match = digestMatches(credentials.digest, url ? Buffer.from(digest, 'base64').toString('base64url') : digest, faults, variants) || match;
   }
   return match && account !== undefined;
 }

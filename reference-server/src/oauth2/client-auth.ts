@@ -1,6 +1,7 @@
 import { decodeBasic } from '../auth/basic.js';
 import { textEqual } from '../auth/compare.js';
 import type { FaultName } from '../faults.js';
+import type { VariantName } from '../variants.js';
 import type { OAuth2Client } from '../oauth/accounts.js';
 import { formDecode } from '../oauth/encoding.js';
 import type { RequestRecord, ResponseRecord, ServerState } from '../types.js';
@@ -17,8 +18,16 @@ const DUMMY = '\u0000 no such client';
  * (`invalid_request`; a body `client_id` equal to the Basic one is tolerated). The secret is compared in constant
  * time, against a dummy for an unknown id. Failures are `invalid_client` (401 with a Basic challenge). Faults:
  * `oauth2-wrong-client-secret` (only the id is checked), `oauth2-basic-undecoded` (Basic parts taken as they are).
+ * Under the `oauth2-client-basic-only` variant body credentials are refused (`invalid_client`, 401 with the Basic
+ * challenge that says which method works, RFC 6749 §5.2).
  */
-export function authenticateClient(req: RequestRecord, params: ReadonlyMap<string, string>, state: ServerState, faults: ReadonlySet<FaultName>): ClientAuthentication {
+export function authenticateClient(
+  req: RequestRecord,
+  params: ReadonlyMap<string, string>,
+  state: ServerState,
+  faults: ReadonlySet<FaultName>,
+  variants: ReadonlySet<VariantName> = new Set(),
+): ClientAuthentication {
   const fail = (status: 400 | 401, description: string): ClientAuthentication => ({
     ok: false,
     response: oauth2Error(status, status === 401 ? 'invalid_client' : 'invalid_request', description, faults),
@@ -36,6 +45,8 @@ export function authenticateClient(req: RequestRecord, params: ReadonlyMap<strin
     if (params.has('client_secret') || (params.has('client_id') && params.get('client_id') !== id)) {
       return fail(400, 'use one client authentication method: HTTP Basic or client_id and client_secret in the body, not both');
     }
+  } else if (variants.has('oauth2-client-basic-only') && (params.has('client_id') || params.has('client_secret'))) {
+    return fail(401, 'client authentication must use HTTP Basic; client_id and client_secret in the body are not supported');
   } else {
     id = params.get('client_id');
     secret = params.get('client_secret');

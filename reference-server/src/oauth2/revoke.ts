@@ -14,7 +14,7 @@ export function revokeEndpoint(req: RequestRecord, state: ServerState, deps: Han
   if (!req.secure) return oauth2Error(400, 'invalid_request', 'TLS required: the revocation endpoint refuses plain HTTP', faults);
   const form = readForm(req, faults);
   if (!form.ok) return form.response;
-  const auth = authenticateClient(req, form.params, state, faults);
+  const auth = authenticateClient(req, form.params, state, faults, deps.variants);
   if (!auth.ok) return auth.response;
   const token = form.params.get('token');
   if (token === undefined) return oauth2Error(400, 'invalid_request', 'token is missing', faults);

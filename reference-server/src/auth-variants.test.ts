@@ -1,0 +1,151 @@
+/**
+ * The authentication variants (variants.ts) change what the server does, each away from the default: shown here
+ * request by request, beside the default server's answer to the same request.
+ */
+import { describe, expect, it } from 'vitest';
+import { RECORDS, tokenRequest } from './oauth-testkit.js';
+import { testServer, text } from './testkit.js';
+import type { HeaderMap } from './types.js';
+import type { VariantName } from './variants.js';
+
+const serve = (variant?: VariantName) => testServer({ signAs: null, ...(variant ? { variants: [variant] } : {}) });
+
+describe('refusals: refuse-403 and refuse-400', () => {
+  it('answer missing or wrong credentials with 403 or 400 and no challenge, where the default answers 401 with one', () => {
+    for (const [variant, status] of [['refuse-403', 403], ['refuse-400', 400]] as const) {
+      for (const headers of [{}, { authentication: 'hmac alice:AAAA' }] as HeaderMap[]) {
+        const plain = serve().send({ method: 'GET', target: RECORDS, headers });
+        expect(plain.status).toBe(401);
+        expect(plain.headers['www-authenticate']).toBeDefined();
+        const res = serve(variant).send({ method: 'GET', target: RECORDS, headers });
+        expect(res.status).toBe(status);
+        expect(res.headers['www-authenticate']).toBeUndefined();
+      }
+    }
+  });
+
+  it('keep the 401 and challenge of a refused bearer token (RFC 6750 §3.1)', () => {
+    const res = serve('refuse-403').send({ method: 'GET', target: RECORDS, headers: { authorization: 'Bearer nope' }, secure: true });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer /);
+  });
+});
+
+describe('error bodies: errors-json, errors-text, errors-empty', () => {
+  const refusal = (variant?: VariantName) => serve(variant).send({ method: 'GET', target: RECORDS });
+
+  it('the default is RFC 9457 problem+json', () => {
+    expect(refusal().headers['content-type']).toBe('application/problem+json');
+  });
+
+  it('each variant writes another format, same status and challenge', () => {
+    const json = refusal('errors-json');
+    expect(json.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(text(json))).toEqual({ error: 'Unauthorized', message: expect.stringContaining('needs credentials') });
+    const plain = refusal('errors-text');
+    expect(plain.headers['content-type']).toMatch(/^text\/plain/);
+    expect(text(plain)).toMatch(/^401 Unauthorized: GET \/users\/alice\/financialrecords needs credentials/);
+    const empty = refusal('errors-empty');
+    expect(empty.headers['content-type']).toBeUndefined();
+    expect(text(empty)).toBe('');
+    for (const res of [json, plain, empty]) {
+      expect(res.status).toBe(401);
+      expect(res.headers['www-authenticate']).toBeDefined();
+    }
+  });
+
+  it('leave the OAuth 2 endpoints\' RFC 6749 §5.2 JSON errors alone', () => {
+    const res = tokenRequest(serve('errors-text'), { body: 'grant_type=password' });
+    expect(res.headers['content-type']).toBe('application/json');
+  });
+});
+
+describe('digest-decoded', () => {
+  it('accepts the digest without its padding (the same bytes), which the default refuses as text', () => {
+    const s = serve('digest-decoded');
+    const headers = { authentication: s.sign('GET', RECORDS, { user: 'alice' }).authentication.replace(/=+$/, '') };
+    expect(s.send({ method: 'GET', target: RECORDS, headers }).status).toBe(200);
+    const d = serve();
+    expect(d.send({ method: 'GET', target: RECORDS, headers: { authentication: d.sign('GET', RECORDS, { user: 'alice' }).authentication.replace(/=+$/, '') } }).status).toBe(401);
+  });
+
+  it('still refuses other bytes, base64url, and junk after the padding', () => {
+    const s = serve('digest-decoded');
+    const good = s.sign('GET', RECORDS, { user: 'alice' }).authentication;
+    const digest = good.slice(good.lastIndexOf(':') + 1);
+    const flipped = (digest[0] === 'A' ? 'B' : 'A') + digest.slice(1);
+    const url = Buffer.from(digest, 'base64').toString('base64url');
+    for (const bad of [flipped, digest.slice(0, -2), `${digest}x1`, url === digest.replace(/=+$/, '') ? `${flipped}-` : url]) {
+      expect(s.send({ method: 'GET', target: RECORDS, headers: { authentication: `hmac alice:${bad}` } }).status, bad).toBe(401);
+    }
+  });
+});
+
+describe('nonce-int64', () => {
+  const get = (variant: VariantName | undefined, nonce: string) => {
+    const s = serve(variant);
+    return s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice', nonce }) } });
+  };
+
+  it('refuses with 400 what is no signed 64-bit integer: beyond its maximum, a leading zero', () => {
+    for (const nonce of ['9223372036854775808', '10000000000000000000', '0123']) {
+      expect(get('nonce-int64', nonce).status, nonce).toBe(400);
+      expect(get(undefined, nonce).status, nonce).toBe(200);
+    }
+    expect(get('nonce-int64', '9223372036854775807').status).toBe(200);
+    expect(get('nonce-int64', '0').status).toBe(200);
+  });
+
+  it('keys nonces by their exact value: neighbours beyond 2^53 are two nonces, a replay is refused', () => {
+    const s = serve('nonce-int64');
+    const send = (nonce: string) => s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice', nonce }) } }).status;
+    expect(send('9007199254740993')).toBe(200);
+    expect(send('9007199254740992')).toBe(200);
+    expect(send('9007199254740993')).toBe(401);
+  });
+});
+
+describe('date-lenient', () => {
+  const get = (variant: VariantName | undefined, date: string) => {
+    const s = serve(variant);
+    return s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice', nonce: '42', date }) } });
+  };
+
+  it('accepts a current HTTP-date or ISO 8601 instant, signed as sent, which the default refuses', () => {
+    for (const date of ['Wed, 01 Jan 2025 00:00:00 GMT', 'Wednesday, 01-Jan-25 00:00:00 GMT', 'Wed Jan  1 00:00:00 2025', '2025-01-01T00:00:00Z']) {
+      expect(get('date-lenient', date).status, date).toBe(200);
+      expect(get(undefined, date).status, date).toBe(401);
+    }
+  });
+
+  it('still refuses impossible dates and dates outside the window', () => {
+    for (const date of ['Sat, 31 Feb 2025 00:00:00 GMT', '2025-02-30T00:00:00Z', '31 Feb 2025 00:00:00', '01 Jan 2025 25:00:00', 'Tue, 31 Dec 2024 23:00:00 GMT']) {
+      expect(get('date-lenient', date).status, date).toBe(401);
+    }
+  });
+});
+
+describe('oauth2-client-basic-only', () => {
+  const form = (variant?: VariantName) => tokenRequest(serve(variant), { authorization: null, body: 'grant_type=client_credentials&client_id=reporting&client_secret=rep-secret' });
+
+  it('refuses client credentials in the form body with 401 invalid_client and a Basic challenge; the default takes them', () => {
+    expect(form().status).toBe(200);
+    const res = form('oauth2-client-basic-only');
+    expect(res.status).toBe(401);
+    expect(JSON.parse(text(res))).toMatchObject({ error: 'invalid_client' });
+    expect(res.headers['www-authenticate']).toMatch(/^Basic /);
+  });
+
+  it('still issues a token to HTTP Basic', () => {
+    expect(tokenRequest(serve('oauth2-client-basic-only')).status).toBe(200);
+  });
+});
+
+describe('error formats at the token endpoint over plain HTTP', () => {
+  it('no OAuth exchange happens there, so the variant\'s own format is used: no JSON, no token', () => {
+    const res = tokenRequest(serve('errors-text'), { secure: false });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(tokenRequest(serve(), { secure: false }).headers['content-type']).toBe('application/json');
+  });
+});
