@@ -101,6 +101,26 @@ export const VARIANTS = {
     profile: {},
     excludes: ['errors-json', 'errors-text'],
   },
+  'basic-only': {
+    description: 'Resource access with Basic only, over TLS (§5.4: which resources need which scheme is not shown); signed requests and OAuth credentials are refused like wrong ones. The plain listener stays open, and 401s challenge with Basic on both.',
+    profile: { auth: { schemes: ['basic'], tlsOnly: ['basic'], bodyHash: false, nonceScope: null, oauth2: null, oauth1: null } },
+    excludes: ['oauth-only'],
+  },
+  'oauth-only': {
+    description: 'Resource access with OAuth 2 bearer tokens and OAuth 1 only, over TLS; Basic and signed requests are refused like wrong credentials (Basic still serves the resource owner at the OAuth 1 authorize endpoint). The plain listener stays open.',
+    profile: { auth: { schemes: ['oauth2', 'oauth1'], tlsOnly: ['oauth2', 'oauth1'], bodyHash: false, nonceScope: null } },
+    excludes: ['basic-only'],
+  },
+  'location-absolute': {
+    description: "The Location of a new article is an absolute URL on the request's own origin (RFC 9110 §10.2.2 allows absolute or relative).",
+    profile: {},
+    excludes: ['location-other-origin'],
+  },
+  'location-other-origin': {
+    description: 'The Location of a new article is an absolute URL on https://public.example, the public origin of a proxy in front of the server; the path is the same.',
+    profile: { target: { origins: ['https://public.example'] } },
+    excludes: ['location-absolute'],
+  },
 } as const satisfies Record<string, VariantSpec>;
 
 /** Name of one variant. */

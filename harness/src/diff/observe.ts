@@ -81,7 +81,7 @@ export function challengeSchemes(value: string | undefined): string[] {
 function locationVerdict(x: RawExchange, base: string, profile: ResolvedProfile): { verdict: LocationVerdict; path?: string } {
   const loc = x.response ? headerValue(x.response, 'location') : undefined;
   if (loc === undefined) return { verdict: 'absent' };
-  const r = locationPath(loc, x.request.url, base, true);
+  const r = locationPath(loc, x.request.url, base, { own: profile.target.origins ?? [], strict: profile.target.origins !== undefined });
   if ('problem' in r) return { verdict: 'invalid', path: loc };
   const p = r.path.split('?')[0]!;
   if (shapeRegex(profile.articles.item).test(p)) return { verdict: 'item', path: r.path };

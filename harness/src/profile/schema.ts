@@ -17,6 +17,12 @@ export const ProfileSchema = z.strictObject({
       http: Url.optional().describe('Plain-HTTP base URL.'),
       https: Url.optional().describe('TLS base URL.'),
       insecure: z.boolean().optional().describe('Accept a self-signed certificate.'),
+      origins: z
+        .array(Url)
+        .optional()
+        .describe(
+          "Other origins that are the target's own (e.g. the public URL in front of a proxy): a Location on one of them is read through the base URL. When set, an absolute Location on any other origin fails; unset, any absolute Location is read through the base URL by its path.",
+        ),
     })
     .optional(),
   users: z
@@ -145,7 +151,7 @@ const OPTIONS_RESOURCES: readonly OptionsResource[] = ['collection', 'item', 'ro
 /** A profile with every default filled. */
 export interface ResolvedProfile {
   file: string;
-  target: { http?: string; https?: string; insecure: boolean };
+  target: { http?: string; https?: string; insecure: boolean; origins?: string[] };
   users: Array<{ name: string; password?: string; secret?: string }>;
   articles: {
     collection: string;
@@ -211,7 +217,7 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
   const auth = data.auth ?? {};
   return {
     file,
-    target: { ...stripUndefined({ http: data.target?.http, https: data.target?.https }), insecure: data.target?.insecure ?? false },
+    target: { ...stripUndefined({ http: data.target?.http, https: data.target?.https, origins: data.target?.origins }), insecure: data.target?.insecure ?? false },
     users: (data.users ?? []).map((u) => ({ ...u })),
     articles: {
       collection: a.collection ?? '/articles',

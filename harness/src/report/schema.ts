@@ -30,6 +30,10 @@ export const ScenarioResultSchema = z.object({
   runs: z.number().int().optional(),
   durationMs: z.number().optional(),
   failure: z.object({ step: z.number().int(), stepName: z.string().optional(), messages: z.array(z.string()) }).optional(),
+  precondition: z
+    .object({ step: z.number().int(), stepName: z.string().optional(), checkedBy: z.array(z.string()) })
+    .optional()
+    .describe('Errored because a setup step failed: none of its rules was checked; checkedBy names the scenarios that check that step.'),
   counterexample: z.object({ values: z.record(z.string(), z.unknown()), seed: z.number().int(), path: z.string(), shrinks: z.number().int() }).optional(),
   transcript: z.array(Exchange).optional(),
   replay: z.string().optional(),

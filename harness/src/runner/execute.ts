@@ -9,8 +9,9 @@ import type { StepData } from '../spec/schema.js';
 import { compileTemplate, renderTemplate, stringify, type CompiledTemplate, type Scope } from '../spec/template.js';
 import type { Scenario } from '../spec/types.js';
 import { serializeArticle } from '../xml/article-xml.js';
-import { checkResponse, headerValue, locationPath, parseAllow, statusMatches, statusSet } from './expect.js';
+import { checkResponse, headerValue, locationPath, parseAllow, statusMatches, statusSet, type LocationOrigins } from './expect.js';
 import type { Redactor } from './redact.js';
+import { createTokenSource, type TokenExchange, type TokenSource } from './tokens.js';
 import type { Exchange } from './types.js';
 
 /** Base URLs of the target: the primary one (--target, else plain, else TLS) and each transport when known. */
@@ -33,6 +34,8 @@ export interface ExecDeps {
   now?: () => Date;
   /** Most exchanges kept per run for the report. */
   maxTranscript?: number;
+  /** Where OAuth tokens come from when a request needs one it was not given (default: obtained from the target, kept per authenticator). */
+  tokens?: TokenSource;
 }
 
 /** An exchange as sent and received; redacted only when it is kept for a report (see `redactExchange`). */
@@ -47,7 +50,14 @@ export interface RawExchange {
 export type IterationOutcome =
   | { kind: 'pass'; transcript: RawExchange[]; requests: number; emptyEach?: string }
   | { kind: 'fail'; step: number; stepName?: string; messages: string[]; transcript: RawExchange[]; requests: number }
-  | { kind: 'error'; step: number; stepName?: string; message: string; transcript: RawExchange[]; requests: number };
+  | { kind: 'error'; step: number; stepName?: string; message: string; transcript: RawExchange[]; requests: number; precondition?: Precondition };
+
+/** A setup step that failed: the scenario could not check its own rules; `checkedBy` names who checks that step. */
+export interface Precondition {
+  step: number;
+  stepName?: string;
+  checkedBy: string[];
+}
 
 /** The report form of an exchange: credentials masked, secrets removed in every encoding, bodies bounded. */
 export function redactExchange(x: RawExchange, redactor: Redactor): Exchange {
@@ -108,11 +118,33 @@ function protectedPatterns(profile: ResolvedProfile): RegExp[] {
 }
 
 const PREFERENCE: Scheme[] = ['hmac-nonce', 'hmac', 'basic', 'oauth2', 'oauth1'];
-const SIGNABLE = new Set<Scheme>(['hmac-nonce', 'hmac', 'basic']);
 
-/** The scheme `auto` uses: the strongest the profile lists that works on this transport. */
+/** Can the harness authenticate with this scheme without being given a token? The OAuth family needs its settings. */
+function usable(profile: ResolvedProfile, s: Scheme): boolean {
+  if (!profile.auth.schemes.includes(s)) return false;
+  if (s === 'oauth2') return profile.auth.oauth2 !== undefined;
+  if (s === 'oauth1') return profile.auth.oauth1 !== undefined;
+  return true;
+}
+
+/**
+ * The scheme `auto` uses: the strongest the profile lists that works on this transport. The per-user schemes come
+ * first; the OAuth family (a token obtained from the target first) only when the profile offers nothing else.
+ */
 export function chooseScheme(profile: ResolvedProfile, secure: boolean): Scheme | undefined {
-  return PREFERENCE.find((s) => SIGNABLE.has(s) && profile.auth.schemes.includes(s) && (secure || !profile.auth.tlsOnly.includes(s)));
+  return PREFERENCE.find((s) => usable(profile, s) && (secure || !profile.auth.tlsOnly.includes(s)));
+}
+
+/** Token sources by authenticator: one per run, so tokens are obtained once and reused until they expire. */
+const tokenSources = new WeakMap<Authenticator, TokenSource>();
+function tokensOf(deps: ExecDeps): TokenSource {
+  if (deps.tokens) return deps.tokens;
+  let t = tokenSources.get(deps.authenticator);
+  if (!t) {
+    t = createTokenSource({ client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: (v) => deps.redactor.add(v) });
+    tokenSources.set(deps.authenticator, t);
+  }
+  return t;
 }
 
 function joinUrl(base: string, path: string): string {
@@ -185,7 +217,8 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
     now: Math.floor(now().getTime() / 1000),
     recordsPath: profile.protected.find((r) => r.ownerOnly)?.path,
     protectedPaths: profile.protected.map((r) => r.path),
-    bestScheme: chooseScheme(profile, deps.bases.primary.startsWith('https:')),
+    // A scheme the plain listener cannot carry (TLS-only) is still the best one when a TLS base URL is known.
+    bestScheme: chooseScheme(profile, deps.bases.primary.startsWith('https:')) ?? (deps.bases.tls ? chooseScheme(profile, true) : undefined),
     '@freshNonce': deps.authenticator.freshNonce,
     ...values,
   };
@@ -201,22 +234,30 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
 
   try {
     for (const l of scenario.let) scope[l.name] = render(l.template, scope);
-    for (const [i, step] of scenario.steps.entries()) {
+    let created = 0;
+    for (const [i, written] of scenario.steps.entries()) {
       at.index = i + 1;
-      at.name = step.name;
-      if (step.when !== undefined && !truthy(render(step.when, scope))) continue;
-      if (step.wait !== undefined) await waitSeconds(Number(render(step.wait, scope)));
-      const items = step.each !== undefined ? toList(render(step.each, scope)) : [undefined];
-      if (items.length === 0) emptyEach ??= step.name !== undefined ? `'${step.name}'` : String(at.index);
+      at.name = written.name;
+      if (written.when !== undefined && !truthy(render(written.when, scope))) continue;
+      if (written.wait !== undefined) await waitSeconds(Number(render(written.wait, scope)));
+      const items = written.each !== undefined ? toList(render(written.each, scope)) : [undefined];
+      if (items.length === 0) emptyEach ??= written.name !== undefined ? `'${written.name}'` : String(at.index);
       for (const item of items) {
-        const local = step.each !== undefined ? { ...scope, item } : scope;
+        const local = written.each !== undefined ? { ...scope, item } : scope;
+        const made = written.createArticle ? articleSetup(written, profile, `c${String(scope['uniq'])}${created++}`) : undefined;
+        const step = made?.step ?? written;
+        const setup = setupOf(step, scenario.id);
         let built: { request: HttpRequest; base: string };
         if (step.replayOf !== undefined) {
           const earlier = sentByStep.get(step.replayOf);
           if (!earlier) return error(`replayOf "${step.replayOf}": that step sent nothing`);
           built = earlier;
         } else {
-          const b = buildRequest(step, local, deps);
+          const b = await buildRequest(step, local, deps);
+          for (const x of b.obtained ?? []) {
+            requests++;
+            if (transcript.length < maxTranscript) transcript.push({ step: at.index, ...named(), ...x });
+          }
           if ('error' in b) return error(b.error);
           built = b;
         }
@@ -240,6 +281,7 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
           const found = checkResponse(sent.response, step.expect, {
             requestUrl: built.request.url,
             baseUrl: built.base,
+            origins: originsOf(deps),
             optionalFields: profile.articles.optionalFields,
             ...(profile.auth.refusalStatus ? { refusalStatus: profile.auth.refusalStatus } : {}),
             render: (t) => render(t, local),
@@ -247,11 +289,17 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
           messages.push(...found.map((m) => (times > 1 ? `answer ${results.indexOf(sent) + 1} of ${times}: ${m}` : m)));
         }
         messages.push(...checkCounts(step, results, (t) => render(t, local)));
+        if (messages.length > 0 && setup) {
+          const what = setup.what ?? `step ${at.index}${at.name ? ` (${at.name})` : ''}`;
+          const message = `precondition failed: ${what} (${where()}): ${messages.join('; ')}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;
+          return { kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
+        }
         if (messages.length > 0) {
           return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where()}: ${m}`)), transcript, requests };
         }
         const last = results[results.length - 1];
         if (last?.ok) capture(step, last.response, built.request.url, built.base, scope, redactor);
+        if (made?.path !== undefined) scope[made.as] = made.path;
       }
     }
     return { kind: 'pass', transcript, requests, ...(emptyEach !== undefined ? { emptyEach } : {}) };
@@ -259,6 +307,54 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
     // A template that cannot be evaluated for these values is a fault of the scenario, not of the target.
     return error(`scenario error: ${(err as Error).message}`);
   }
+}
+
+/** The target's own origins: both listeners and the profile's `target.origins` (strict only when that key is set). */
+function originsOf(deps: ExecDeps): LocationOrigins {
+  const listed = deps.profile.target.origins;
+  const own = [deps.bases.plain, deps.bases.tls, deps.bases.primary, ...(listed ?? [])].filter((u): u is string => u !== undefined);
+  return { own, strict: listed !== undefined };
+}
+
+/** A step's setup marking, normalized; undefined for a check (or a setup step that names its own scenario). */
+function setupOf(step: StepData, scenarioId: string): { checkedBy: string[]; what?: string } | undefined {
+  if (step.setup === undefined) return undefined;
+  if (step.setup === true) return { checkedBy: [] };
+  const checkedBy = step.setup.checkedBy === undefined ? [] : [step.setup.checkedBy].flat();
+  if (checkedBy.includes(scenarioId)) return undefined;
+  return { checkedBy, ...(step.setup.what !== undefined ? { what: step.setup.what } : {}) };
+}
+
+/**
+ * The step a `createArticle` setup stands for: PUT at a client-chosen URL when the profile offers it (so the
+ * scenario does not depend on POST at all), else POST to the collection, whose Location is captured.
+ */
+function articleSetup(step: StepData, profile: ResolvedProfile, id: string): { step: StepData; as: string; path?: string } {
+  const c = step.createArticle!;
+  const base = { ...(step.name !== undefined ? { name: step.name } : {}) };
+  if (profile.articles.clientChosenPut) {
+    const path = profile.articles.item.replace(/\{[^}]*\}/, id);
+    return {
+      as: c.as,
+      path,
+      step: {
+        ...base,
+        request: { method: 'PUT', path, body: { article: c.article } },
+        expect: { status: '2xx' },
+        setup: { checkedBy: 'articles/put-create', what: 'creating the article with PUT' },
+      },
+    };
+  }
+  return {
+    as: c.as,
+    step: {
+      ...base,
+      request: { method: 'POST', path: profile.articles.collection, body: { article: c.article } },
+      expect: { status: 201, location: {} },
+      capture: { [c.as]: { location: 'path' } },
+      setup: { checkedBy: 'articles/post-create', what: 'creating the article with POST' },
+    },
+  };
 }
 
 async function sequential(times: number, send: () => Promise<SendResult>): Promise<SendResult[]> {
@@ -295,7 +391,15 @@ function bodyOf(b: BodyData | undefined, scope: Scope): string | undefined {
 
 const MEDIA_TYPES = { form: 'application/x-www-form-urlencoded' } as const;
 
-function pickBase(deps: ExecDeps, via: 'plain' | 'tls' | undefined, scheme: AuthScheme | undefined): { base: string } | { error: string } {
+/** The base URL credentials go to: the primary one, or the TLS one when no usable scheme works on the primary. */
+function credentialsBase(deps: ExecDeps): string {
+  const primarySecure = deps.bases.primary.startsWith('https:');
+  if (!chooseScheme(deps.profile, primarySecure) && deps.bases.tls && chooseScheme(deps.profile, true)) return deps.bases.tls;
+  return deps.bases.primary;
+}
+
+function pickBase(deps: ExecDeps, via: 'plain' | 'tls' | 'credentials' | undefined, scheme: AuthScheme | undefined): { base: string } | { error: string } {
+  if (via === 'credentials') return { base: credentialsBase(deps) };
   if (via === 'plain') return deps.bases.plain ? { base: deps.bases.plain } : { error: 'the step needs a plain-HTTP target (profile target.http or an http:// --target)' };
   if (via === 'tls') return deps.bases.tls ? { base: deps.bases.tls } : { error: 'the step needs a TLS target (profile target.https or an https:// --target)' };
   const family = scheme === 'oauth2-client' ? 'oauth2' : scheme;
@@ -309,7 +413,9 @@ function num(v: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: HttpRequest; base: string } | { error: string } {
+type Built = ({ request: HttpRequest; base: string } | { error: string }) & { obtained?: TokenExchange[] };
+
+async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): Promise<Built> {
   const r = step.request;
   if (!r) return { error: 'the step has neither request nor replayOf' };
   const method = stringify(render(r.method, scope)).toUpperCase();
@@ -320,8 +426,18 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
   if (body !== undefined) headers['content-type'] ??= r.body && 'form' in r.body ? MEDIA_TYPES.form : deps.profile.articles.mediaType;
   const auth = r.auth ?? 'auto';
   const explicit = typeof auth === 'object' ? (stringify(render(auth.scheme, scope)) as AuthScheme) : undefined;
-  const picked = pickBase(deps, r.via, explicit);
+  let picked = pickBase(deps, r.via, explicit);
   if ('error' in picked) return picked;
+  let autoScheme: Scheme | undefined;
+  if (auth === 'auto' && needsCredentials(method, path, deps.profile)) {
+    autoScheme = chooseScheme(deps.profile, picked.base.startsWith('https:'));
+    // The only usable schemes are TLS-only: a request that needs credentials goes over TLS; the plain listener
+    // stays for the scenarios about plain HTTP.
+    if (!autoScheme && r.via === undefined && deps.bases.tls) {
+      autoScheme = chooseScheme(deps.profile, true);
+      if (autoScheme) picked = { base: deps.bases.tls };
+    }
+  }
   let request: HttpRequest = { method, url: joinUrl(picked.base, path), headers, ...(body !== undefined ? { body } : {}) };
   const after = (req: HttpRequest): HttpRequest => {
     const t = r.bodyAfterSigning;
@@ -336,7 +452,9 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
   let options: AuthOptions = {};
   if (auth === 'auto') {
     if (!needsCredentials(method, path, deps.profile)) return { request: after(request), base: picked.base };
-    scheme = chooseScheme(deps.profile, secure);
+    scheme = autoScheme;
+    if (scheme === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
+    if (scheme === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;
     if (!scheme) return { error: `the profile says ${method} ${path} needs credentials but lists no scheme the harness can use over ${secure ? 'TLS' : 'plain HTTP'}` };
   } else {
     if (auth.user !== undefined) user = stringify(render(auth.user, scope));
@@ -364,10 +482,19 @@ function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): { request: 
     };
   }
   if (!user) return { error: 'the profile lists no users to authenticate as' };
+  let obtained: TokenExchange[] | undefined;
+  // No token given: obtain one from the target (kept for the run), as a client of that scheme would. An OAuth 1
+  // request with a callback and no token asks for temporary credentials (RFC 5849 §2.1) and is signed as it is.
+  if ((scheme === 'oauth2' || (scheme === 'oauth1' && options.callback === undefined)) && options.token === undefined) {
+    const got = await (scheme === 'oauth2' ? tokensOf(deps).oauth2(user, picked.base) : tokensOf(deps).oauth1(user, picked.base));
+    obtained = got.exchanges;
+    if (!got.ok) return { error: got.reason, obtained };
+    options = { ...options, token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
+  }
   const applied = deps.authenticator.apply(request, scheme!, user, options);
-  if (!applied.ok) return { error: applied.reason };
+  if (!applied.ok) return { error: applied.reason, ...(obtained ? { obtained } : {}) };
   request = applied.request;
-  return { request: after(request), base: picked.base };
+  return { request: after(request), base: picked.base, ...(obtained ? { obtained } : {}) };
 }
 
 function capture(step: StepData, res: HttpResponse, requestUrl: string, baseUrl: string, scope: Record<string, unknown>, redactor: Redactor): void {
@@ -380,7 +507,7 @@ function capture(step: StepData, res: HttpResponse, requestUrl: string, baseUrl:
     }
     else if ('location' in c) {
       const loc = headerValue(res, 'location');
-      const r = loc === undefined ? undefined : locationPath(loc, requestUrl, baseUrl, false);
+      const r = loc === undefined ? undefined : locationPath(loc, requestUrl, baseUrl);
       scope[name] = r && 'path' in r ? r.path : undefined;
     } else if ('allow' in c) scope[name] = parseAllow(headerValue(res, 'allow') ?? '').methods;
     else if ('status' in c) scope[name] = res.status;

@@ -19,7 +19,18 @@ describe('expectation helpers', () => {
     expect(locationPath('/api/articles/7', 'http://h/api/articles', 'http://h/api')).toEqual({ path: '/articles/7' });
     expect(locationPath('http://h/articles/7', 'http://h/articles', 'http://h')).toEqual({ path: '/articles/7' });
     expect(locationPath('7', 'http://h/articles/', 'http://h')).toEqual({ path: '/articles/7' });
-    expect(locationPath('http://evil/articles/7', 'http://h/articles', 'http://h')).toHaveProperty('problem');
+  });
+
+  it('reads an absolute Location on another origin through the base URL, unless the profile lists the origins', () => {
+    // Default: any origin, read by its path (a public URL in front of a proxy); the base's prefix is dropped.
+    expect(locationPath('https://public.example/articles/7', 'http://h/articles', 'http://h')).toEqual({ path: '/articles/7' });
+    expect(locationPath('https://public.example/api/articles/7', 'http://h/api/articles', 'http://h/api')).toEqual({ path: '/articles/7' });
+    // A listed origin with its own prefix: that prefix is dropped, and the rest is read through the base URL.
+    const own = { own: ['https://public.example/v1'], strict: true };
+    expect(locationPath('https://public.example/v1/articles/7', 'http://h/api/articles', 'http://h/api', own)).toEqual({ path: '/articles/7' });
+    expect(locationPath('http://h/api/articles/7', 'http://h/api/articles', 'http://h/api', own)).toEqual({ path: '/articles/7' });
+    // With target.origins, any other origin is outside the target.
+    expect(locationPath('http://evil/articles/7', 'http://h/articles', 'http://h', own)).toHaveProperty('problem');
   });
 
   it('compares paths after percent-decoding and matches shapes segment-wise', () => {

@@ -41,8 +41,24 @@ const bodyText = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLe
 
 const describeSet = (set: ReadonlyArray<number | string>) => set.join(' or ');
 
-/** Resolves a Location against the request URL and the target base: the path below the base, or a problem. */
-export function locationPath(location: string, requestUrl: string, baseUrl: string, sameOrigin = true): { path: string } | { problem: string } {
+/** Which origins a Location may name (see {@link locationPath}). */
+export interface LocationOrigins {
+  /** Base URLs (origin, optionally a path prefix) besides `baseUrl` that are the target's own: its other listener, `target.origins`. */
+  own?: readonly string[];
+  /** Only `baseUrl` and `own` are accepted (the profile lists `target.origins`); otherwise any origin is read by its path. */
+  strict?: boolean;
+}
+
+const prefixOf = (u: URL) => u.pathname.replace(/\/$/, '');
+
+/**
+ * Resolves a Location against the request URL and reads it through the target's base URL: the path below the base,
+ * or a problem. A relative or same-origin Location loses the base's path prefix (`/api`); an absolute one on an origin
+ * the target owns (`own`, e.g. the public URL in front of a proxy) loses that origin's own prefix, else the base's. An
+ * absolute Location on any other origin is read the same way by its path — a Location identifies the resource by
+ * its path, and the steps that follow read it — unless `strict`, where it is a problem.
+ */
+export function locationPath(location: string, requestUrl: string, baseUrl: string, origins: LocationOrigins = {}): { path: string } | { problem: string } {
   let resolved: URL;
   try {
     resolved = new URL(location.trim(), requestUrl);
@@ -50,8 +66,15 @@ export function locationPath(location: string, requestUrl: string, baseUrl: stri
     return { problem: `Location ${JSON.stringify(location)} is not a valid URI reference` };
   }
   const base = new URL(baseUrl);
-  if (sameOrigin && resolved.origin !== base.origin) return { problem: `Location ${JSON.stringify(location)} points outside the target (${base.origin})` };
-  const prefix = base.pathname.replace(/\/$/, '');
+  let prefix = prefixOf(base);
+  if (resolved.origin !== base.origin) {
+    const owner = (origins.own ?? []).map((o) => new URL(o)).find((o) => o.origin === resolved.origin);
+    if (owner) prefix = prefixOf(owner) || prefix;
+    else if (origins.strict) {
+      const listed = [base.origin, ...(origins.own ?? []).map((o) => new URL(o).origin)];
+      return { problem: `Location ${JSON.stringify(location)} points outside the target (its origins: ${[...new Set(listed)].join(', ')}; profile target.origins)` };
+    }
+  }
   let p = resolved.pathname;
   if (prefix && p.startsWith(prefix + '/')) p = p.slice(prefix.length);
   return { path: p + resolved.search };
@@ -106,6 +129,8 @@ const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v =
 export interface CheckContext {
   requestUrl: string;
   baseUrl: string;
+  /** The origins a Location may name besides the base URL's. Default: any, read by its path. */
+  origins?: LocationOrigins;
   optionalFields: readonly string[];
   render: Render;
   /** The profile's `auth.refusalStatus`; absent: any 4xx that means a refusal. */
@@ -145,7 +170,7 @@ export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ct
     const loc = headerValue(res, 'location');
     if (loc === undefined) out.push('Location header is missing');
     else {
-      const r = locationPath(loc, ctx.requestUrl, ctx.baseUrl, exp.location.sameOrigin ?? true);
+      const r = locationPath(loc, ctx.requestUrl, ctx.baseUrl, exp.location.sameOrigin === false ? {} : (ctx.origins ?? {}));
       if ('problem' in r) out.push(r.problem);
       else {
         if (exp.location.path !== undefined) {

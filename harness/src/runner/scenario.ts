@@ -115,7 +115,8 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
     };
   }
   if (firstError) {
-    return { ...base, status: 'errored', reason: firstError.message, transcript: redacted(firstError.transcript), ...(counterexample ? { counterexample } : {}) };
+    const precondition = firstError.precondition;
+    return { ...base, status: 'errored', reason: firstError.message, ...(precondition ? { precondition } : {}), transcript: redacted(firstError.transcript), ...(counterexample ? { counterexample } : {}) };
   }
   if (details.failed) {
     // The property threw outside executeOnce: a harness bug, reported rather than hidden.

@@ -39,6 +39,11 @@ export interface ScenarioResult {
   runs: number;
   durationMs: number;
   failure?: { step: number; stepName?: string; messages: string[] };
+  /**
+   * Errored because a setup step failed: the scenario checked none of its rules. `checkedBy` names the scenarios
+   * that check what the step relied on (empty when the step names none).
+   */
+  precondition?: { step: number; stepName?: string; checkedBy: string[] };
   counterexample?: Counterexample;
   /** Exchanges of the failing run, or of the last run when it passed (bounded). */
   transcript: Exchange[];

@@ -43,7 +43,9 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
   }
   const stepNames = new Set<string>();
   s.steps.forEach((step, i) => {
-    if (step.request === undefined && step.replayOf === undefined) issues.push({ path: ['steps', i], message: 'a step needs a request or replayOf' });
+    const kinds = [step.request, step.replayOf, step.createArticle].filter((k) => k !== undefined).length;
+    if (kinds === 0) issues.push({ path: ['steps', i], message: 'a step needs a request, replayOf or createArticle' });
+    if (step.createArticle !== undefined && kinds > 1) issues.push({ path: ['steps', i, 'createArticle'], message: 'a createArticle step has no request or replayOf' });
     if (step.request !== undefined && step.replayOf !== undefined) issues.push({ path: ['steps', i, 'replayOf'], message: 'a step has a request or replayOf, not both' });
     if (step.replayOf !== undefined && !stepNames.has(step.replayOf)) issues.push({ path: ['steps', i, 'replayOf'], message: `no earlier step is named "${step.replayOf}"` });
     if (step.expectCount !== undefined && step.repeat === undefined) issues.push({ path: ['steps', i, 'expectCount'], message: 'expectCount needs repeat' });
@@ -56,6 +58,10 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
     }
     if (step.request) check(step.request, ['steps', i, 'request'], scope);
     if (step.expect) check(step.expect, ['steps', i, 'expect'], scope);
+    if (step.createArticle) {
+      check(step.createArticle.article, ['steps', i, 'createArticle', 'article'], scope);
+      defined.add(step.createArticle.as);
+    }
     for (const name of Object.keys(step.capture ?? {})) defined.add(name);
   });
   return issues;

@@ -77,7 +77,12 @@ const RequestSchema = z.strictObject({
   headers: z.record(z.string(), Template).optional(),
   body: RequestBody.optional(),
   auth: AuthSpec.optional(),
-  via: z.enum(['plain', 'tls']).optional().describe('Send to the profile\'s plain-HTTP or TLS base URL (default: TLS when the scheme is TLS-only, else the primary target).'),
+  via: z
+    .enum(['plain', 'tls', 'credentials'])
+    .optional()
+    .describe(
+      "Send to the profile's plain-HTTP or TLS base URL, or where the harness's credentials go (`credentials`: the primary target, or TLS when every usable scheme is TLS-only — so a request without credentials can share the connection of one with them). Default: TLS when the scheme is TLS-only, else the primary target.",
+    ),
   bodyAfterSigning: z
     .union([RequestBody, z.strictObject({ mutate: Template.describe('A mutation (from the bodyMutation generator) applied to the signed body text.') })])
     .optional()
@@ -100,7 +105,10 @@ const ExpectSchema = z.strictObject({
     .strictObject({
       path: TemplateList.optional().describe('The Location, resolved against the request URL, has this path (or one of these).'),
       shape: Template.optional().describe('A path template such as `/articles/{id}`: each `{name}` matches one non-empty segment.'),
-      sameOrigin: z.boolean().optional().describe('Default true: an absolute Location must point at the target.'),
+      sameOrigin: z
+        .boolean()
+        .optional()
+        .describe("Default true: an absolute Location must be on one of the target's origins when the profile lists target.origins (without it, any absolute Location is read through the base URL by its path). false: any origin."),
       differsFrom: TemplateList.optional().describe('The Location path must differ from these (e.g. an earlier Location).'),
     })
     .optional()
@@ -138,8 +146,32 @@ const CaptureSchema = z.union([
   z.strictObject({ status: z.literal(true) }),
 ]);
 
+const ScenarioId = z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'an id is lowercase letters, digits and . _ / -');
+
+const SetupSchema = z
+  .union([
+    z.literal(true),
+    z.strictObject({
+      checkedBy: z.union([ScenarioId, z.array(ScenarioId).min(1)]).optional().describe('The scenario(s) that check what this step relies on; a step naming its own scenario is checked there.'),
+      what: z.string().optional().describe('What the step does, for the reason ("creating the article with POST").'),
+    }),
+  ])
+  .describe(
+    'This step only prepares what the check needs. When it fails, the scenario is errored with "precondition failed: …; that behaviour is checked by …", and its rules do not fail.',
+  );
+
 const StepSchema = z.strictObject({
   name: z.string().optional(),
+  setup: SetupSchema.optional(),
+  createArticle: z
+    .strictObject({
+      article: Template.describe('The article value to store.'),
+      as: Name.describe('Name that receives the new article\'s path.'),
+    })
+    .optional()
+    .describe(
+      'Setup: create an article with PUT at a client-chosen URL when the profile has articles.clientChosenPut, else with POST to the collection; its path becomes {{ as }}. No `request` then.',
+    ),
   replayOf: z.string().optional().describe('Send again, byte for byte, the request an earlier step (by name) sent; no `request` then.'),
   repeat: z
     .strictObject({ times: z.number().int().min(2).max(1000), concurrent: z.boolean().optional() })
@@ -164,7 +196,7 @@ const GivenSchema = z.union([
 
 export const ScenarioSchema = z.strictObject({
   /* the id comes first so editors suggest it first */
-  id: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'an id is lowercase letters, digits and . _ / -'),
+  id: ScenarioId,
   title: z.string().min(1),
   description: z.string().optional(),
   rules: z.array(z.string()).min(1).describe('Ids from specs/rules.yaml that this scenario checks.'),
@@ -188,6 +220,7 @@ export type Level = z.infer<typeof LevelSchema>;
 export type ScenarioFileData = z.infer<typeof ScenarioFileSchema>;
 export type ScenarioData = z.infer<typeof ScenarioSchema>;
 export type StepData = z.infer<typeof StepSchema>;
+export type SetupData = z.infer<typeof SetupSchema>;
 export type RequestData = z.infer<typeof RequestSchema>;
 export type ExpectData = z.infer<typeof ExpectSchema>;
 export type CaptureData = z.infer<typeof CaptureSchema>;

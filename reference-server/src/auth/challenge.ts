@@ -14,7 +14,10 @@ export const OAUTH1_CHALLENGE = `OAuth realm="${REALM}"`;
  * by `Basic realm="conform", charset="UTF-8"` (RFC 7617 §2.1), `Bearer realm="conform"` (RFC 6750 §3) and
  * `OAuth realm="conform"` (RFC 5849). Basic and the OAuth schemes are never challenged over plain HTTP.
  */
-export function challenges(secure: boolean): string {
+export function challenges(secure: boolean, variants: ReadonlySet<VariantName> = new Set()): string {
+  // A server offering only TLS-only schemes challenges with them on both listeners (a 401 needs a challenge).
+  if (variants.has('basic-only')) return `Basic realm="${REALM}", charset="UTF-8"`;
+  if (variants.has('oauth-only')) return `Bearer realm="${REALM}", ${OAUTH1_CHALLENGE}`;
   const hmac = `hmac realm="${REALM}"`;
   return secure ? `${hmac}, Basic realm="${REALM}", charset="UTF-8", Bearer realm="${REALM}", ${OAUTH1_CHALLENGE}` : hmac;
 }
@@ -50,7 +53,7 @@ export function unauthorized(req: RequestRecord, refusal: Refusal | undefined, f
     if (variants.has('refuse-403')) return problem(403, detail);
     if (variants.has('refuse-400')) return problem(400, detail);
   }
-  const challenge = refusal?.challenge ?? challenges(req.secure);
+  const challenge = refusal?.challenge ?? challenges(req.secure, variants);
   const headers: HeaderMap = faults.has('no-www-authenticate') ? {} : { 'www-authenticate': challenge };
   return problem(401, detail, { headers });
 }

@@ -45,6 +45,8 @@ export type Verification =
 export function verifyCredentials(req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
   const hmac = req.headers[HMAC_HEADER];
   const authorization = req.headers[BASIC_HEADER];
+  const refused = refusedByVariant(req, deps);
+  if (refused !== undefined) return invalid(refused);
   if (hmac === undefined && authorization === undefined) {
     return carriesOAuth1Params(req) ? verifyOAuth1Resource(req, state, deps) : { kind: 'none' };
   }
@@ -52,6 +54,23 @@ export function verifyCredentials(req: RequestRecord, state: ServerState, deps: 
   if (Array.isArray(hmac) || Array.isArray(authorization)) return invalid('send one credential header, once');
   if (authorization !== undefined) return verifyAuthorization(authorization, req, state, deps);
   return verifyHmac(hmac ?? '', req, state, deps);
+}
+
+/**
+ * The variants `basic-only` and `oauth-only` offer fewer schemes for resource access: credentials of another scheme
+ * are refused like wrong ones. (The OAuth 1 authorize endpoint checks the owner's Basic credentials on its own.)
+ */
+function refusedByVariant(req: RequestRecord, deps: HandlerDeps): string | undefined {
+  const basicOnly = deps.variants.has('basic-only');
+  const oauthOnly = deps.variants.has('oauth-only');
+  if (!basicOnly && !oauthOnly) return undefined;
+  const offered = basicOnly ? 'this server accepts Basic (over TLS) only' : 'this server accepts OAuth 2 bearer tokens and OAuth 1 (over TLS) only';
+  if (req.headers[HMAC_HEADER] !== undefined) return offered;
+  const authorization = req.headers[BASIC_HEADER];
+  const scheme = typeof authorization === 'string' ? /^(\S+)/.exec(authorization.trim())?.[1]?.toLowerCase() : undefined;
+  if (basicOnly && (scheme === 'bearer' || scheme === 'oauth' || (authorization === undefined && carriesOAuth1Params(req)))) return offered;
+  if (oauthOnly && scheme !== undefined && scheme !== 'bearer' && scheme !== 'oauth') return offered;
+  return undefined;
 }
 
 function verifyAuthorization(value: string, req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {

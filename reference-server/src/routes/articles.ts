@@ -31,6 +31,25 @@ export function itemRoute(id: string, form: ItemForm): Route {
   };
 }
 
+/** The public origin the `location-other-origin` variant writes, as a proxy in front of the server would. */
+export const PUBLIC_ORIGIN = 'https://public.example';
+
+/**
+ * The `Location` of a new article: its path (RFC 9110 allows a relative reference), or under the variants an
+ * absolute URL on the request's own origin (`location-absolute`) or on the public origin of a proxy
+ * (`location-other-origin`).
+ */
+function locationOf(ctx: HandlerContext, path: string): string {
+  const { variants } = ctx.deps;
+  if (variants.has('location-other-origin')) return `${PUBLIC_ORIGIN}${path}`;
+  if (variants.has('location-absolute')) {
+    const host = ctx.req.headers['host'];
+    const h = Array.isArray(host) ? host[0] : host;
+    if (h !== undefined) return `${ctx.req.secure ? 'https' : 'http'}://${h}${path}`;
+  }
+  return path;
+}
+
 function post(ctx: HandlerContext): ResponseRecord {
   const body = readArticleBody(ctx);
   if (!body.ok) return body.response;
@@ -40,9 +59,9 @@ function post(ctx: HandlerContext): ResponseRecord {
   if (ctx.state.store.set(id, body.article, true) === 'full') return storeFull(ctx);
   const headers: HeaderMap = {};
   if (!faults.has('post-no-location')) {
-    if (faults.has('post-location-nowhere')) headers.location = `/articles/${freshId(ctx, id) ?? `${id}-elsewhere`}`;
-    else if (faults.has('post-location-shape')) headers.location = `/items/${id}`;
-    else headers.location = `/articles/${id}`;
+    if (faults.has('post-location-nowhere')) headers.location = locationOf(ctx, `/articles/${freshId(ctx, id) ?? `${id}-elsewhere`}`);
+    else if (faults.has('post-location-shape')) headers.location = locationOf(ctx, `/items/${id}`);
+    else headers.location = locationOf(ctx, `/articles/${id}`);
   }
   return xmlResponse(faults.has('post-200') ? 200 : 201, render(ctx, body.article), headers);
 }
@@ -67,7 +86,7 @@ function put(ctx: HandlerContext, key: string): ResponseRecord {
   const outcome = ctx.state.store.set(key, article);
   if (outcome === 'full') return storeFull(ctx);
   if (outcome === 'replaced') return ctx.deps.variants.has('replace-204') ? { status: 204, headers: {} } : xmlResponse(200, render(ctx, article));
-  const headers: HeaderMap = faults.has('put-create-no-location') ? {} : { location: ctx.req.path };
+  const headers: HeaderMap = faults.has('put-create-no-location') ? {} : { location: locationOf(ctx, ctx.req.path) };
   return xmlResponse(faults.has('put-create-200') ? 200 : 201, render(ctx, article), headers);
 }
 

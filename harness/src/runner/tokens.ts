@@ -1,0 +1,126 @@
+/**
+ * Temporary credentials for requests that need credentials when the only schemes the profile offers are the OAuth
+ * family: an OAuth 2 access token (client credentials) or OAuth 1 token credentials (the three legs), obtained from
+ * the target on first use and kept for the run, until they are about to expire.
+ */
+import type { Authenticator } from '../auth/authenticator.js';
+import type { HttpClient, HttpRequest } from '../http/client.js';
+import { formField } from '../http/form.js';
+import type { ResolvedProfile } from '../profile/schema.js';
+
+/** What a token request sent and got, for the transcript of the step that needed it. */
+export interface TokenExchange {
+  request: HttpRequest;
+  response?: import('../http/client.js').HttpResponse;
+  error?: { code: string; message: string };
+}
+
+export type TokenResult =
+  | { ok: true; token: string; tokenSecret?: string; exchanges: TokenExchange[] }
+  | { ok: false; reason: string; exchanges: TokenExchange[] };
+
+export interface TokenSource {
+  /** An OAuth 2 access token of the client acting for `user` (the profile's client or its `otherClient`). */
+  oauth2(user: string, base: string): Promise<TokenResult>;
+  /** OAuth 1 token credentials approved by `user` (who authorizes with Basic). */
+  oauth1(user: string, base: string): Promise<TokenResult>;
+}
+
+interface Deps {
+  client: HttpClient;
+  profile: ResolvedProfile;
+  authenticator: Authenticator;
+  /** Called for every secret obtained, so reports never show it. */
+  secret: (value: string) => void;
+  now?: () => number;
+}
+
+/** Seconds before its expiry that a cached token is no longer handed out (transit time). */
+const EXPIRY_MARGIN_S = 2;
+
+const join = (base: string, path: string) => base.replace(/\/$/, '') + path;
+const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+
+export function createTokenSource(deps: Deps): TokenSource {
+  const now = deps.now ?? (() => Date.now());
+  const cache = new Map<string, { result: Promise<TokenResult>; until: number }>();
+
+  const cached = (key: string, make: () => Promise<{ result: TokenResult; ttl?: number }>): Promise<TokenResult> => {
+    const hit = cache.get(key);
+    if (hit && hit.until > now()) return hit.result.then((r) => (r.ok ? { ...r, exchanges: [] } : r));
+    const p = make().then(({ result, ttl }) => {
+      const entry = cache.get(key);
+      if (entry) entry.until = result.ok ? now() + Math.max(0, (ttl ?? 3600) - EXPIRY_MARGIN_S) * 1000 : 0;
+      return result;
+    });
+    cache.set(key, { result: p, until: Infinity });
+    return p;
+  };
+
+  const send = async (exchanges: TokenExchange[], request: HttpRequest) => {
+    const sent = await deps.client.send(request);
+    exchanges.push(sent.ok ? { request, response: sent.response } : { request, error: sent.error });
+    return sent;
+  };
+
+  const oauth2: TokenSource['oauth2'] = (user, base) => {
+    const settings = deps.profile.auth.oauth2;
+    if (!settings) return Promise.resolve({ ok: false, reason: 'the profile has no auth.oauth2 settings', exchanges: [] });
+    const other = settings.otherClient?.user === user && settings.user !== user;
+    if (settings.user !== user && !other) {
+      return Promise.resolve({ ok: false, reason: `the profile has no OAuth 2 client acting for ${user} (auth.oauth2.user, auth.oauth2.otherClient.user)`, exchanges: [] });
+    }
+    return cached(`oauth2 ${base} ${user}`, async () => {
+      const exchanges: TokenExchange[] = [];
+      const form: HttpRequest = { method: 'POST', url: join(base, settings.tokenEndpoint), headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' };
+      const applied = deps.authenticator.apply(form, 'oauth2-client', user, other ? { otherClient: true } : {});
+      if (!applied.ok) return { result: { ok: false, reason: applied.reason, exchanges } };
+      const sent = await send(exchanges, applied.request);
+      const what = `POST ${settings.tokenEndpoint}`;
+      if (!sent.ok) return { result: { ok: false, reason: `obtaining an OAuth 2 token: ${what}: ${sent.error.message}`, exchanges } };
+      let body: { access_token?: unknown; expires_in?: unknown } = {};
+      try {
+        body = JSON.parse(text(sent.response.body)) as typeof body;
+      } catch {
+        /* reported below */
+      }
+      if (sent.response.status !== 200 || typeof body.access_token !== 'string') {
+        return { result: { ok: false, reason: `obtaining an OAuth 2 token: ${what} answered ${sent.response.status} without an access_token`, exchanges } };
+      }
+      deps.secret(body.access_token);
+      const ttl = typeof body.expires_in === 'number' ? body.expires_in : settings.ttl;
+      return { result: { ok: true, token: body.access_token, exchanges }, ...(ttl !== undefined ? { ttl } : {}) };
+    });
+  };
+
+  const oauth1: TokenSource['oauth1'] = (user, base) => {
+    const settings = deps.profile.auth.oauth1;
+    if (!settings) return Promise.resolve({ ok: false, reason: 'the profile has no auth.oauth1 settings', exchanges: [] });
+    return cached(`oauth1 ${base} ${user}`, async () => {
+      const exchanges: TokenExchange[] = [];
+      const fail = (reason: string) => ({ result: { ok: false as const, reason: `obtaining OAuth 1 token credentials: ${reason}`, exchanges } });
+      const step = async (request: HttpRequest, scheme: 'oauth1' | 'basic', options: Parameters<Authenticator['apply']>[3], fields: string[]) => {
+        const applied = deps.authenticator.apply(request, scheme, user, options);
+        if (!applied.ok) return applied.reason;
+        const what = `${request.method} ${new URL(request.url).pathname}`;
+        const sent = await send(exchanges, applied.request);
+        if (!sent.ok) return `${what}: ${sent.error.message}`;
+        const body = text(sent.response.body);
+        const values = fields.map((f) => formField(body, f));
+        if (sent.response.status !== 200 || values.some((v) => v === undefined)) return `${what} answered ${sent.response.status} without ${fields.join(' and ')}`;
+        for (const v of values) deps.secret(v!);
+        return values as string[];
+      };
+      const temporary = await step({ method: 'POST', url: join(base, settings.temporaryEndpoint), headers: {} }, 'oauth1', { callback: 'oob' }, ['oauth_token', 'oauth_token_secret']);
+      if (typeof temporary === 'string') return fail(temporary);
+      const [tmp, tmpSecret] = temporary as [string, string];
+      const approved = await step({ method: 'GET', url: `${join(base, settings.authorizeEndpoint)}?oauth_token=${encodeURIComponent(tmp)}`, headers: {} }, 'basic', {}, ['oauth_verifier']);
+      if (typeof approved === 'string') return fail(approved);
+      const token = await step({ method: 'POST', url: join(base, settings.tokenEndpoint), headers: {} }, 'oauth1', { token: tmp, tokenSecret: tmpSecret, verifier: approved[0]! }, ['oauth_token', 'oauth_token_secret']);
+      if (typeof token === 'string') return fail(token);
+      return { result: { ok: true, token: token[0]!, tokenSecret: token[1]!, exchanges } };
+    });
+  };
+
+  return { oauth2, oauth1 };
+}
