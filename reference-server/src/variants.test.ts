@@ -41,7 +41,13 @@ const XML = { 'content-type': 'application/xml' };
  * Each variant changes what the server does (and a variant whose profile the default server also satisfies is no
  * stub): one observation, its value on the default server and with only that variant on.
  */
-const BEHAVIOUR: Record<Exclude<VariantName, 'replace-204'>, { observe: (s: TestServer) => unknown; byDefault: unknown; withVariant: unknown }> = {
+/** Variants whose behaviour is observed elsewhere: authentication (auth-variants.test.ts), scheme sets and Location. */
+type ObservedElsewhere =
+  | 'replace-204' | 'refuse-403' | 'refuse-400' | 'errors-json' | 'errors-text' | 'errors-empty' | 'digest-decoded'
+  | 'nonce-int64' | 'date-lenient' | 'oauth2-client-basic-only' | 'basic-only' | 'oauth-only' | 'location-absolute'
+  | 'location-other-origin';
+
+const BEHAVIOUR: Record<Exclude<VariantName, ObservedElsewhere>, { observe: (s: TestServer) => unknown; byDefault: unknown; withVariant: unknown }> = {
   'price-two-decimals': {
     observe: (s) => [
       s.call('PUT', '/articles/a', articleXml({ price: '12.345' }), XML).status,
