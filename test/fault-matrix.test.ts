@@ -35,6 +35,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'method-405-no-allow': ['methods/405-carries-allow'],
   'unlisted-method-200': ['methods/unlisted-rejected'],
   'expand-entities': ['articles/no-entity-expansion'],
+  'xxe-resolved': ['articles/no-external-entities'],
   'alias-separate': ['articles/put-alias'],
   'delete-noop': ['articles/delete-removes'],
   'nonce-unchecked': ['auth/nonce-once', 'auth/nonce-concurrent-once', 'auth/nonce-replay-after-many'],

@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { formatSignedDate } from './auth/date.js';
 import { describe, expect, it } from 'vitest';
 import { FAULT_NAMES, FAULTS, SCENARIO_FAULT_NAMES, UnknownFaultError, parseFaultNames } from './faults.js';
@@ -66,6 +70,13 @@ function signedPut(s: TestServer, bodyHash: boolean): boolean {
 function swapCase(text: string): string {
   return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
+
+/** A file inside the temporary directory that `xxe-resolved` reads into an article. */
+const ENTITY_FILE = (() => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'conform-faults-')), 'entity.txt');
+  writeFileSync(file, 'leaked');
+  return pathToFileURL(file).href;
+})();
 
 const ITEM_ALLOW = 'GET, HEAD, PUT, DELETE, OPTIONS';
 
@@ -166,6 +177,14 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'method-405-no-allow': { observe: (s) => s.call('POST', '/articles/x', articleXml()).headers.allow, correct: ITEM_ALLOW, faulty: undefined },
   'unlisted-method-200': { observe: (s) => s.call('PATCH', '/articles/x', articleXml()).status, correct: 405, faulty: 200 },
+  'xxe-resolved': {
+    observe: (s) => {
+      const res = s.call('PUT', '/articles/x', `<!DOCTYPE article [<!ENTITY x SYSTEM "${ENTITY_FILE}">]>${articleXml({ title: '&x;' })}`);
+      return [res.status, elementText(res, 'title')];
+    },
+    correct: [400, undefined],
+    faulty: [201, 'leaked'],
+  },
   'expand-entities': {
     observe: (s) => {
       const res = s.call('PUT', '/articles/x', `<!DOCTYPE article [<!ENTITY x "boom">]>${articleXml({ title: '&x;' })}`);

@@ -31,6 +31,7 @@ export const FAULTS = {
   'method-405-no-allow': '405 responses omit the Allow header.',
   'unlisted-method-200': 'A known method not in Allow answers 200 instead of 405.',
   'expand-entities': 'DTD internal entities are accepted and expanded (bounded, non-recursive).',
+  'xxe-resolved': 'External entities and DTDs of a request document are resolved: http URLs on loopback are really contacted (content unused), file: URLs inside the temporary directory are read and expanded (1 KiB at most).',
   'alias-separate': '/article/<id> is a different store from /articles/<id>.',
   'delete-noop': 'DELETE answers 204 but keeps the article.',
   'nonce-unchecked': 'Nonces of the date-and-nonce form are never checked (nor stored): replays are accepted.',

@@ -5,6 +5,7 @@ import { parseArticle } from '../xml/article.js';
 import { boundsRefusal, firstCodePoints, roundToCents, TRUNCATED_TITLE } from './bounds.js';
 import type { ArticleProblemCode } from '../xml/article.js';
 import type { HandlerContext } from './route.js';
+import { resolveExternalEntities } from '../xml/external.js';
 
 /** Result of {@link readArticleBody}: the article to store, or the error response to send. */
 export type ArticleBody = { ok: true; article: Article } | { ok: false; response: ResponseRecord };
@@ -35,7 +36,8 @@ export function readArticleBody(ctx: HandlerContext): ArticleBody {
   if (text === undefined) {
     return fail(problem(400, 'request body is not valid UTF-8', { slug: 'not-utf8', title: 'Body not UTF-8' }));
   }
-  const parsed = parseArticle(text, { expandInternalEntities: deps.faults.has('expand-entities') });
+  const resolved = deps.faults.has('xxe-resolved') ? resolveExternalEntities(text) : undefined;
+  const parsed = parseArticle(resolved ?? text, { expandInternalEntities: deps.faults.has('expand-entities') || resolved !== undefined });
   if (!parsed.ok) return fail(problem(400, parsed.problem.detail, PROBLEMS[parsed.problem.code]));
   const refusal = boundsRefusal(parsed.article, deps);
   if (refusal) return fail(refusal);
