@@ -36,6 +36,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'unlisted-method-200': ['methods/unlisted-rejected'],
   'expand-entities': ['articles/no-entity-expansion'],
   'xxe-resolved': ['articles/no-external-entities'],
+  'xxe-file-read': ['articles/no-external-entities'],
   'alias-separate': ['articles/put-alias'],
   'delete-noop': ['articles/delete-removes'],
   'nonce-unchecked': ['auth/nonce-once', 'auth/nonce-concurrent-once', 'auth/nonce-replay-after-many'],
@@ -82,6 +83,12 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth1-token-secret-ignored': ['auth/oauth1-token-secret-required'],
   'oauth1-base-uri-no-port': ['auth/oauth1-three-legged'],
   'oauth1-over-http': ['auth/oauth1-over-http-refused'],
+  'oauth1-temporary-over-http': ['auth/oauth1-endpoints-over-http-refused'],
+  'oauth1-token-over-http': ['auth/oauth1-endpoints-over-http-refused'],
+  'oauth1-temporary-replay': ['auth/oauth1-endpoints-replay-refused'],
+  'oauth1-token-endpoint-replay': ['auth/oauth1-endpoints-replay-refused'],
+  'oauth1-authorize-any-user': ['auth/oauth1-authorize-owner-only'],
+  'oauth1-authorize-twice': ['auth/oauth1-authorize-once'],
   'oauth2-any-grant': ['auth/oauth2-unsupported-grant'],
 };
 

@@ -36,7 +36,8 @@ export function readArticleBody(ctx: HandlerContext): ArticleBody {
   if (text === undefined) {
     return fail(problem(400, 'request body is not valid UTF-8', { slug: 'not-utf8', title: 'Body not UTF-8' }));
   }
-  const resolved = deps.faults.has('xxe-resolved') ? resolveExternalEntities(text) : undefined;
+  const how = { http: deps.faults.has('xxe-resolved'), file: deps.faults.has('xxe-file-read') };
+  const resolved = how.http || how.file ? resolveExternalEntities(text, how) : undefined;
   const parsed = parseArticle(resolved ?? text, { expandInternalEntities: deps.faults.has('expand-entities') || resolved !== undefined });
   if (!parsed.ok) return fail(problem(400, parsed.problem.detail, PROBLEMS[parsed.problem.code]));
   const refusal = boundsRefusal(parsed.article, deps);

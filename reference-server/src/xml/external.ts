@@ -1,8 +1,8 @@
 /**
- * The `xxe-resolved` fault: external entities and DTDs of a request document are resolved — safely. Only
- * `http://` URLs on loopback are contacted (a real request, 2 s timeout, answer discarded after 4 KiB; its content is
- * not used, since the handler is synchronous), and only `file:` URLs inside the system's temporary directory are read
- * (at most 1 KiB). Anything else resolves to empty text.
+ * The `xxe-resolved` and `xxe-file-read` faults: external entities and DTDs of a request document are resolved —
+ * safely. Under `xxe-resolved` only `http://` URLs on loopback are contacted (a real request, 2 s timeout, answer
+ * discarded after 4 KiB; its content is not used, since the handler is synchronous); under `xxe-file-read` only
+ * `file:` URLs inside the system's temporary directory are read (at most 1 KiB). Anything else resolves to empty text.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { request } from 'node:http';
@@ -60,9 +60,15 @@ function readTemporaryFile(url: string): string {
   }
 }
 
-function resolve(url: string, contacts: { n: number }): string {
-  if (url.startsWith('file:')) return readTemporaryFile(url);
-  if (contacts.n++ < MAX_CONTACTS) contactLoopback(url);
+/** Which external references are resolved: loopback http URLs (contacted), files in the temporary directory (read). */
+export interface Resolve {
+  http: boolean;
+  file: boolean;
+}
+
+function resolve(url: string, how: Resolve, contacts: { n: number }): string {
+  if (url.startsWith('file:')) return how.file ? readTemporaryFile(url) : '';
+  if (how.http && contacts.n++ < MAX_CONTACTS) contactLoopback(url);
   return '';
 }
 
@@ -71,13 +77,13 @@ function resolve(url: string, contacts: { n: number }): string {
  * the resolved text (characters that would break the literal removed), parameter entities and the external subset
  * are dropped after being resolved. Undefined when the document declares nothing external.
  */
-export function resolveExternalEntities(text: string): string | undefined {
+export function resolveExternalEntities(text: string, how: Resolve): string | undefined {
   const contacts = { n: 0 };
   let found = false;
   const parameters: string[] = [];
   let out = text.replace(EXTERNAL_ENTITY, (_m, percent: string | undefined, name: string, _p1, _p2, u1: string | undefined, u2: string | undefined) => {
     found = true;
-    const value = resolve(u1 ?? u2 ?? '', contacts);
+    const value = resolve(u1 ?? u2 ?? '', how, contacts);
     if (percent !== undefined) {
       parameters.push(name);
       return '';
@@ -86,7 +92,7 @@ export function resolveExternalEntities(text: string): string | undefined {
   });
   out = out.replace(EXTERNAL_SUBSET, (_m, head: string, _p1, _p2, u1: string | undefined, u2: string | undefined) => {
     found = true;
-    resolve(u1 ?? u2 ?? '', contacts);
+    resolve(u1 ?? u2 ?? '', how, contacts);
     return head;
   });
   for (const name of parameters) out = out.split(`%${name};`).join('');
