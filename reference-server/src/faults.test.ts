@@ -1,5 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { formatSignedDate } from './auth/date.js';
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FAULT_NAMES, FAULTS, SCENARIO_FAULT_NAMES, UnknownFaultError, parseFaultNames } from './faults.js';
 import type { FaultName, ScenarioFaultName } from './faults.js';
 import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
@@ -68,6 +74,48 @@ function swapCase(text: string): string {
 }
 
 const XML_BODY = { 'content-type': 'application/xml' };
+
+/** A loopback listener `xxe-resolved` contacts: `waitForContact` is true when it was contacted within 100 ms. */
+let contacts = 0;
+let onContact: (() => void) | undefined;
+const LISTENER_SERVER = createServer((req, res) => {
+  contacts++;
+  onContact?.();
+  req.resume();
+  res.end('x');
+});
+await new Promise<void>((resolve) => LISTENER_SERVER.listen(0, '127.0.0.1', resolve));
+afterAll(() => new Promise<void>((resolve) => LISTENER_SERVER.close(() => resolve())));
+const LISTENER = { url: `http://127.0.0.1:${(LISTENER_SERVER.address() as AddressInfo).port}/entity` };
+function waitForContact(): Promise<boolean> {
+  const before = contacts;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(contacts > before), 100);
+    onContact = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+  });
+}
+
+/** A file inside the temporary directory that `xxe-file-read` reads into an article. */
+const ENTITY_FILE = (() => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'conform-faults-')), 'entity.txt');
+  writeFileSync(file, 'leaked');
+  return pathToFileURL(file).href;
+})();
+
+/** A temporary-credential request of the default consumer (`oauth_callback=oob`). */
+function temporaryRequest(s: TestServer, o: { secure?: boolean; nonce?: string; timestamp?: number } = {}) {
+  return oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']], ...o }).res;
+}
+
+/** Temporary credentials approved by alice, and their verifier. */
+function approved(s: TestServer): { token: { key: string; secret: string }; verifier: string } {
+  const temporary = formOf(temporaryRequest(s));
+  const approval = formOf(s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`, headers: s.basic('alice'), secure: true }));
+  return { token: { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' }, verifier: approval.oauth_verifier ?? '' };
+}
 
 const ITEM_ALLOW = 'GET, HEAD, PUT, DELETE, OPTIONS';
 
@@ -154,8 +202,37 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'options-no-allow': { observe: (s) => s.call('OPTIONS', '/articles').headers.allow !== undefined, correct: true, faulty: false },
   'options-204': { observe: (s) => s.call('OPTIONS', '/articles/x').status, correct: 200, faulty: 204 },
+  'allow-method-401': { observe: (s) => created(s).call('PATCH', '/articles/x', articleXml(), { 'content-type': 'application/xml' }).status, correct: 405, faulty: 401 },
+  'allow-lists-unhandled-delete-on-collection': {
+    observe: (s) => s.call('OPTIONS', '/articles').headers.allow?.includes('DELETE') === true && s.call('DELETE', '/articles').status === 405,
+    correct: false,
+    faulty: true,
+  },
+  'allow-method-500': { observe: (s) => s.call('DELETE', '/users/bob/financialrecords').status, correct: 405, faulty: 500 },
+  'root-allow-lies': {
+    observe: (s) => s.call('OPTIONS', '/').headers.allow?.includes('PUT') === true && s.call('PUT', '/', articleXml()).status === 405,
+    correct: false,
+    faulty: true,
+  },
   'method-405-no-allow': { observe: (s) => s.call('POST', '/articles/x', articleXml()).headers.allow, correct: ITEM_ALLOW, faulty: undefined },
   'unlisted-method-200': { observe: (s) => s.call('PATCH', '/articles/x', articleXml()).status, correct: 405, faulty: 200 },
+  'xxe-resolved': {
+    observe: (s) => {
+      const contacted = waitForContact();
+      s.call('PUT', '/articles/x', `<!DOCTYPE article [<!ENTITY x SYSTEM "${LISTENER.url}">]>${articleXml({ title: 'a' })}`);
+      return contacted;
+    },
+    correct: false,
+    faulty: true,
+  },
+  'xxe-file-read': {
+    observe: (s) => {
+      const res = s.call('PUT', '/articles/x', `<!DOCTYPE article [<!ENTITY x SYSTEM "${ENTITY_FILE}">]>${articleXml({ title: '&x;' })}`);
+      return [res.status, elementText(res, 'title')];
+    },
+    correct: [400, undefined],
+    faulty: [201, 'leaked'],
+  },
   'expand-entities': {
     observe: (s) => {
       const res = s.call('PUT', '/articles/x', `<!DOCTYPE article [<!ENTITY x "boom">]>${articleXml({ title: '&x;' })}`);
@@ -406,6 +483,55 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 200,
     oauth1: true,
   },
+  'oauth1-temporary-over-http': { observe: (s) => temporaryRequest(s, { secure: false }).status, correct: 400, faulty: 200, oauth1: true },
+  'oauth1-token-over-http': {
+    observe: (s) => {
+      const { token, verifier } = approved(s);
+      return oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', verifier]], secure: false }).res.status;
+    },
+    correct: 400,
+    faulty: 200,
+    oauth1: true,
+  },
+  'oauth1-temporary-replay': {
+    observe: (s) => {
+      const timestamp = Math.floor(s.clock.now().getTime() / 1000);
+      return [temporaryRequest(s, { nonce: 'replayed-temporary', timestamp }).status, temporaryRequest(s, { nonce: 'replayed-temporary', timestamp }).status];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    oauth1: true,
+  },
+  'oauth1-token-endpoint-replay': {
+    observe: (s) => {
+      const { token, verifier } = approved(s);
+      const timestamp = Math.floor(s.clock.now().getTime() / 1000);
+      const exchange = () => oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', verifier]], nonce: 'replayed-token', timestamp }).res.status;
+      return [exchange(), exchange()];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    oauth1: true,
+  },
+  'oauth1-authorize-any-user': {
+    observe: (s) => {
+      const temporary = formOf(temporaryRequest(s));
+      return s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`, headers: s.basic('bob'), secure: true }).status;
+    },
+    correct: 403,
+    faulty: 200,
+    oauth1: true,
+  },
+  'oauth1-authorize-twice': {
+    observe: (s) => {
+      const temporary = formOf(temporaryRequest(s));
+      const approve = () => s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`, headers: s.basic('alice'), secure: true }).status;
+      return [approve(), approve()];
+    },
+    correct: [200, 400],
+    faulty: [200, 200],
+    oauth1: true,
+  },
   'oauth1-verifier-reusable': {
     observe: (s) => {
       const temporary = formOf(oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']] }).res);
@@ -485,6 +611,11 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['options-extra-method', 'options-no-allow'],
   ['options-extra-method', 'method-405-no-allow'],
   ['method-405-no-allow', 'unlisted-method-200'],
+  ['options-extra-method', 'allow-method-401'],
+  ['method-405-no-allow', 'allow-method-401'],
+  ['oauth1-nonce-unchecked', 'oauth1-temporary-replay'],
+  ['unlisted-method-200', 'allow-method-401'],
+  ['unlisted-method-200', 'allow-method-500'],
   ['post-same-id', 'put-generated-405'],
   ['date-ignored', 'date-future-unlimited'],
   ['date-ignored', 'date-past-unlimited'],

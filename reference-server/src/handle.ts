@@ -141,7 +141,7 @@ function respond(req: RequestRecord, state: ServerState, deps: HandlerDeps, iden
 function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, identity: Identity): ResponseRecord {
   const method = req.method;
   if (identity.kind === 'unavailable') return nonceStoreFull(identity.retryAfterSeconds);
-  const route = matchRoute(req.path, deps.variants);
+  const route = withAllowFaults(matchRoute(req.path, deps.variants), req, deps);
   const user = identity.kind === 'user' ? identity.user : undefined;
   const allow = allowedMethods(route, deps, user !== undefined);
   if (!isKnownMethod(method)) return unknownMethod(method, req.path, deps.faults.has('method-405-no-allow') ? undefined : allow.join(', '));
@@ -181,6 +181,27 @@ function refuseWrite(route: Route, method: Method, ctx: HandlerContext, refusal:
   const article = route.kind === 'item' || route.kind === 'collection';
   if (article && ctx.deps.faults.has('refused-write-applied')) route.handlers[method]?.(ctx);
   return unauthorized(ctx.req, refusal, ctx.deps.faults, ctx.deps.variants);
+}
+
+/** The `allow-*` faults: a route whose `Allow` lists a method it does not really handle. */
+function withAllowFaults(route: Route, req: RequestRecord, deps: HandlerDeps): Route {
+  const f = deps.faults;
+  const add = (method: Method, write: boolean, handler?: Route['handlers'][Method]): Route => {
+    const at = route.methods.indexOf('OPTIONS');
+    const methods = [...route.methods.slice(0, at), method, ...route.methods.slice(at)];
+    return {
+      ...route,
+      methods,
+      writes: write ? [...route.writes, method] : route.writes,
+      guarded: write ? [...route.guarded, method] : route.guarded,
+      handlers: handler ? { ...route.handlers, [method]: handler } : route.handlers,
+    };
+  };
+  if (route.kind === 'item' && f.has('allow-method-401')) return add('PATCH', true, () => unauthorized(req, undefined, f, deps.variants));
+  if (route.kind === 'collection' && f.has('allow-lists-unhandled-delete-on-collection')) return add('DELETE', true);
+  if (route.kind === 'records' && f.has('allow-method-500')) return add('DELETE', true, () => problem(500, 'unexpected error while deleting the records'));
+  if (route.kind === 'root' && f.has('root-allow-lies')) return add('PUT', false);
+  return route;
 }
 
 function options(allow: readonly Method[], deps: HandlerDeps): ResponseRecord {

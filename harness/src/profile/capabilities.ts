@@ -51,6 +51,7 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'auth.strictDate': { test: (p) => p.auth.strictDate, key: 'auth.strictDate: true' },
   'auth.tlsOnly.basic': { test: (p) => p.auth.tlsOnly.includes('basic'), key: 'auth.tlsOnly: [basic]' },
   'auth.any': { test: (p) => p.auth.schemes.length > 0, key: 'auth.schemes' },
+  oob: { test: () => true, key: 'oob (the harness runs an out-of-band listener; a target not on loopback needs oob.url)' },
 };
 
 export function isKnownCapability(name: string): boolean {

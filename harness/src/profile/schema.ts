@@ -68,6 +68,21 @@ export const ProfileSchema = z.strictObject({
         .describe('Without valid credentials, OPTIONS on a resource that needs them lists no write method (§4.3 rule 2: "can receive a shorter list"). Default false: only checked when declared.'),
     })
     .optional(),
+  oob: z
+    .strictObject({
+      listen: z
+        .string()
+        .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}$/, 'host:port, such as "0.0.0.0:8099" or "[::]:0"')
+        .optional()
+        .describe("Where the harness's out-of-band listener binds, host:port (port 0: any free port). Default 127.0.0.1:0."),
+      url: z
+        .string()
+        .url()
+        .optional()
+        .describe('The base URL the target reaches that listener by (when the target runs on another host). Default: http://<listen host>:<bound port>; without it, scenarios needing the listener are skipped for a target that is not on loopback.'),
+    })
+    .optional()
+    .describe('Out-of-band listener: scenarios about external entities (server-side requests) pass its URL to the target and fail when it is contacted.'),
   protected: z
     .array(
       z.strictObject({
@@ -161,6 +176,12 @@ export interface ArticleBounds {
 export const DEFAULT_BOUNDS: Readonly<ArticleBounds> = { priceScale: 2, priceMax: '99999.99', titleMaxLength: 100 };
 const OPTIONS_RESOURCES: readonly OptionsResource[] = ['collection', 'item', 'root', 'records'];
 
+/** `oob.listen` ("host:port", brackets around an IPv6 host) and `oob.url`, resolved. */
+function resolveOob(o: { listen?: string | undefined; url?: string | undefined } | undefined): ResolvedProfile['oob'] {
+  const m = /^\[?(.*?)\]?:([0-9]+)$/.exec(o?.listen ?? '127.0.0.1:0');
+  return { host: m?.[1] ?? '127.0.0.1', port: Number(m?.[2] ?? 0), ...(o?.url !== undefined ? { url: o.url.replace(/\/+$/, '') } : {}) };
+}
+
 /** A profile with every default filled. */
 export interface ResolvedProfile {
   file: string;
@@ -181,6 +202,8 @@ export interface ResolvedProfile {
   };
   /** `implemented`: OPTIONS is implemented on the collection and the items; `on`: every resource it is implemented on. */
   options: { implemented: boolean; on: OptionsResource[]; allowDependsOnAuth: boolean };
+  /** The out-of-band listener: where it binds, and the URL the target reaches it by (when set). */
+  oob: { host: string; port: number; url?: string };
   protected: Array<{ path: string; ownerOnly: boolean }>;
   auth: {
     schemes: Scheme[];
@@ -250,6 +273,7 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       bounds: { ...DEFAULT_BOUNDS, ...stripUndefined({ ...a.bounds }) },
     },
     options: { ...resolveOptions(data.options?.implemented ?? true), allowDependsOnAuth: data.options?.allowDependsOnAuth ?? false },
+    oob: resolveOob(data.oob),
     protected: (data.protected ?? []).map((p) => ({ path: p.path, ownerOnly: p.ownerOnly ?? false })),
     auth: {
       schemes: auth.schemes ?? [],

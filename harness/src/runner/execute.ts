@@ -13,6 +13,7 @@ import { checkResponseByCheck, headerValue, locationPath, parseAllow, statusMatc
 import type { Redactor } from './redact.js';
 import { createTokenSource, type TokenExchange, type TokenSource } from './tokens.js';
 import type { Exchange } from './types.js';
+import { OobListener } from './oob.js';
 
 /** Base URLs of the target: the primary one (--target, else plain, else TLS) and each transport when known. */
 export interface Bases {
@@ -36,6 +37,8 @@ export interface ExecDeps {
   maxTranscript?: number;
   /** Where OAuth tokens come from when a request needs one it was not given (default: obtained from the target, kept per authenticator). */
   tokens?: TokenSource;
+  /** The out-of-band listener of this iteration (scenarios that require `oob`). */
+  oob?: OobListener;
 }
 
 /** An exchange as sent and received; redacted only when it is kept for a report (see `redactExchange`). */
@@ -203,8 +206,26 @@ interface StepContext {
   name?: string;
 }
 
-/** Runs every step for one set of values. Never throws for target behaviour. */
+/**
+ * Runs every step for one set of values. Never throws for target behaviour. A scenario that requires `oob` gets its
+ * own out-of-band listener for the iteration (`{{ oob.url }}`, `{{ oob.file }}`, `{{ oob.marker }}`), closed after.
+ */
 export async function executeOnce(scenario: Scenario, values: Record<string, unknown>, deps: ExecDeps): Promise<IterationOutcome> {
+  if (!scenario.requires.includes('oob')) return executeSteps(scenario, values, deps);
+  let oob: OobListener;
+  try {
+    oob = await OobListener.start({ ...deps.profile.oob, token: deps.uniq() });
+  } catch (err) {
+    return { kind: 'error', step: 0, message: `the out-of-band listener could not start on ${deps.profile.oob.host}:${deps.profile.oob.port} (profile oob.listen): ${(err as Error).message}`, transcript: [], requests: 0 };
+  }
+  try {
+    return await executeSteps(scenario, { ...values, oob: oob.scope }, { ...deps, oob });
+  } finally {
+    await oob.close();
+  }
+}
+
+async function executeSteps(scenario: Scenario, values: Record<string, unknown>, deps: ExecDeps): Promise<IterationOutcome> {
   const { profile, redactor } = deps;
   const now = deps.now ?? (() => new Date());
   const scope: Record<string, unknown> = {
@@ -334,6 +355,11 @@ export async function executeOnce(scenario: Scenario, values: Record<string, unk
         const counts = checkCounts(step, results, (t) => render(t, local));
         if (counts.length > 0) failedChecks.add('expectCount');
         messages.push(...counts);
+        if (step.expect?.oob && deps.oob) {
+          const contacted = await deps.oob.contactedWithin(step.expect.oob.within ?? 1);
+          if (contacted.length > 0) failedChecks.add('oob');
+          messages.push(...contacted);
+        }
         if (messages.length > 0 && setup) {
           const what = setup.what ?? `step ${at.index}${at.name ? ` (${at.name})` : ''}`;
           const message = `precondition failed: ${what} (${where()}): ${messages.join('; ')}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;

@@ -4,6 +4,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient } from '../http/client.js';
 import { formEncode } from '../http/form.js';
 import { missingCapability } from '../profile/capabilities.js';
+import { oobUnreachable } from './oob.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario, Suite } from '../spec/types.js';
 import { createRedactor, type Redactor } from './redact.js';
@@ -108,7 +109,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   for (const [index, scenario] of selected.entries()) {
     emit({ type: 'scenario-start', index, total: selected.length, scenario });
     let result: ScenarioResult;
-    const missing = missingCapability(scenario.requires, deps.profile);
+    const missing = missingCapability(scenario.requires, deps.profile) ?? (scenario.requires.includes('oob') ? oobUnreachable(baseUrl, deps.profile.oob.url) : null);
     if (missing) {
       result = { ...baseOf(scenario), status: 'skipped', reason: missing, requests: 0, runs: 0, durationMs: 0, transcript: [] };
     } else if (unreachable && !reached) {

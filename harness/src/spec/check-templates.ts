@@ -10,7 +10,9 @@ interface PathIssue { path: PropertyKey[]; message: string }
 
 export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
   const issues: PathIssue[] = [];
-  const defined = new Set<string>([...BUILTIN_NAMES, ...Object.keys(s.given ?? {})]);
+  // `oob` (the out-of-band listener's url, file and marker) exists only in scenarios that require it.
+  const withOob = (s.requires ?? []).includes('oob');
+  const defined = new Set<string>([...BUILTIN_NAMES, ...(withOob ? ['oob'] : []), ...Object.keys(s.given ?? {})]);
   const check = (value: unknown, path: PropertyKey[], scope: ReadonlySet<string>) => {
     if (typeof value === 'string') {
       if (!value.includes('{{')) return;
@@ -51,6 +53,7 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
     if (step.createArticle !== undefined && kinds > 1) issues.push({ path: ['steps', i, 'createArticle'], message: 'a createArticle step has no request or replayOf' });
     if (step.request !== undefined && step.replayOf !== undefined) issues.push({ path: ['steps', i, 'replayOf'], message: 'a step has a request or replayOf, not both' });
     if (step.replayOf !== undefined && !stepNames.has(step.replayOf)) issues.push({ path: ['steps', i, 'replayOf'], message: `no earlier step is named "${step.replayOf}"` });
+    if (step.expect?.oob !== undefined && !withOob) issues.push({ path: ['steps', i, 'expect', 'oob'], message: 'an oob expectation needs requires: [oob]' });
     if (step.expectCount !== undefined && step.repeat === undefined) issues.push({ path: ['steps', i, 'expectCount'], message: 'expectCount needs repeat' });
     if (step.name !== undefined) stepNames.add(step.name);
     const scope = new Set(defined);

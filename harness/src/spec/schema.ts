@@ -101,6 +101,13 @@ const ExpectSchema = z.strictObject({
       "A refusal of the request's credentials: a status of the profile's auth.refusalStatus (default: any 4xx that means a refusal, not 404, 405, 429…), with a WWW-Authenticate challenge when it is 401 (RFC 9110 §15.5.2).",
     ),
   statusNot: StatusSpec.optional().describe('The status must not be any of these.'),
+  oob: z
+    .strictObject({
+      contacted: z.literal(false).describe('The out-of-band listener ({{ oob.url }}) must not have been contacted since the iteration began.'),
+      within: z.number().min(0).max(5).optional().describe('Seconds to keep listening after the response before judging. Default 1.'),
+    })
+    .optional()
+    .describe("Out-of-band check (the scenario must require oob): the target made no request to the harness's listener."),
   headers: z.record(z.string(), HeaderExpectation).optional(),
   location: z
     .strictObject({
@@ -166,7 +173,7 @@ const SetupSchema = z
   );
 
 /** The checks of a step that a failure can be charged to: each key of `expect`, and `expectCount`. */
-export const CHECK_NAMES = ['status', 'refused', 'statusNot', 'headers', 'location', 'allow', 'article', 'validArticle', 'body', 'json', 'expectCount'] as const;
+export const CHECK_NAMES = ['status', 'refused', 'statusNot', 'headers', 'location', 'allow', 'article', 'validArticle', 'body', 'json', 'oob', 'expectCount'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 const StepRulesSchema = z

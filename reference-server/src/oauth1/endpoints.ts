@@ -17,12 +17,12 @@ const NO_FAULTS: ReadonlySet<FaultName> = new Set();
  * `oauth_callback_confirmed=true`; the temporary credentials live {@link TEMPORARY_TTL} seconds.
  */
 export function temporaryCredentialsEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
-  if (!req.secure) return tlsRequired(req);
+  if (!req.secure && !deps.faults.has('oauth1-temporary-over-http')) return tlsRequired(req);
   const v = verifyOAuth1(req, state, deps, { required: ['oauth_callback'] });
   if (v.kind === 'invalid') return oauth1Refusal(req, v.status, v.reason, deps.faults);
   const callback = v.protocol.get('oauth_callback') ?? '';
   if (callback !== 'oob' && !isHttpUri(callback)) return oauth1Refusal(req, 400, 'oauth_callback must be "oob" or an absolute http(s) URI', deps.faults);
-  const spent = consumeNonce(req, state, deps, v.nonce);
+  const spent = deps.faults.has('oauth1-temporary-replay') ? undefined : consumeNonce(req, state, deps, v.nonce);
   if (spent !== undefined) return spent;
   const now = deps.now().getTime();
   const token = randomToken();
@@ -56,8 +56,9 @@ export function authorizeEndpoint(req: RequestRecord, state: ServerState, deps: 
   const temporary = state.oauth1.temporary.get(token, deps.now().getTime());
   if (temporary === undefined) return problem(400, 'unknown or expired temporary credentials');
   const consumer = state.oauth1.consumers.get(temporary.consumer);
-  if (consumer === undefined || consumer.user !== owner) return problem(403, `${owner} may not authorize this client; only its user may`);
-  if (temporary.verifier !== undefined) return problem(400, 'these temporary credentials are already authorized');
+  if (consumer === undefined) return problem(403, `${owner} may not authorize this client; only its user may`);
+  if (consumer.user !== owner && !deps.faults.has('oauth1-authorize-any-user')) return problem(403, `${owner} may not authorize this client; only its user may`);
+  if (temporary.verifier !== undefined && !deps.faults.has('oauth1-authorize-twice')) return problem(400, 'these temporary credentials are already authorized');
   temporary.verifier = randomToken();
   temporary.user = owner;
   return formResponse([
@@ -72,7 +73,10 @@ export function authorizeEndpoint(req: RequestRecord, state: ServerState, deps: 
  * and forgets the temporary credentials, so they and the verifier work once. Faults: `oauth1-verifier-reusable`.
  */
 export function tokenCredentialsEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
-  if (!req.secure) return tlsRequired(req);
+  if (!req.secure && !deps.faults.has('oauth1-token-over-http')) return tlsRequired(req);
+  const replayKey = deps.faults.has('oauth1-token-endpoint-replay') ? JSON.stringify([req.headers.authorization ?? '', req.query, Buffer.from(req.body).toString('latin1')]) : undefined;
+  const answered = replayKey === undefined ? undefined : answeredTokenRequests(state).get(replayKey);
+  if (answered !== undefined) return answered;
   const { temporary, tokens } = state.oauth1;
   const v = verifyOAuth1(req, state, deps, { tokens: temporary, required: ['oauth_verifier'] });
   if (v.kind === 'invalid') return oauth1Refusal(req, v.status, v.reason, deps.faults);
@@ -88,10 +92,27 @@ export function tokenCredentialsEndpoint(req: RequestRecord, state: ServerState,
   const stored = tokens.add(token, { consumer: v.consumer.key, secret, user: credentials.user }, now + TOKEN_CREDENTIALS_TTL * 1000, now);
   if (stored.kind === 'full') return credentialStoreFull(stored.retryAfterSeconds);
   if (!deps.faults.has('oauth1-verifier-reusable')) temporary.delete(v.token?.key ?? '');
-  return formResponse([
+  const response = formResponse([
     ['oauth_token', token],
     ['oauth_token_secret', secret],
   ]);
+  if (replayKey !== undefined) remember(answeredTokenRequests(state), replayKey, response);
+  return response;
+}
+
+/** Under `oauth1-token-endpoint-replay`: the answers of earlier token requests, by their exact bytes (at most 256). */
+const ANSWERED = new WeakMap<ServerState, Map<string, ResponseRecord>>();
+const MAX_ANSWERED = 256;
+
+function answeredTokenRequests(state: ServerState): Map<string, ResponseRecord> {
+  let map = ANSWERED.get(state);
+  if (map === undefined) ANSWERED.set(state, (map = new Map()));
+  return map;
+}
+
+function remember(map: Map<string, ResponseRecord>, key: string, response: ResponseRecord): void {
+  if (map.size >= MAX_ANSWERED) map.delete(map.keys().next().value as string);
+  map.set(key, response);
 }
 
 /** The user whose Basic credentials (RFC 7617) the request carries, or undefined (the Basic faults do not apply). */

@@ -6,6 +6,7 @@ import { boundsRefusal, firstCodePoints, roundToCents, TRUNCATED_TITLE } from '.
 import type { ArticleProblemCode, Leniency } from '../xml/article.js';
 import type { FaultName } from '../faults.js';
 import type { HandlerContext } from './route.js';
+import { resolveExternalEntities } from '../xml/external.js';
 
 /** Result of {@link readArticleBody}: the article to store, or the error response to send. */
 export type ArticleBody = { ok: true; article: Article } | { ok: false; response: ResponseRecord };
@@ -46,7 +47,9 @@ export function readArticleBody(ctx: HandlerContext): ArticleBody {
     return fail(problem(400, 'request body is not valid UTF-8', { slug: 'not-utf8', title: 'Body not UTF-8' }));
   }
   const lenient = new Set(LENIENCIES.filter(([fault]) => deps.faults.has(fault)).map(([, leniency]) => leniency));
-  const parsed = parseArticle(text, { expandInternalEntities: deps.faults.has('expand-entities'), lenient });
+  const how = { http: deps.faults.has('xxe-resolved'), file: deps.faults.has('xxe-file-read') };
+  const resolved = how.http || how.file ? resolveExternalEntities(text, how) : undefined;
+  const parsed = parseArticle(resolved ?? text, { expandInternalEntities: deps.faults.has('expand-entities') || resolved !== undefined, lenient });
   if (!parsed.ok) return fail(problem(400, parsed.problem.detail, PROBLEMS[parsed.problem.code]));
   const refusal = boundsRefusal(parsed.article, deps);
   if (refusal) return fail(refusal);
