@@ -117,7 +117,8 @@ const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/
 export function digestMutationArb(): fc.Arbitrary<Mutation> {
   return fc.oneof(
     fc.record({ kind: fc.constant('replace' as const), index: fc.nat(43), char: fc.constantFrom(...BASE64) }),
-    fc.record({ kind: fc.constant('truncate' as const), length: fc.nat(43) }),
+    // Long prefixes as often as short ones: a server that compares only a prefix is caught by a long one.
+    fc.record({ kind: fc.constant('truncate' as const), length: fc.oneof(fc.nat(43), fc.integer({ min: 8, max: 42 })) }),
     fc.record({ kind: fc.constant('drop' as const), index: fc.nat(43) }),
     fc.record({ kind: fc.constant('flipCase' as const), index: fc.nat(43) }),
     fc.record({ kind: fc.constant('extend' as const), suffix: fc.constantFrom('A', '=', 'x1') }),
