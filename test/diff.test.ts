@@ -17,7 +17,7 @@ import type { DiffResult, GroupedDifference } from '../harness/src/diff/types.js
 import { createHttpClient, type HttpClient } from '../harness/src/http/client.js';
 import { loadProfile } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
-import type { RawExchange } from '../harness/src/runner/execute.js';
+import type { RawExchange } from '../harness/src/runner/exec-types.js';
 import { main, type CliIo } from '../cli/src/main.js';
 import { startServer, type FaultName, type RunningServer } from '../reference-server/src/index.js';
 import { startAltServer } from './alt-server/server.js';

@@ -4,7 +4,7 @@
  * Allow list pairs GET with GET even when one list is longer). Answers of a concurrent repeat arrive in any order,
  * so they are paired after sorting by status. Pure.
  */
-import type { RawExchange } from '../runner/execute.js';
+import type { RawExchange } from '../runner/exec-types.js';
 import type { Scenario } from '../spec/types.js';
 import { equivalenceFor } from './equivalences.js';
 import { describeAnswer, FIELDS, optionalFieldDefs, type FieldDef } from './fields.js';

@@ -3,7 +3,7 @@
  * the representation free (Allow as a set, Location as a verdict on its shape, challenge scheme names only, article
  * XML as data). Pure.
  */
-import type { Bases, RawExchange } from '../runner/execute.js';
+import type { Bases, RawExchange } from '../runner/exec-types.js';
 import { headerValue, locationPath, parseAllow, shapeRegex } from '../runner/expect.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import { readArticleXml } from '../xml/article-xml.js';

@@ -1,5 +1,5 @@
 /** Data of differential mode: what each side answered, where the two sides differ, and the result of a diff run. */
-import type { Bases } from '../runner/execute.js';
+import type { Bases } from '../runner/exec-types.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 
 /** Which server an observation comes from. */

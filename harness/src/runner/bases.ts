@@ -1,5 +1,5 @@
 import type { ResolvedProfile } from '../profile/schema.js';
-import type { Bases } from './execute.js';
+import type { Bases } from './exec-types.js';
 
 /**
  * Where requests go: a `--target` URL overrides the profile's `target.http` or `target.https` by its scheme

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargedRules } from './execute.js';
+import { chargedRules } from './step-checks.js';
 import { ruleStatus } from './rules.js';
 
 describe('a failure is charged to the rules of the checks that failed (VERDICTS §2)', () => {

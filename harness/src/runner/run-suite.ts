@@ -8,7 +8,7 @@ import { oobUnreachable } from './oob.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario, Suite } from '../spec/types.js';
 import { createRedactor, type Redactor } from './redact.js';
-import type { Bases } from './execute.js';
+import type { Bases } from './exec-types.js';
 import { baseOf, runScenario } from './scenario.js';
 import { ruleStatus } from './rules.js';
 import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from './types.js';

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { GENERATORS } from '../generators/registry.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../spec/types.js';
-import { executeOnce, redactExchange, type ExecDeps, type IterationOutcome, type RawExchange } from './execute.js';
+import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';
+import { executeOnce } from './execute.js';
+import { redactExchange } from './transcript.js';
 import type { ScenarioResult } from './types.js';
 
 export interface ScenarioRunOptions {

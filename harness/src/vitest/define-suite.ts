@@ -13,7 +13,7 @@ import { ConformError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import type { ExecDeps } from '../runner/execute.js';
+import type { ExecDeps } from '../runner/exec-types.js';
 import { profileRedactor, selectScenarios } from '../runner/run-suite.js';
 import { baseOf, runScenario, scenarioSeed } from '../runner/scenario.js';
 import type { ScenarioResult, ScenarioStatus } from '../runner/types.js';

@@ -3,7 +3,7 @@ import { ConformError } from '../errors.js';
 import { createHttpClient, type HttpClient } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import { basesFor } from '../runner/bases.js';
-import type { Bases } from '../runner/execute.js';
+import type { Bases } from '../runner/exec-types.js';
 import type { ConformTargetServer } from './options.js';
 
 /** The effective target of a suite: where requests go, and the profile with its `target` section made to match. */

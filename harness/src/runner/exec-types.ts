@@ -1,0 +1,54 @@
+/** The data the step interpreter works with: base URLs, dependencies, exchanges and the outcome of one run. */
+import type { Authenticator } from '../auth/authenticator.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import type { ResolvedProfile } from '../profile/schema.js';
+import type { Redactor } from './redact.js';
+import type { TokenSource } from './tokens.js';
+import type { OobListener } from './oob.js';
+
+/** Base URLs of the target: the primary one (--target, else plain, else TLS) and each transport when known. */
+export interface Bases {
+  primary: string;
+  plain?: string;
+  tls?: string;
+}
+
+export interface ExecDeps {
+  client: HttpClient;
+  bases: Bases;
+  profile: ResolvedProfile;
+  redactor: Redactor;
+  authenticator: Authenticator;
+  /** A fresh value per execution, so repeated runs never collide on the target. */
+  uniq: () => string;
+  seed: number;
+  /** The harness clock. */
+  now?: () => Date;
+  /** Most exchanges kept per run for the report. */
+  maxTranscript?: number;
+  /** Where OAuth tokens come from when a request needs one it was not given (default: obtained from the target, kept per authenticator). */
+  tokens?: TokenSource;
+  /** The out-of-band listener of this iteration (scenarios that require `oob`). */
+  oob?: OobListener;
+}
+
+/** An exchange as sent and received; redacted only when it is kept for a report (see `redactExchange`). */
+export interface RawExchange {
+  step: number;
+  stepName?: string;
+  request: HttpRequest;
+  response?: HttpResponse;
+  error?: { code: string; message: string };
+}
+
+export type IterationOutcome =
+  | { kind: 'pass'; transcript: RawExchange[]; requests: number; emptyEach?: string }
+  | { kind: 'fail'; step: number; stepName?: string; messages: string[]; transcript: RawExchange[]; requests: number; rules?: string[] }
+  | { kind: 'error'; step: number; stepName?: string; message: string; transcript: RawExchange[]; requests: number; precondition?: Precondition };
+
+/** A setup step that failed: the scenario could not check its own rules; `checkedBy` names who checks that step. */
+export interface Precondition {
+  step: number;
+  stepName?: string;
+  checkedBy: string[];
+}

@@ -1,0 +1,125 @@
+/** Building one step's request: URL, headers, body, and the credentials the policy asks for. */
+import type { AuthOptions, AuthScheme } from '../auth/authenticator.js';
+import { applyMutation, type Mutation } from '../auth/mutations.js';
+import type { HttpRequest } from '../http/client.js';
+import { formEncode } from '../http/form.js';
+import type { ArticleValue } from '../generators/article.js';
+import type { Scheme } from '../profile/schema.js';
+import type { StepData } from '../spec/schema.js';
+import { stringify, type Scope } from '../spec/template.js';
+import { serializeArticle } from '../xml/article-xml.js';
+import { type TokenExchange } from './tokens.js';
+import { chooseScheme, needsCredentials, pickBase, tokensOf } from './credentials.js';
+import type { ExecDeps } from './exec-types.js';
+import { num, render } from './render.js';
+
+function joinUrl(base: string, path: string): string {
+  return base.replace(/\/$/, '') + (path.startsWith('/') ? path : `/${path}`);
+}
+
+function clientAuthOf(v: string | undefined): 'basic' | 'basic-encoded' | 'form' {
+  return v === 'form' || v === 'basic-encoded' ? v : 'basic';
+}
+
+function placementOf(v: string | undefined): 'header' | 'query' | 'form' {
+  return v === 'query' || v === 'form' ? v : 'header';
+}
+
+type BodyData = NonNullable<NonNullable<StepData['request']>['body']>;
+
+function bodyOf(b: BodyData | undefined, scope: Scope): string | undefined {
+  if (!b) return undefined;
+  if ('article' in b) return serializeArticle(render(b.article, scope) as ArticleValue);
+  if ('form' in b) return Object.entries(b.form).map(([k, v]) => `${formEncode(k)}=${formEncode(stringify(render(v, scope)))}`).join('&');
+  return stringify(render(b.raw, scope));
+}
+
+const MEDIA_TYPES = { form: 'application/x-www-form-urlencoded' } as const;
+
+type Built = ({ request: HttpRequest; base: string } | { error: string }) & { obtained?: TokenExchange[] };
+
+export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): Promise<Built> {
+  const r = step.request;
+  if (!r) return { error: 'the step has neither request nor replayOf' };
+  const method = stringify(render(r.method, scope)).toUpperCase();
+  const path = stringify(render(r.path, scope));
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[stringify(render(k, scope)).toLowerCase()] = stringify(render(v, scope));
+  const body = bodyOf(r.body, scope);
+  if (body !== undefined) headers['content-type'] ??= r.body && 'form' in r.body ? MEDIA_TYPES.form : deps.profile.articles.mediaType;
+  const auth = r.auth ?? 'auto';
+  const explicit = typeof auth === 'object' ? (stringify(render(auth.scheme, scope)) as AuthScheme) : undefined;
+  let picked = pickBase(deps, r.via, explicit);
+  if ('error' in picked) return picked;
+  let autoScheme: Scheme | undefined;
+  if (auth === 'auto' && needsCredentials(method, path, deps.profile)) {
+    autoScheme = chooseScheme(deps.profile, picked.base.startsWith('https:'));
+    // The only usable schemes are TLS-only: a request that needs credentials goes over TLS; the plain listener
+    // stays for the scenarios about plain HTTP.
+    if (!autoScheme && r.via === undefined && deps.bases.tls) {
+      autoScheme = chooseScheme(deps.profile, true);
+      if (autoScheme) picked = { base: deps.bases.tls };
+    }
+  }
+  let request: HttpRequest = { method, url: joinUrl(picked.base, path), headers, ...(body !== undefined ? { body } : {}) };
+  const after = (req: HttpRequest): HttpRequest => {
+    const t = r.bodyAfterSigning;
+    if (t === undefined) return req;
+    const tampered = 'mutate' in t ? applyMutation(stringify(req.body ?? ''), render(t.mutate, scope) as Mutation) : bodyOf(t, scope);
+    return { ...req, body: tampered ?? '' };
+  };
+  if (auth === 'none') return { request: after(request), base: picked.base };
+  const secure = request.url.startsWith('https:');
+  let scheme: AuthScheme | undefined = explicit;
+  let user = deps.profile.users[0]?.name;
+  let options: AuthOptions = {};
+  if (auth === 'auto') {
+    if (!needsCredentials(method, path, deps.profile)) return { request: after(request), base: picked.base };
+    scheme = autoScheme;
+    if (scheme === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
+    if (scheme === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;
+    if (!scheme) return { error: `the profile says ${method} ${path} needs credentials but lists no scheme the harness can use over ${secure ? 'TLS' : 'plain HTTP'}` };
+  } else {
+    if (auth.user !== undefined) user = stringify(render(auth.user, scope));
+    // An OAuth scheme named without a user acts for the user its client or consumer acts for.
+    else if (explicit === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
+    else if (explicit === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;
+    const signAs = auth.signAs;
+    const text = (t: string | undefined) => (t === undefined ? undefined : stringify(render(t, scope)));
+    options = {
+      ...(auth.secretOf !== undefined ? { secretOf: text(auth.secretOf)! } : {}),
+      ...(auth.passwordMutation !== undefined ? { passwordMutation: render(auth.passwordMutation, scope) as Mutation } : {}),
+      ...(auth.nonce !== undefined ? { nonce: text(auth.nonce)! } : {}),
+      ...(auth.date !== undefined ? { date: text(auth.date)! } : {}),
+      ...(num(auth.skew === undefined ? undefined : render(auth.skew, scope)) !== undefined ? { skew: num(render(auth.skew!, scope))! } : {}),
+      ...(auth.omitDate ? { omitDate: true } : {}),
+      ...(signAs ? { signAs: Object.fromEntries(Object.entries({ method: text(signAs.method)?.toUpperCase(), path: text(signAs.path), date: text(signAs.date), nonce: text(signAs.nonce), body: text(signAs.body), simple: signAs.simple }).filter(([, v]) => v !== undefined)) } : {}),
+      ...(auth.digestMutation !== undefined ? { digestMutation: render(auth.digestMutation, scope) as Mutation } : {}),
+      ...(auth.bodyHash === false ? { bodyHash: false } : {}),
+      ...(auth.token !== undefined ? { token: text(auth.token)! } : {}),
+      ...(auth.tokenSecret !== undefined ? { tokenSecret: text(auth.tokenSecret)! } : {}),
+      ...(auth.verifier !== undefined ? { verifier: text(auth.verifier)! } : {}),
+      ...(auth.callback !== undefined ? { callback: text(auth.callback)! } : {}),
+      ...(auth.placement !== undefined ? { placement: placementOf(text(auth.placement)) } : {}),
+      ...(auth.tokenMutation !== undefined ? { tokenMutation: render(auth.tokenMutation, scope) as Mutation } : {}),
+      ...(auth.secretMutation !== undefined ? { secretMutation: render(auth.secretMutation, scope) as Mutation } : {}),
+      ...(auth.clientAuth !== undefined ? { clientAuth: clientAuthOf(text(auth.clientAuth)) } : {}),
+      ...(auth.otherClient ? { otherClient: true } : {}),
+      ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
+    };
+  }
+  if (!user) return { error: 'the profile lists no users to authenticate as' };
+  let obtained: TokenExchange[] | undefined;
+  // No token given: obtain one from the target (kept for the run), as a client of that scheme would. An OAuth 1
+  // request with a callback and no token asks for temporary credentials (RFC 5849 §2.1) and is signed as it is.
+  if ((scheme === 'oauth2' || (scheme === 'oauth1' && options.callback === undefined)) && options.token === undefined) {
+    const got = await (scheme === 'oauth2' ? tokensOf(deps).oauth2(user, picked.base) : tokensOf(deps).oauth1(user, picked.base));
+    obtained = got.exchanges;
+    if (!got.ok) return { error: got.reason, obtained };
+    options = { ...options, token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
+  }
+  const applied = deps.authenticator.apply(request, scheme!, user, options);
+  if (!applied.ok) return { error: applied.reason, ...(obtained ? { obtained } : {}) };
+  request = applied.request;
+  return { request: after(request), base: picked.base, ...(obtained ? { obtained } : {}) };
+}

@@ -1,0 +1,27 @@
+/** Exchanges as reports keep them: credentials masked, secrets removed in every encoding, bodies bounded. */
+import type { Redactor } from './redact.js';
+import type { Exchange } from './types.js';
+import type { RawExchange } from './exec-types.js';
+
+function bodyText(body: Uint8Array, max = 4096): string {
+  const s = Buffer.from(body.subarray(0, max * 4)).toString('utf8');
+  return s.length > max ? `${s.slice(0, max)}… (${body.length} bytes)` : s;
+}
+
+/** The report form of an exchange: credentials masked, secrets removed in every encoding, bodies bounded. */
+export function redactExchange(x: RawExchange, redactor: Redactor): Exchange {
+  return {
+    step: x.step,
+    ...(x.stepName ? { stepName: x.stepName } : {}),
+    request: {
+      method: x.request.method,
+      url: redactor.text(x.request.url),
+      headers: redactor.headers(x.request.headers) as Record<string, string>,
+      ...(x.request.body !== undefined ? { body: redactor.text(bodyText(Buffer.from(x.request.body))) } : {}),
+    },
+    ...(x.response
+      ? { response: { status: x.response.status, headers: redactor.headers(x.response.headers), body: redactor.text(bodyText(x.response.body)), durationMs: Math.round(x.response.durationMs) } }
+      : {}),
+    ...(x.error ? { error: { code: x.error.code, message: redactor.text(x.error.message) } } : {}),
+  };
+}
