@@ -36,3 +36,46 @@ describe('one-way dependencies', () => {
     });
   }
 });
+
+/** Resolves a relative import of `file` to the source file it names (`./x.js` → `./x.ts`), or undefined. */
+function resolveImport(file: string, spec: string, known: ReadonlySet<string>): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const target = path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
+  return known.has(target) ? target : undefined;
+}
+
+/** Every import cycle among `files` (type imports included: a cycle of types is still a tangle), each once. */
+async function importCycles(files: string[]): Promise<string[][]> {
+  const known = new Set(files);
+  const edges = new Map<string, string[]>();
+  for (const f of files) edges.set(f, (await importsOf(f)).map((s) => resolveImport(f, s, known)).filter((t): t is string => t !== undefined));
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (f: string): void => {
+    state.set(f, 'open');
+    stack.push(f);
+    for (const t of edges.get(f) ?? []) {
+      if (state.get(t) === 'open') cycles.push(stack.slice(stack.indexOf(t)).map((x) => path.relative(ROOT, x)));
+      else if (!state.has(t)) visit(t);
+    }
+    stack.pop();
+    state.set(f, 'done');
+  };
+  for (const f of files) if (!state.has(f)) visit(f);
+  return cycles;
+}
+
+describe('no import cycles', () => {
+  it.each(['harness', 'reference-server', 'cli'])('%s/src has none', async (dir) => {
+    const files = (await sources(path.join(ROOT, dir, 'src'))).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    expect(await importCycles(files)).toEqual([]);
+  });
+
+  it('the finder finds one', async () => {
+    // A self-check on two files of this repository that import each other only through the test's own fixture.
+    const a = path.join(ROOT, 'test', 'fixtures', 'cycle-a.ts');
+    const b = path.join(ROOT, 'test', 'fixtures', 'cycle-b.ts');
+    expect(await importCycles([a, b])).toHaveLength(1);
+  });
+});

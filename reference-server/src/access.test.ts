@@ -1,7 +1,7 @@
 /** Access rules, challenges and the Date window through the pure core, with an injected clock (no sleeps). */
 import { describe, expect, it } from 'vitest';
 import { articleXml, problemOf, testServer, TEST_NOW } from './testkit.js';
-import type { HeaderMap } from './types.js';
+import type { HeaderMap } from './records.js';
 import type { TestServer } from './testkit.js';
 
 const RECORDS = '/users/alice/financialrecords';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { RECORDS, tokenRequest } from './oauth-testkit.js';
 import { testServer, text } from './testkit.js';
-import type { HeaderMap } from './types.js';
+import type { HeaderMap } from './records.js';
 import type { VariantName } from './variants.js';
 
 const serve = (variant?: VariantName) => testServer({ signAs: null, ...(variant ? { variants: [variant] } : {}) });

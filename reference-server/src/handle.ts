@@ -15,8 +15,9 @@ import { matchRoute } from './routes/table.js';
 import type { HandlerContext, Route } from './routes/route.js';
 import { ArticleStore } from './store/articles.js';
 import type { ChangeListener } from './store/changes.js';
-import { isKnownMethod } from './types.js';
-import type { HandlerDeps, HeaderMap, Limits, Method, RequestRecord, ResponseRecord, ServerState } from './types.js';
+import { isKnownMethod } from './records.js';
+import type { HeaderMap, Limits, Method, RequestRecord, ResponseRecord } from './records.js';
+import type { HandlerDeps, ServerState } from './types.js';
 
 /** Authentication settings of {@link createState} (OAuth ones included); every field is optional. */
 export interface AuthOptions extends OAuthOptions {

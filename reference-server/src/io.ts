@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ConnectionMemory } from './auth/memory.js';
-import type { HeaderMap, RequestRecord, ResponseRecord } from './types.js';
+import type { ConnectionMemory } from './records.js';
+import type { HeaderMap, RequestRecord, ResponseRecord } from './records.js';
 
 /** Splits a request target into raw path and query. Absolute-form targets lose their scheme and authority. */
 export function splitTarget(target: string): { path: string; query: string } {

@@ -5,7 +5,7 @@ import { signOAuth1 } from './oauth1/sign.js';
 import type { OAuth1Signed } from './oauth1/sign.js';
 import { text } from './testkit.js';
 import type { TestServer } from './testkit.js';
-import type { HeaderMap, ResponseRecord } from './types.js';
+import type { HeaderMap, ResponseRecord } from './records.js';
 
 /** The Host header of the TLS requests these helpers send. */
 export const TLS_HOST = '127.0.0.1:8443';

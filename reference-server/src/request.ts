@@ -1,4 +1,4 @@
-import type { RequestRecord } from './types.js';
+import type { RequestRecord } from './records.js';
 
 /** First value of a request header (names are lowercase), or undefined. */
 export function headerValue(req: RequestRecord, name: string): string | undefined {

@@ -1,4 +1,4 @@
-import type { HeaderMap, ResponseRecord } from './types.js';
+import type { HeaderMap, ResponseRecord } from './records.js';
 import type { VariantName } from './variants.js';
 
 /** Media type of every article and document response. */

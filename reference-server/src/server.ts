@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerOptions as HttpServerOptions, ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import type { ConnectionMemory } from './auth/memory.js';
+import type { ConnectionMemory } from './records.js';
 import { createState, handleAsync, unparsedMethodResponse } from './handle.js';
 import { declaredLength, readBody, toRequestRecord, writeResponse } from './io.js';
 import { resolveServerOptions } from './options.js';
@@ -12,7 +12,8 @@ import type { ChangeListener } from './store/changes.js';
 import { openJournal } from './store/journal.js';
 import type { Journal } from './store/journal.js';
 import { generateSelfSignedCertificate } from './tls/certificate.js';
-import type { HandlerDeps, ResponseRecord, ServerState } from './types.js';
+import type { ResponseRecord } from './records.js';
+import type { HandlerDeps, ServerState } from './types.js';
 
 export { parseFaultNames, UnknownFaultError } from './faults.js';
 export { resolveServerOptions } from './options.js';

@@ -1,11 +1,12 @@
 import type { ServerOptions } from './options.js';
-import type { ConnectionMemory } from './auth/memory.js';
+import type { ConnectionMemory } from './records.js';
 import { basicAuthorization, signRequest } from './auth/sign.js';
 import type { SignedHeaders } from './auth/sign.js';
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
 import { createState, handle, handleAsync } from './handle.js';
-import type { Article, HandlerDeps, HeaderMap, RequestRecord, ResponseRecord, ServerState } from './types.js';
+import type { Article, HeaderMap, RequestRecord, ResponseRecord } from './records.js';
+import type { HandlerDeps, ServerState } from './types.js';
 
 /** The fixed start of a test server's clock. */
 export const TEST_NOW = new Date('2025-01-01T00:00:00Z');

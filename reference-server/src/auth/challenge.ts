@@ -1,7 +1,7 @@
 import type { FaultName } from '../faults.js';
 import type { VariantName } from '../variants.js';
 import { problem } from '../responses.js';
-import type { HeaderMap, RequestRecord, ResponseRecord } from '../types.js';
+import type { HeaderMap, RequestRecord, ResponseRecord } from '../records.js';
 
 /** Realm of every challenge. */
 export const REALM = 'conform';

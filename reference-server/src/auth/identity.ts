@@ -1,8 +1,9 @@
-import type { HandlerDeps, RequestRecord, ServerState } from '../types.js';
+import type { RequestRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 import { sessionCookie } from './memory.js';
 import type { NonceOutcome } from './nonces.js';
 import { verifyCredentials } from './verify.js';
-import type { PendingNonce, Verification } from './verify.js';
+import type { PendingNonce, Verification } from './verification.js';
 
 /** Who a request is from, as the access rules see it. */
 export type Identity =

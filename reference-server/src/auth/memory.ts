@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RequestRecord } from '../types.js';
-
-/** What the `connection-remembers` fault keeps per socket: the last user that authenticated on it. */
-export interface ConnectionMemory {
-  user?: string;
-}
+import type { RequestRecord } from '../records.js';
 
 /** Session ids → users, for the `session-cookie` fault only; bounded, oldest dropped first. */
 export class SessionTable {

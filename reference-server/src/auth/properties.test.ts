@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createState } from '../handle.js';
-import type { HandlerDeps, RequestRecord } from '../types.js';
+import type { RequestRecord } from '../records.js';
+import type { HandlerDeps } from '../types.js';
 import { formatSignedDate } from './date.js';
 import { signRequest } from './sign.js';
 import { DEFAULT_USERS } from './users.js';

@@ -1,5 +1,6 @@
 import type { FaultName } from '../faults.js';
-import type { HandlerDeps, RequestRecord, ServerState } from '../types.js';
+import type { RequestRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 import { decodeBasic, passwordMatches } from './basic.js';
 import { acceptedMessages, digestMatches } from './candidates.js';
 import { dateText, parseLenientDate, parseSignedDate } from './date.js';
@@ -10,30 +11,12 @@ import { withinWindow } from './window.js';
 import { verifyBearer } from '../oauth2/bearer.js';
 import { carriesOAuth1Params } from '../oauth1/params.js';
 import { verifyOAuth1Resource } from '../oauth1/resource.js';
+import type { PendingNonce, Verification } from './verification.js';
 
 /** Header carrying `hmac …` credentials (docs/auth.md), lowercased as in {@link RequestRecord.headers}. */
 export const HMAC_HEADER = 'authentication';
 /** Header carrying Basic credentials (and `Bearer` tokens, and `OAuth` 1 protocol parameters). */
 export const BASIC_HEADER = 'authorization';
-
-/** A nonce to consume once the rest of a date-and-nonce request has verified. */
-export interface PendingNonce {
-  /** Store scope: the user (one shared scope under `nonce-global`). */
-  scope: string;
-  /** Store key: the nonce text (its int64 value under the `nonce-int64` variant; `String(Number(nonce))` under `nonce-as-number`). */
-  key: string;
-  /** Instant (ms) until which the nonce must be remembered: `max(date, now) + window`. */
-  expiresAt: number;
-  /** How a replay is refused, when not as the hmac form's (OAuth 1: its own reason and challenge). */
-  replay?: { reason: string; challenge: string };
-}
-
-/** Outcome of {@link verifyCredentials}; `valid` still needs its nonce consumed. */
-export type Verification =
-  | { kind: 'none' }
-  /** Refused: 401 with `challenge` (default: every scheme's), or 400 for a malformed OAuth 1 request. */
-  | { kind: 'invalid'; reason: string; status?: 400; challenge?: string }
-  | { kind: 'valid'; user: string; nonce?: PendingNonce };
 
 /**
  * Checks the credentials a request carries, without touching the nonce store: none, invalid (with a reason

@@ -5,7 +5,8 @@ import type { FaultName } from '../faults.js';
 import { parseFormText, wireBytes } from '../oauth/encoding.js';
 import { TEMPORARY_TTL, TOKEN_CREDENTIALS_TTL, randomToken } from '../oauth/state.js';
 import { problem } from '../responses.js';
-import type { HandlerDeps, HeaderMap, RequestRecord, ResponseRecord, ServerState } from '../types.js';
+import type { HeaderMap, RequestRecord, ResponseRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 import { consumeNonce, credentialStoreFull, formResponse, oauth1Refusal, tlsRequired } from './responses.js';
 import { verifyOAuth1 } from './verify.js';
 

@@ -1,7 +1,7 @@
 import { isFormContentType, parseFormBytes, percentDecode, utf8Text, wireBytes } from '../oauth/encoding.js';
 import type { BytePair } from '../oauth/encoding.js';
 import { headerValue } from '../request.js';
-import type { RequestRecord } from '../types.js';
+import type { RequestRecord } from '../records.js';
 import { encodeParam } from './base-string.js';
 import type { EncodedParam } from './base-string.js';
 

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { verifyCredentials } from '../auth/verify.js';
 import { createState } from '../handle.js';
 import { percentEncode } from '../oauth/encoding.js';
-import type { HandlerDeps, HeaderMap, RequestRecord, ServerState } from '../types.js';
+import type { HeaderMap, RequestRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 import { signOAuth1 } from './sign.js';
 
 type Pair = [Buffer, Buffer];

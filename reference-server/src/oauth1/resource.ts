@@ -1,6 +1,7 @@
 import { OAUTH1_CHALLENGE } from '../auth/challenge.js';
-import type { Verification } from '../auth/verify.js';
-import type { HandlerDeps, RequestRecord, ServerState } from '../types.js';
+import type { Verification } from '../auth/verification.js';
+import type { RequestRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 import { verifyOAuth1 } from './verify.js';
 
 /**

@@ -1,9 +1,10 @@
 import { OAUTH1_CHALLENGE, nonceStoreFull } from '../auth/challenge.js';
-import type { PendingNonce } from '../auth/verify.js';
+import type { PendingNonce } from '../auth/verification.js';
 import type { FaultName } from '../faults.js';
 import { formBody } from '../oauth/encoding.js';
 import { problem } from '../responses.js';
-import type { HandlerDeps, HeaderMap, RequestRecord, ResponseRecord, ServerState } from '../types.js';
+import type { HeaderMap, RequestRecord, ResponseRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 
 /** Media type of the credential answers (RFC 5849 §2.1, §2.3). */
 export const FORM_TYPE = 'application/x-www-form-urlencoded';

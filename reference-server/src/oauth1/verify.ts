@@ -1,13 +1,14 @@
 import { OAUTH1_CHALLENGE } from '../auth/challenge.js';
 import { textEqual } from '../auth/compare.js';
-import type { PendingNonce } from '../auth/verify.js';
+import type { PendingNonce } from '../auth/verification.js';
 import { withinWindow } from '../auth/window.js';
 import type { FaultName } from '../faults.js';
 import type { OAuth1Consumer } from '../oauth/accounts.js';
 import { percentEncode } from '../oauth/encoding.js';
 import type { ExpiringStore } from '../oauth/expiring-store.js';
 import { headerValue } from '../request.js';
-import type { HandlerDeps, RequestRecord, ServerState } from '../types.js';
+import type { RequestRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 import { baseStringUri, hmacSha1Signature, signatureBaseString } from './base-string.js';
 import { readOAuth1Params } from './params.js';
 import type { OAuth1Params } from './params.js';

@@ -1,7 +1,8 @@
 import { bearerChallenge } from '../auth/challenge.js';
-import type { Verification } from '../auth/verify.js';
+import type { Verification } from '../auth/verification.js';
 import type { AccessToken } from '../oauth/state.js';
-import type { HandlerDeps, RequestRecord, ServerState } from '../types.js';
+import type { RequestRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 
 /** `Bearer <b64token>` (RFC 6750 §2.1), the scheme word in any case. */
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;

@@ -4,7 +4,8 @@ import type { FaultName } from '../faults.js';
 import type { VariantName } from '../variants.js';
 import type { OAuth2Client } from '../oauth/accounts.js';
 import { formDecode } from '../oauth/encoding.js';
-import type { RequestRecord, ResponseRecord, ServerState } from '../types.js';
+import type { RequestRecord, ResponseRecord } from '../records.js';
+import type { ServerState } from '../types.js';
 import { oauth2Error } from './responses.js';
 
 /** Outcome of {@link authenticateClient}: the client, or the error answer. */

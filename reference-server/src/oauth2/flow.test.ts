@@ -4,7 +4,7 @@ import { DEFAULT_OAUTH2_CLIENTS } from '../oauth/accounts.js';
 import { RECORDS, bearerRequest, clientBasic, issueToken, revoke, tokenRequest } from '../oauth-testkit.js';
 import { articleXml, testServer, text } from '../testkit.js';
 import type { TestServer } from '../testkit.js';
-import type { ResponseRecord } from '../types.js';
+import type { ResponseRecord } from '../records.js';
 
 const SPECIAL = { id: 'ops team:1', secret: 'p@ss wörd+1&=%', user: 'bob' };
 

@@ -1,7 +1,7 @@
 import type { FaultName } from '../faults.js';
 import { isFormContentType, parseFormText } from '../oauth/encoding.js';
 import { headerValue } from '../request.js';
-import type { RequestRecord, ResponseRecord } from '../types.js';
+import type { RequestRecord, ResponseRecord } from '../records.js';
 import { oauth2Error } from './responses.js';
 
 /** Outcome of {@link readForm}: the parameters by name, or the `invalid_request` answer. */

@@ -1,6 +1,6 @@
 import { REALM } from '../auth/challenge.js';
 import type { FaultName } from '../faults.js';
-import type { HeaderMap, ResponseRecord } from '../types.js';
+import type { HeaderMap, ResponseRecord } from '../records.js';
 
 /** Media type of every OAuth 2 endpoint answer (RFC 6749 §5.1). */
 export const JSON_TYPE = 'application/json';

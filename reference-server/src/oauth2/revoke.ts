@@ -1,4 +1,5 @@
-import type { HandlerDeps, RequestRecord, ResponseRecord, ServerState } from '../types.js';
+import type { RequestRecord, ResponseRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 import { authenticateClient } from './client-auth.js';
 import { readForm } from './form.js';
 import { NO_STORE, oauth2Error } from './responses.js';

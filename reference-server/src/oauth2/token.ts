@@ -1,5 +1,6 @@
 import { randomToken } from '../oauth/state.js';
-import type { HandlerDeps, HeaderMap, RequestRecord, ResponseRecord, ServerState } from '../types.js';
+import type { HeaderMap, RequestRecord, ResponseRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 import { authenticateClient } from './client-auth.js';
 import { readForm } from './form.js';
 import { JSON_TYPE, oauth2Error } from './responses.js';

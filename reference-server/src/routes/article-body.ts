@@ -1,6 +1,6 @@
 import { headerValue, checkXmlMediaType, decodeUtf8 } from '../request.js';
 import { problem } from '../responses.js';
-import type { Article, ResponseRecord } from '../types.js';
+import type { Article, ResponseRecord } from '../records.js';
 import { parseArticle } from '../xml/article.js';
 import { boundsRefusal, firstCodePoints, roundToCents, TRUNCATED_TITLE } from './bounds.js';
 import type { ArticleProblemCode, Leniency } from '../xml/article.js';

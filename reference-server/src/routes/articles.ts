@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { problem, xmlResponse } from '../responses.js';
-import type { Article, HeaderMap, ResponseRecord } from '../types.js';
+import type { Article, HeaderMap, ResponseRecord } from '../records.js';
 import { serializeArticle } from '../xml/article.js';
 import { readArticleBody } from './article-body.js';
 import { deferWrite } from './deferred.js';

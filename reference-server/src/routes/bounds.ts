@@ -1,5 +1,6 @@
 import { problem } from '../responses.js';
-import type { Article, HandlerDeps, ResponseRecord } from '../types.js';
+import type { Article, ResponseRecord } from '../records.js';
+import type { HandlerDeps } from '../types.js';
 
 /** Bounds of the `price-two-decimals` variant: the largest price it stores (DECIMAL(7,2)) and its scale. */
 export const TWO_DECIMALS = { scale: 2, max: '99999.99' } as const;

@@ -2,7 +2,7 @@
  * Writes a handler leaves for later (the `put-non-atomic` fault only): the synchronous {@link handle} runs them at
  * once, {@link handleAsync} after an await, as a server writing field by field to slow storage would.
  */
-import type { RequestRecord } from '../types.js';
+import type { RequestRecord } from '../records.js';
 
 const pending = new WeakMap<RequestRecord, () => void>();
 

@@ -2,8 +2,9 @@ import { authorizeEndpoint, temporaryCredentialsEndpoint, tokenCredentialsEndpoi
 import { revokeEndpoint } from '../oauth2/revoke.js';
 import { tokenEndpoint } from '../oauth2/token.js';
 import { problem, unknownMethod } from '../responses.js';
-import { isKnownMethod } from '../types.js';
-import type { HandlerDeps, Method, RequestRecord, ResponseRecord, ServerState } from '../types.js';
+import { isKnownMethod } from '../records.js';
+import type { Method, RequestRecord, ResponseRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 
 /** Answers one request to an OAuth endpoint, which authenticates its callers itself. */
 export type EndpointHandler = (req: RequestRecord, state: ServerState, deps: HandlerDeps) => ResponseRecord;

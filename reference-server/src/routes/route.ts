@@ -1,4 +1,5 @@
-import type { HandlerDeps, Method, RequestRecord, ResponseRecord, ServerState } from '../types.js';
+import type { Method, RequestRecord, ResponseRecord } from '../records.js';
+import type { HandlerDeps, ServerState } from '../types.js';
 
 /** Everything a handler may use: the request, the mutable state and the injected effects. */
 export interface HandlerContext {

@@ -1,7 +1,7 @@
 import { collectionRoute, itemRoute } from './articles.js';
 import { recordsRoute, rootRoute, unknownRoute } from './documents.js';
 import type { Handler, Route } from './route.js';
-import type { Method } from '../types.js';
+import type { Method } from '../records.js';
 import type { VariantName } from '../variants.js';
 
 /** RFC 3986 unreserved characters, 1–200 of them; `.` and `..` are excluded separately. */

@@ -1,4 +1,4 @@
-import type { Article } from '../types.js';
+import type { Article } from '../records.js';
 import type { ChangeListener, StateChange } from './changes.js';
 
 /**

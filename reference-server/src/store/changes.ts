@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import type { Article } from '../types.js';
+import type { Article } from '../records.js';
 import { ReferenceServerError } from '../errors.js';
 
 /**

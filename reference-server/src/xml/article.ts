@@ -1,4 +1,4 @@
-import type { Article } from '../types.js';
+import type { Article } from '../records.js';
 import { isBlank } from './chars.js';
 import { readXml } from './reader.js';
 import type { XmlElement, XmlFaultCode } from './reader.js';
