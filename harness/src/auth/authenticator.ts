@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { HttpRequest } from '../http/client.js';
-import { formEncode } from '../http/form.js';
+import { formEncode, percentEncodeAll } from '../http/percent.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
 import { applyDigestMutation, applyMutation, applyPasswordMutation, type Mutation } from './mutations.js';
 import { oauth1BaseString, oauth1Header, oauth1Signature, oauthEncode } from './oauth1.js';
@@ -160,9 +160,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
       return { ok: true, request: { ...request, headers, body } };
     }
-    const encodeAll = (v: string) => [...Buffer.from(v, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
     headers['authorization'] = how === 'basic-encoded'
-      ? basicHeader(encodeAll(client.clientId), encodeAll(secret))
+      ? basicHeader(percentEncodeAll(client.clientId), percentEncodeAll(secret))
       : basicHeader(formEncode(client.clientId), formEncode(secret));
     return { ok: true, request: { ...request, headers } };
   };

@@ -3,12 +3,11 @@
  * against specs/vectors/oauth.yaml (computed with Python) before every run.
  */
 import { createHmac } from 'node:crypto';
-import { formPairs } from '../http/form.js';
+import { formPairBytes } from '../http/form.js';
+import { percentEncode, percentEncodeBytes } from '../http/percent.js';
 
 /** RFC 5849 §3.6: unreserved characters stay, every other UTF-8 byte becomes %XX (uppercase hex). */
-export function oauthEncode(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
+export const oauthEncode = percentEncode;
 
 /** §3.4.1.2: scheme and host lowercased, the default port dropped, no query or fragment. */
 export function baseStringUri(url: string): string {
@@ -20,8 +19,10 @@ export function baseStringUri(url: string): string {
 /** §3.4.1: method, base string URI and the normalized parameters (query, form body, protocol parameters). */
 export function oauth1BaseString(method: string, url: string, formBody: string, protocol: ReadonlyArray<readonly [string, string]>): string {
   const query = new URL(url).search.replace(/^\?/, '');
-  const pairs = [...formPairs(query), ...formPairs(formBody), ...protocol.filter(([k]) => k !== 'oauth_signature' && k !== 'realm')]
-    .map(([k, v]) => [oauthEncode(k), oauthEncode(v)] as const)
+  // Query and body pairs are decoded to bytes and encoded again byte for byte (§3.4.1.3.2): `%FF` stays `%FF`.
+  const decoded = [...formPairBytes(query), ...formPairBytes(formBody)].map(([k, v]) => [percentEncodeBytes(k), percentEncodeBytes(v)] as const);
+  const own = protocol.filter(([k]) => k !== 'oauth_signature' && k !== 'realm').map(([k, v]) => [oauthEncode(k), oauthEncode(v)] as const);
+  const pairs = [...decoded, ...own]
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
   const normalized = pairs.map(([k, v]) => `${k}=${v}`).join('&');
   return [oauthEncode(method.toUpperCase()), oauthEncode(baseStringUri(url)), oauthEncode(normalized)].join('&');

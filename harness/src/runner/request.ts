@@ -2,7 +2,7 @@
 import type { AuthOptions, AuthScheme } from '../auth/authenticator.js';
 import { applyMutation, type Mutation } from '../auth/mutations.js';
 import type { HttpRequest } from '../http/client.js';
-import { formEncode } from '../http/form.js';
+import { formEncode } from '../http/percent.js';
 import type { ArticleValue } from '../generators/article.js';
 import type { Scheme } from '../profile/schema.js';
 import type { StepData } from '../spec/schema.js';

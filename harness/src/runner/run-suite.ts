@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient } from '../http/client.js';
-import { formEncode } from '../http/form.js';
+import { formEncode } from '../http/percent.js';
 import { missingCapability } from '../profile/capabilities.js';
 import { oobUnreachable } from './oob.js';
 import type { ResolvedProfile } from '../profile/schema.js';

@@ -11,6 +11,7 @@
  */
 import { applyMutation, type Mutation } from '../auth/mutations.js';
 import { ConformError } from '../errors.js';
+import { percentEncode } from '../http/percent.js';
 
 export type Operand = { kind: 'ref'; path: string[] } | { kind: 'lit'; value: string | number };
 export interface FilterCall { name: string; args: Operand[] }
@@ -196,7 +197,7 @@ const norm = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 
 /** Fills the `{placeholder}`s of a path template with one value, percent-encoded as a path segment. */
 export function fillPathTemplate(template: string, value: unknown): string {
-  return template.replace(/\{[^}]*\}/g, () => encodeURIComponent(stringify(value)));
+  return template.replace(/\{[^}]*\}/g, () => percentEncode(stringify(value)));
 }
 
 /** The built-in filters. `item` reads the profile in scope (`profile.articles.item`). */
@@ -238,13 +239,12 @@ export const FILTERS: Readonly<Record<string, FilterFn>> = {
       .filter((c) => c.includes('='))
       .join('; '),
   mutate: (input, [m]) => applyMutation(stringify(input), m as Mutation),
-  urlencode: (input) => encodeURIComponent(stringify(input)),
+  urlencode: (input) => percentEncode(stringify(input)),
   query: (input) =>
     asList(input)
       .map((pair) => {
         const [k, v] = Array.isArray(pair) ? pair : [pair, ''];
-        const enc = (x: unknown) => encodeURIComponent(stringify(x)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-        return `${enc(k)}=${enc(v)}`;
+        return `${percentEncode(stringify(k))}=${percentEncode(stringify(v))}`;
       })
       .join('&'),
   length: (input) => (typeof input === 'string' ? input.length : asList(input).length),
