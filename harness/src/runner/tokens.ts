@@ -4,14 +4,14 @@
  * the target on first use and kept for the run, until they are about to expire.
  */
 import type { Authenticator } from '../auth/authenticator.js';
-import type { HttpClient, HttpRequest } from '../http/client.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import { formField } from '../http/form.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 
 /** What a token request sent and got, for the transcript of the step that needed it. */
 export interface TokenExchange {
   request: HttpRequest;
-  response?: import('../http/client.js').HttpResponse;
+  response?: HttpResponse;
   error?: { code: string; message: string };
 }
 
