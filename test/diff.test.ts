@@ -21,7 +21,7 @@ import type { RawExchange } from '../harness/src/runner/exec-types.js';
 import { main, type CliIo } from '../cli/src/main.js';
 import { startServer, type FaultName, type RunningServer } from '../reference-server/src/index.js';
 import { startAltServer } from './alt-server/server.js';
-import { bundledSuite, REFERENCE_PROFILE, ROOT } from './helpers.js';
+import { bundledSuite, REFERENCE_PROFILE, ROOT, withReferenceServer } from './helpers.js';
 
 const ALT_PROFILE = path.join(ROOT, 'test', 'alt-server', 'profile.yaml');
 
@@ -58,14 +58,7 @@ async function diff(reference: Listening, target: Listening, o: { targetProfile?
   }
 }
 
-async function withFaultServer<T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> {
-  const server = await startServer({ port: 0, httpsPort: 0, faults });
-  try {
-    return await f(server);
-  } finally {
-    await server.close();
-  }
-}
+const withFaultServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> => withReferenceServer({ faults }, f);
 
 const allDifferences = (r: DiffResult): GroupedDifference[] => r.scenarios.flatMap((s) => s.differences);
 const explain = (r: DiffResult) => JSON.stringify(r.scenarios.filter((s) => s.status === 'different').map((s) => [s.id, s.differences.slice(0, 5)]), null, 1);

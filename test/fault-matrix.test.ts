@@ -2,10 +2,10 @@
  * Every fault mode of the reference server is caught by the scenario aimed at it, and every scenario is aimed at by
  * at least one fault (a check that cannot fail is worthless). The clean server passes everything.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../harness/src/profile/load.js';
-import { SCENARIO_FAULT_NAMES, startServer, type FaultName, type RunningServer, type ScenarioFaultName } from '../reference-server/src/index.js';
-import { bundledSuite, byStatus, REFERENCE_PROFILE, runAgainst } from './helpers.js';
+import { SCENARIO_FAULT_NAMES, type FaultName, type RunningServer, type ScenarioFaultName } from '../reference-server/src/index.js';
+import { bundledSuite, byStatus, REFERENCE_PROFILE, runAgainst, useReferenceServer, withReferenceServer } from './helpers.js';
 
 /** Fault → the scenarios that must fail under it (others may fail too). */
 export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
@@ -139,24 +139,13 @@ const PROFILE_MISMATCHES: Record<string, (p: Awaited<ReturnType<typeof loadProfi
 
 const SEEDS = [1, 20261122];
 
-async function withServer<T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> {
-  const server = await startServer({ port: 0, httpsPort: 0, faults });
-  try {
-    return await f(server);
-  } finally {
-    await server.close();
-  }
-}
+const withServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> => withReferenceServer({ faults }, f);
 
 describe('clean reference server', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ port: 0, httpsPort: 0 });
-  });
-  afterAll(() => server.close());
+  const server = useReferenceServer();
 
   it('passes every scenario of the bundled suite', async () => {
-    const run = await runAgainst(server, { seed: 424242 });
+    const run = await runAgainst(server(), { seed: 424242 });
     const s = byStatus(run);
     expect(s['failed'], JSON.stringify(run.scenarios.filter((x) => x.status !== 'passed' && x.status !== 'skipped').map((x) => [x.id, x.reason]))).toEqual([]);
     expect(s['errored']).toEqual([]);
@@ -166,7 +155,7 @@ describe('clean reference server', () => {
 
   it('passes every opt-in scenario with a profile that opts in', async () => {
     const targets = Object.keys(OPT_IN);
-    const run = await runAgainst(server, { filter: targets, seed: 424242, profile: await profileFor(targets) });
+    const run = await runAgainst(server(), { filter: targets, seed: 424242, profile: await profileFor(targets) });
     expect(byStatus(run)['passed']).toEqual(targets);
   });
 });

@@ -9,6 +9,8 @@ import { runSuite } from '../harness/src/runner/run-suite.js';
 import type { RunResult } from '../harness/src/runner/types.js';
 import { loadRules, loadSuite } from '../harness/src/spec/load.js';
 import type { Suite } from '../harness/src/spec/types.js';
+import { startServer, type RunningServer, type ServerOptions } from '../reference-server/src/index.js';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REFERENCE_PROFILE = path.join(ROOT, 'reference-server', 'profile.yaml');
@@ -55,4 +57,30 @@ export function byStatus(run: RunResult): Record<string, string[]> {
   const out: Record<string, string[]> = { passed: [], failed: [], errored: [], skipped: [] };
   for (const s of run.scenarios) out[s.status]!.push(s.id);
   return out;
+}
+
+/** The reference server options the suite's tests vary: fault modes and variants (both listeners, free ports). */
+export type ReferenceOptions = Pick<ServerOptions, 'faults' | 'variants'>;
+
+/** Runs `f` against a fresh reference server (127.0.0.1, free ports) and closes it, whatever `f` does. */
+export async function withReferenceServer<T>(options: ReferenceOptions, f: (s: RunningServer) => Promise<T>): Promise<T> {
+  const server = await startServer({ port: 0, httpsPort: 0, ...options });
+  try {
+    return await f(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** One reference server for the enclosing `describe` (started before its tests, closed after); call the getter inside tests. */
+export function useReferenceServer(options: ReferenceOptions = {}): () => RunningServer {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startServer({ port: 0, httpsPort: 0, ...options });
+  });
+  afterAll(() => server?.close());
+  return () => {
+    if (!server) throw new Error('the reference server is not started yet: call the getter inside a test');
+    return server;
+  };
 }

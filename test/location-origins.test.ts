@@ -3,33 +3,22 @@
  * accepted by default (read through the base URL by its path), accepted with `target.origins` naming that origin,
  * refused when `target.origins` lists other origins only; wrong paths and shapes are still caught.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../harness/src/profile/load.js';
-import { startServer, type FaultName, type RunningServer } from '../reference-server/src/index.js';
-import { REFERENCE_PROFILE, runAgainst } from './helpers.js';
+import { type FaultName, type RunningServer } from '../reference-server/src/index.js';
+import { REFERENCE_PROFILE, runAgainst, useReferenceServer, withReferenceServer } from './helpers.js';
 
 const POST_SCENARIOS = ['articles/post-create', 'articles/post-location-serves', 'articles/post-twice-both-served', 'articles/post-location-accepts-put', 'articles/put-create', 'articles/put-create-roundtrip'];
 
-async function withServer<T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> {
-  const server = await startServer({ port: 0, httpsPort: 0, variants: ['location-other-origin'], faults });
-  try {
-    return await f(server);
-  } finally {
-    await server.close();
-  }
-}
+const withServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> => withReferenceServer({ variants: ['location-other-origin'], faults }, f);
 
 describe('Location on https://public.example (location-other-origin)', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ port: 0, httpsPort: 0, variants: ['location-other-origin'] });
-  });
-  afterAll(() => server.close());
+  const server = useReferenceServer({ variants: ['location-other-origin'] });
 
   const statuses = async (origins?: string[]) => {
     const loaded = await loadProfile(REFERENCE_PROFILE);
     const profile = { ...loaded, target: { ...loaded.target, ...(origins ? { origins } : {}) } };
-    const run = await runAgainst(server, { profile, filter: POST_SCENARIOS, seed: 9, runs: 3 });
+    const run = await runAgainst(server(), { profile, filter: POST_SCENARIOS, seed: 9, runs: 3 });
     return Object.fromEntries(run.scenarios.map((s) => [s.id, `${s.status}${s.reason ? `: ${s.reason}` : ''}`]));
   };
 

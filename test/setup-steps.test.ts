@@ -4,23 +4,19 @@
  * failed, and its rules are not failed by it. Where the profile offers PUT at a client-chosen URL, creating the
  * article an OPTIONS, DELETE or auth check looks at does not depend on POST at all.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../harness/src/profile/load.js';
-import { startServer, type FaultName, type RunningServer } from '../reference-server/src/index.js';
-import { bundledSuite, REFERENCE_PROFILE, runAgainst } from './helpers.js';
+import { type FaultName } from '../reference-server/src/index.js';
+import { bundledSuite, REFERENCE_PROFILE, runAgainst, useReferenceServer } from './helpers.js';
 
 /** Scenarios that only create their article (or only prepare) with POST. */
 const CREATE_ONLY = ['options/item-allow', 'options/allow-handled', 'methods/405-carries-allow', 'methods/unlisted-rejected', 'articles/delete-removes', 'auth/options-allow-depends-on-auth'];
 
 describe.each<FaultName>(['post-200', 'post-no-location'])('under %s', (fault) => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ port: 0, httpsPort: 0, faults: [fault] });
-  });
-  afterAll(() => server.close());
+  const server = useReferenceServer({ faults: [fault] });
 
   it('with PUT available, the scenarios that only create an article pass; articles/post-create still fails', async () => {
-    const run = await runAgainst(server, { filter: [...CREATE_ONLY, 'articles/post-create'], seed: 5, runs: 3 });
+    const run = await runAgainst(server(), { filter: [...CREATE_ONLY, 'articles/post-create'], seed: 5, runs: 3 });
     for (const id of CREATE_ONLY) expect(run.scenarios.find((s) => s.id === id)?.status, id).toBe('passed');
     expect(run.scenarios.find((s) => s.id === 'articles/post-create')?.status).toBe('failed');
   });
@@ -28,7 +24,7 @@ describe.each<FaultName>(['post-200', 'post-no-location'])('under %s', (fault) =
   it('without PUT, they are errored with the precondition and name articles/post-create; their rules are not failed', async () => {
     const loaded = await loadProfile(REFERENCE_PROFILE);
     const profile = { ...loaded, articles: { ...loaded.articles, clientChosenPut: false } };
-    const run = await runAgainst(server, { profile, filter: [...CREATE_ONLY, 'articles/post-create', 'articles/post-location-accepts-put'], seed: 5, runs: 3 });
+    const run = await runAgainst(server(), { profile, filter: [...CREATE_ONLY, 'articles/post-create', 'articles/post-location-accepts-put'], seed: 5, runs: 3 });
     for (const id of [...CREATE_ONLY, 'articles/post-location-accepts-put']) {
       const r = run.scenarios.find((s) => s.id === id)!;
       expect(r.status, id).toBe('errored');

@@ -3,23 +3,19 @@
  * credentials go over the TLS base URL, OAuth-only targets get their tokens from the target first, and the
  * scenarios that cannot apply skip with a `profile lacks …` reason instead of erroring.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadVariantProfile } from '../cli/src/variant-profile.js';
-import { startServer, type RunningServer, type VariantName } from '../reference-server/src/index.js';
-import { byStatus, REFERENCE_PROFILE, runAgainst } from './helpers.js';
+import { startServer, type VariantName } from '../reference-server/src/index.js';
+import { byStatus, REFERENCE_PROFILE, runAgainst, useReferenceServer } from './helpers.js';
 
 const WRITES = ['articles/post-create', 'articles/put-create', 'articles/put-replace', 'options/item-allow', 'articles/delete-removes', 'auth/options-allow-depends-on-auth'];
 
 describe.each<VariantName>(['basic-only', 'oauth-only'])('%s, plain and TLS listeners both open', (variant) => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ port: 0, httpsPort: 0, variants: [variant] });
-  });
-  afterAll(() => server.close());
+  const server = useReferenceServer({ variants: [variant] });
 
   it('authenticated article scenarios run over TLS and pass; none errors', async () => {
     const profile = loadVariantProfile(REFERENCE_PROFILE, [variant]);
-    const run = await runAgainst(server, { profile, seed: 3, runs: 3 });
+    const run = await runAgainst(server(), { profile, seed: 3, runs: 3 });
     const s = byStatus(run);
     expect(s['errored']).toEqual([]);
     expect(s['failed']).toEqual([]);
@@ -39,7 +35,7 @@ describe.each<VariantName>(['basic-only', 'oauth-only'])('%s, plain and TLS list
   it.runIf(variant === 'oauth-only')('with OAuth 1 alone, writes use token credentials obtained through the three legs', async () => {
     const loaded = loadVariantProfile(REFERENCE_PROFILE, [variant]);
     const profile = { ...loaded, auth: { ...loaded.auth, schemes: ['oauth1' as const], tlsOnly: ['oauth1' as const] } };
-    const run = await runAgainst(server, { profile, seed: 3, runs: 2, filter: ['articles/', 'options/item-allow'] });
+    const run = await runAgainst(server(), { profile, seed: 3, runs: 2, filter: ['articles/', 'options/item-allow'] });
     const s = byStatus(run);
     expect(s['errored']).toEqual([]);
     expect(s['failed']).toEqual([]);
