@@ -14,11 +14,18 @@ import { classify, failsRun } from '../harness/src/runner/verdict.js';
 import type { Level } from '../harness/src/spec/types.js';
 
 function result(id: string, status: ScenarioStatus, level: Level, baselined: boolean): ScenarioResult {
-  return {
-    id, title: id, file: 'specs/x.yaml', line: 1, rules: [`r-${id}`], level, tags: [], status, requests: 1, runs: 1, durationMs: 1, transcript: [],
-    ...(status !== 'passed' ? { reason: `${status} because` } : {}),
-    ...(baselined ? { baselined } : {}),
-  };
+  const base = { id, title: id, file: 'specs/x.yaml', line: 1, rules: [`r-${id}`], level, tags: [], requests: 1, runs: 1, durationMs: 1, transcript: [] };
+  const reason = `${status} because`;
+  switch (status) {
+    case 'passed':
+      return { ...base, status };
+    case 'skipped':
+      return { ...base, status, reason };
+    case 'failed':
+      return { ...base, status, reason, failure: { step: 1, messages: [reason] }, ...(baselined ? { baselined } : {}) };
+    case 'errored':
+      return { ...base, status, reason, ...(baselined ? { baselined } : {}) };
+  }
 }
 
 function runOf(subject: ScenarioResult, strict: boolean): RunResult {

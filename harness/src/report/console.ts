@@ -1,6 +1,6 @@
 /** Console reporter: a line per scenario as it finishes, details for failures, and a summary. */
 import type { RunEvent, RunResult, ScenarioResult, ScenarioStatus } from '../runner/types.js';
-import { classify } from '../runner/verdict.js';
+import { classify, reasonsOf } from '../runner/verdict.js';
 
 export interface ConsoleOptions {
   write: (text: string) => void;
@@ -57,7 +57,7 @@ function details(r: ScenarioResult, paint: (c: number, s: string) => string): st
   else {
     lines.push(`${r.title}`);
     lines.push(`rules: ${r.rules.join(', ')} (${r.file}:${r.line})`);
-    for (const m of r.failure?.messages ?? (r.reason ? [r.reason] : [])) lines.push(paint(r.status === 'errored' ? 35 : 31, m));
+    for (const m of reasonsOf(r)) lines.push(paint(r.status === 'errored' ? 35 : 31, m));
     if (r.counterexample) lines.push(`counterexample (after ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`);
     if (r.replay) lines.push(`replay: ${r.replay}`);
   }

@@ -8,7 +8,7 @@
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { RunResult, ScenarioResult } from '../runner/types.js';
-import { classify } from '../runner/verdict.js';
+import { classify, reasonsOf } from '../runner/verdict.js';
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,
@@ -23,7 +23,7 @@ const builder = new XMLBuilder({
 const clean = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function details(r: ScenarioResult, seed: number): string {
-  const lines = [...(r.failure?.messages ?? (r.reason ? [r.reason] : []))];
+  const lines = [...reasonsOf(r)];
   lines.push(`rules: ${r.rules.join(', ')} (${r.level})`, `scenario: ${r.file}:${r.line}`, `seed: ${seed}`);
   if (r.counterexample) {
     lines.push(`counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}, ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`);

@@ -1,6 +1,6 @@
 /** Markdown summary for pull requests and GitHub's job summary: verdict, counts, the matrix, failures first. */
 import type { RunResult, ScenarioResult } from '../runner/types.js';
-import { classify, failsRun, VERDICT_LABEL, type Verdict } from '../runner/verdict.js';
+import { classify, failsRun, reasonsOf, VERDICT_LABEL, type Verdict } from '../runner/verdict.js';
 
 const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -25,7 +25,7 @@ export function sectionOrder(a: string, b: string): number {
 }
 
 function line(s: ScenarioResult, verdict: Verdict): string {
-  const why = s.failure?.messages[0] ?? s.reason ?? '';
+  const why = reasonsOf(s)[0] ?? '';
   const label = verdict === 'baselined' ? `${s.status} (baseline)` : verdict === 'warn' ? `warning (${s.status})` : VERDICT_LABEL[verdict];
   return `| ${label} | \`${s.id}\` | ${s.level} | ${s.rules.join(', ')} | ${cell(why).slice(0, 300)} |`;
 }
@@ -80,7 +80,7 @@ export function githubAnnotations(run: RunResult): string {
     .filter((x) => (x.status === 'failed' || x.status === 'errored') && !x.baselined)
     .map((x) => {
       const kind = failsRun(x, run.options) ? 'error' : 'warning';
-      const msg = [...(x.failure?.messages ?? [x.reason ?? x.status]), ...(x.replay ? [`replay: ${x.replay}`] : [])].join('\n');
+      const msg = [...reasonsOf(x), ...(x.replay ? [`replay: ${x.replay}`] : [])].join('\n');
       return `::${kind} file=${prop(x.file)},line=${x.line},title=${prop(`${x.id} (${x.rules.join(' ')})`)}::${esc(msg)}\n`;
     })
     .join('');

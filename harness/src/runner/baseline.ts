@@ -7,6 +7,7 @@ import { InvalidFileError } from '../errors.js';
 import { readSource } from '../spec/load.js';
 import { issueAt, validateSource } from '../spec/validate.js';
 import type { RunResult } from './types.js';
+import { reasonsOf } from './verdict.js';
 
 const Entry = z.union([z.string().min(1), z.strictObject({ id: z.string().min(1), reason: z.string().optional() })]);
 export const BaselineSchema = z.union([
@@ -53,7 +54,7 @@ export function applyBaseline(run: RunResult, baseline: Baseline): RunResult {
 export function baselineFrom(run: RunResult): string {
   const failing = run.scenarios.filter((s) => s.status === 'failed' || s.status === 'errored');
   const lines = ['# conform baseline: scenarios expected to fail. Listed failures do not fail the run (exit 0);', '# a listed scenario that passes again is reported, so this list can shrink.', 'version: 1', 'expectedFailures:'];
-  for (const s of failing) lines.push(`  - id: ${s.id}`, `    reason: ${JSON.stringify((s.failure?.messages[0] ?? s.reason ?? s.status).slice(0, 200))}`);
+  for (const s of failing) lines.push(`  - id: ${s.id}`, `    reason: ${JSON.stringify((reasonsOf(s)[0] ?? s.status).slice(0, 200))}`);
   if (failing.length === 0) lines[lines.length - 1] = 'expectedFailures: []';
   return `${lines.join('\n')}\n`;
 }

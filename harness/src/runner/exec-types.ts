@@ -3,6 +3,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Redactor } from './redact.js';
+import type { Precondition } from './types.js';
 import type { TokenSource } from './tokens.js';
 import type { OobListener } from './oob.js';
 
@@ -46,9 +47,3 @@ export type IterationOutcome =
   | { kind: 'fail'; step: number; stepName?: string; messages: string[]; transcript: RawExchange[]; requests: number; rules?: string[] }
   | { kind: 'error'; step: number; stepName?: string; message: string; transcript: RawExchange[]; requests: number; precondition?: Precondition };
 
-/** A setup step that failed: the scenario could not check its own rules; `checkedBy` names who checks that step. */
-export interface Precondition {
-  step: number;
-  stepName?: string;
-  checkedBy: string[];
-}

@@ -22,7 +22,27 @@ export interface Counterexample {
   shrinks: number;
 }
 
-export interface ScenarioResult {
+/** Where a failed scenario failed: the step, its messages, and the rules its failing checks were charged with. */
+export interface Failure {
+  step: number;
+  stepName?: string;
+  messages: string[];
+  /** The rules the failing step was charged with (its `rules`); absent, all the scenario's. */
+  rules?: string[];
+}
+
+/**
+ * A setup step that failed: the scenario checked none of its rules. `checkedBy` names the scenarios that check what
+ * the step relied on (empty when the step names none).
+ */
+export interface Precondition {
+  step: number;
+  stepName?: string;
+  checkedBy: string[];
+}
+
+/** What every result holds, whatever its status. */
+interface ResultBase {
   id: string;
   title: string;
   file: string;
@@ -30,29 +50,60 @@ export interface ScenarioResult {
   rules: string[];
   level: Level;
   tags: string[];
-  status: ScenarioStatus;
-  /** Why it failed, errored or was skipped. */
-  reason?: string;
   /** Requests sent for this scenario. */
   requests: number;
   /** Property runs executed (1 for a plain scenario). */
   runs: number;
   durationMs: number;
-  /** `rules`: the rules the failing step was charged with (its `rules`); absent, all the scenario's. */
-  failure?: { step: number; stepName?: string; messages: string[]; rules?: string[] };
-  /**
-   * Errored because a setup step failed: the scenario checked none of its rules. `checkedBy` names the scenarios
-   * that check what the step relied on (empty when the step names none).
-   */
-  precondition?: { step: number; stepName?: string; checkedBy: string[] };
-  counterexample?: Counterexample;
   /** Exchanges of the failing run, or of the last run when it passed (bounded). */
   transcript: Exchange[];
   /** Command that reproduces this result. */
   replay?: string;
+}
+
+export interface PassedResult extends ResultBase {
+  status: 'passed';
+  reason?: never;
+  failure?: never;
+  precondition?: never;
+  counterexample?: never;
+  baselined?: never;
+}
+
+/** The target broke a rule: where (`failure`), why (`reason`), and the shrunk counterexample of a property. */
+export interface FailedResult extends ResultBase {
+  status: 'failed';
+  reason: string;
+  failure: Failure;
+  counterexample?: Counterexample;
+  precondition?: never;
   /** A failure listed in the --baseline file: reported, but it does not fail the run. */
   baselined?: boolean;
 }
+
+/** The target could not be judged (transport failure, a broken precondition): `reason` says why. */
+export interface ErroredResult extends ResultBase {
+  status: 'errored';
+  reason: string;
+  /** Set when a setup step failed: the scenario checked none of its rules. */
+  precondition?: Precondition;
+  counterexample?: Counterexample;
+  failure?: never;
+  baselined?: boolean;
+}
+
+/** Not run (the profile lacks a capability) or nothing sent: `reason` says which. */
+export interface SkippedResult extends ResultBase {
+  status: 'skipped';
+  reason: string;
+  failure?: never;
+  precondition?: never;
+  counterexample?: never;
+  baselined?: never;
+}
+
+/** One scenario's result, tagged by status: each status carries exactly what it needs (fast-check's RunDetails is the model). */
+export type ScenarioResult = PassedResult | FailedResult | ErroredResult | SkippedResult;
 
 export interface RuleResult {
   id: string;

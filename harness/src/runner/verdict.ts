@@ -4,7 +4,7 @@
  * otherwise it is a warning. A result listed in the baseline never counts.
  */
 import type { Level } from '../spec/types.js';
-import type { ScenarioStatus } from './types.js';
+import type { ScenarioResult, ScenarioStatus } from './types.js';
 
 export type Verdict = 'pass' | 'fail' | 'warn' | 'error' | 'skip' | 'baselined';
 
@@ -55,4 +55,21 @@ export function classify(result: Classifiable, policy: VerdictPolicy): Verdict {
 /** True when the result fails the run under `policy`. */
 export function failsRun(result: Classifiable, policy: VerdictPolicy): boolean {
   return FAILS_RUN[classify(result, policy)];
+}
+
+/** What to print for a result: a failure's messages, an error's or a skip's reason, nothing for a pass. */
+export function reasonsOf(r: ScenarioResult): string[] {
+  switch (r.status) {
+    case 'failed':
+      return r.failure.messages;
+    case 'errored':
+    case 'skipped':
+      return [r.reason];
+    case 'passed':
+      return [];
+    default: {
+      const never: never = r;
+      throw new Error(`unknown status ${JSON.stringify(never)}`);
+    }
+  }
 }

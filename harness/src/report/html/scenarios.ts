@@ -91,14 +91,27 @@ function scenarioBody(s: ScenarioResult): string {
     `<span>rules: ${s.rules.map((r) => `<a href="${href(ruleAnchor(r))}">${esc(r)}</a>`).join(', ')}</span>`,
   ];
   parts.push(`<p class="facts">${facts.join('')}</p>`);
-  const messages = s.failure?.messages ?? [];
-  if (s.failure) {
-    const where = `step ${s.failure.step}${s.failure.stepName ? ` “${esc(s.failure.stepName)}”` : ''}`;
-    parts.push(`<div class="failure" data-testid="failure"><h4>${s.status === 'errored' ? 'Error' : 'Failure'} at ${where}</h4><ul>${messages.map((m) => `<li>${esc(m)}</li>`).join('')}</ul></div>`);
-  }
-  if (s.reason && !messages.includes(s.reason)) {
-    const label = s.status === 'skipped' ? 'Skipped because' : s.status === 'errored' ? 'Error' : 'Reason';
-    parts.push(`<div class="reason st-${s.status}" data-testid="reason"><h4>${label}</h4><p>${esc(s.reason)}</p></div>`);
+  const reason = (label: string, text: string) => `<div class="reason st-${s.status}" data-testid="reason"><h4>${label}</h4><p>${esc(text)}</p></div>`;
+  switch (s.status) {
+    case 'failed': {
+      const { step, stepName, messages } = s.failure;
+      const where = `step ${step}${stepName ? ` “${esc(stepName)}”` : ''}`;
+      parts.push(`<div class="failure" data-testid="failure"><h4>Failure at ${where}</h4><ul>${messages.map((m) => `<li>${esc(m)}</li>`).join('')}</ul></div>`);
+      if (!messages.includes(s.reason)) parts.push(reason('Reason', s.reason));
+      break;
+    }
+    case 'errored':
+      parts.push(reason('Error', s.reason));
+      break;
+    case 'skipped':
+      parts.push(reason('Skipped because', s.reason));
+      break;
+    case 'passed':
+      break;
+    default: {
+      const never: never = s;
+      throw new Error(`unknown status ${JSON.stringify(never)}`);
+    }
   }
   if (s.counterexample) {
     const c = s.counterexample;
