@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { createAuthenticator } from '../harness/src/auth/authenticator.js';
 import { createHttpClient } from '../harness/src/http/client.js';
-import { loadProfile } from '../harness/src/profile/load.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
 import { runSuite } from '../harness/src/runner/run-suite.js';
 import type { RunEvent } from '../harness/src/runner/types.js';
@@ -27,7 +27,7 @@ const SLOW = new Set(['auth/oauth2-expired-rejected']);
 class ScenarioFailed extends Error {}
 
 async function profileFor(server: RunningServer): Promise<ResolvedProfile> {
-  const loaded = await loadProfile(REFERENCE_PROFILE);
+  const loaded = loadProfileSync(REFERENCE_PROFILE);
   const oauth2 = loaded.auth.oauth2 ? { oauth2: { ...loaded.auth.oauth2, ttl: TOKEN_TTL } } : {};
   return { ...loaded, auth: { ...loaded.auth, ...oauth2 }, target: { ...loaded.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) } };
 }

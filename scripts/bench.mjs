@@ -20,10 +20,10 @@ import fc from 'fast-check';
 import { Client, Pool } from 'undici';
 import { createAuthenticator } from '../dist/harness/src/auth/authenticator.js';
 import { createHttpClient } from '../dist/harness/src/http/client.js';
-import { loadProfile } from '../dist/harness/src/profile/load.js';
+import { loadProfileSync } from '../dist/harness/src/profile/load.js';
 import { createRedactor } from '../dist/harness/src/runner/redact.js';
 import { runScenario } from '../dist/harness/src/runner/scenario.js';
-import { loadRules, loadSuite } from '../dist/harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../dist/harness/src/spec/load.js';
 import { articleArb } from '../dist/harness/src/generators/article.js';
 import { serializeArticle } from '../dist/harness/src/xml/article-xml.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -44,9 +44,9 @@ async function startTarget() {
 }
 
 const server = await startTarget();
-const profile = await loadProfile(path.join(root, 'reference-server', 'profile.yaml'));
+const profile = loadProfileSync(path.join(root, 'reference-server', 'profile.yaml'));
 const authenticator = createAuthenticator({ profile });
-const suite = await loadSuite([path.join(root, 'specs')], await loadRules(path.join(root, 'specs', 'rules.yaml')));
+const suite = loadSuiteSync([path.join(root, 'specs')], loadRulesSync(path.join(root, 'specs', 'rules.yaml')));
 const scenario = suite.scenarios.find((s) => s.id === 'articles/put-create-roundtrip');
 const bases = { primary: server.url, plain: server.url };
 

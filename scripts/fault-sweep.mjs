@@ -7,9 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAuthenticator } from '../dist/harness/src/auth/authenticator.js';
 import { createHttpClient } from '../dist/harness/src/http/client.js';
-import { loadProfile } from '../dist/harness/src/profile/load.js';
+import { loadProfileSync } from '../dist/harness/src/profile/load.js';
 import { runSuite } from '../dist/harness/src/runner/run-suite.js';
-import { loadRules, loadSuite } from '../dist/harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../dist/harness/src/spec/load.js';
 import { SCENARIO_FAULT_NAMES as FAULT_NAMES, startServer } from '../dist/reference-server/src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,8 +18,8 @@ const FIRST = Number(process.argv[3] ?? 1);
 // The matrix lives in the test; read it from there so the two never disagree.
 const testText = await readFile(path.join(root, 'test', 'fault-matrix.test.ts'), 'utf8');
 const matrix = Object.fromEntries([...testText.matchAll(/^\s+'([a-z0-9-]+)': \[([^\]]*)\],$/gm)].map((m) => [m[1], [...m[2].matchAll(/'([^']+)'/g)].map((x) => x[1])]));
-const suite = await loadSuite([path.join(root, 'specs')], await loadRules(path.join(root, 'specs', 'rules.yaml')));
-const base = await loadProfile(path.join(root, 'reference-server', 'profile.yaml'));
+const suite = loadSuiteSync([path.join(root, 'specs')], loadRulesSync(path.join(root, 'specs', 'rules.yaml')));
+const base = loadProfileSync(path.join(root, 'reference-server', 'profile.yaml'));
 // Opt-in scenarios (they wait) run with a profile that opts in, as test/fault-matrix.test.ts OPT_IN does.
 const OPT_IN = { 'auth/nonce-remembered-in-window': (p) => ({ ...p, auth: { ...p.auth, nonceMemoryWait: 3 } }) };
 // SWEEP_FAULTS=a,b restricts the sweep to those faults.

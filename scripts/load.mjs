@@ -51,7 +51,7 @@ if (!existsSync(path.join(root, 'dist', 'harness', 'src', 'auth', 'authenticator
   process.exit(2);
 }
 const { createAuthenticator } = await import('../dist/harness/src/auth/authenticator.js');
-const { loadProfile } = await import('../dist/harness/src/profile/load.js');
+const { loadProfileSync } = await import('../dist/harness/src/profile/load.js');
 const { serializeArticle } = await import('../dist/harness/src/xml/article-xml.js');
 
 // ---- options ------------------------------------------------------------------------------------------------
@@ -195,7 +195,7 @@ const totalConnectionErrors = () => Object.values(stats.connection).reduce((a, b
 
 // ---- requests ------------------------------------------------------------------------------------------------
 const url = await startTarget();
-const profile = await loadProfile(path.join(root, 'reference-server', 'profile.yaml'));
+const profile = loadProfileSync(path.join(root, 'reference-server', 'profile.yaml'));
 const authenticator = createAuthenticator({ profile });
 const USERS = profile.users.map((u) => u.name); // alice, bob, carol
 const RECORDS = '/users/alice/financialrecords';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator, type Authenticator } from '../harness/src/auth/authenticator.js';
-import { loadProfile } from '../harness/src/profile/load.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
 import { serializeArticle } from '../harness/src/xml/article-xml.js';
 import { startServer, type RunningServer, type ServerOptions } from '../reference-server/src/index.js';
 import { REFERENCE_PROFILE } from './helpers.js';
@@ -24,7 +24,7 @@ let authenticator: Authenticator;
 const cleanups: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  authenticator = createAuthenticator({ profile: await loadProfile(REFERENCE_PROFILE) });
+  authenticator = createAuthenticator({ profile: loadProfileSync(REFERENCE_PROFILE) });
 });
 
 afterEach(async () => {

@@ -15,7 +15,7 @@ import { challengeSchemes } from '../harness/src/diff/observe.js';
 import { runDiff, type DiffSideDeps } from '../harness/src/diff/run-diff.js';
 import type { DiffResult, GroupedDifference } from '../harness/src/diff/types.js';
 import { createHttpClient, type HttpClient } from '../harness/src/http/client.js';
-import { loadProfile } from '../harness/src/profile/load.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
 import type { RawExchange } from '../harness/src/runner/exec-types.js';
 import { main, type CliIo } from '../cli/src/main.js';
@@ -33,7 +33,7 @@ interface Listening {
 
 /** A side whose profile points at the server's own listeners, with a client that trusts its certificate. */
 async function sideFor(server: Listening, profileFile: string): Promise<{ deps: DiffSideDeps; client: HttpClient }> {
-  const loaded = await loadProfile(profileFile);
+  const loaded = loadProfileSync(profileFile);
   const profile: ResolvedProfile = { ...loaded, target: { ...loaded.target, http: server.url } };
   if (server.httpsUrl) profile.target.https = server.httpsUrl;
   else delete profile.target.https;
@@ -221,7 +221,7 @@ describe('comparison units', () => {
   });
 
   it('a side that stopped early is a difference; statuses, Allow and Location follow the table', async () => {
-    const profile = await loadProfile(REFERENCE_PROFILE);
+    const profile = loadProfileSync(REFERENCE_PROFILE);
     const side = { profile, bases: { primary: 'http://a.test', plain: 'http://a.test' } };
     const other = { profile: { ...profile, articles: { ...profile.articles, replaceStatus: [204] } }, bases: { primary: 'http://b.test', plain: 'http://b.test' } };
     const x = (step: number, method: string, url: string, status: number, headers: Record<string, string> = {}): RawExchange => ({

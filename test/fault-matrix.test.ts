@@ -3,7 +3,7 @@
  * at least one fault (a check that cannot fail is worthless). The clean server passes everything.
  */
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../harness/src/profile/load.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
 import { SCENARIO_FAULT_NAMES, type FaultName, type RunningServer, type ScenarioFaultName } from '../reference-server/src/index.js';
 import { bundledSuite, byStatus, REFERENCE_PROFILE, runAgainst, useReferenceServer, withReferenceServer } from './helpers.js';
 
@@ -111,7 +111,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'hmac-missing-parts-500': ['auth/hmac-malformed-refused'],
 };
 
-type Profile = Awaited<ReturnType<typeof loadProfile>>;
+type Profile = Awaited<ReturnType<typeof loadProfileSync>>;
 
 /**
  * Opt-in scenarios the reference profile leaves out (they wait): skipped on the clean server with the reference
@@ -124,7 +124,7 @@ const OPT_IN: Record<string, (p: Profile) => Profile> = {
 
 /** The profile a fault's targets run with: the reference one, opted in to every opt-in scenario among them. */
 async function profileFor(targets: readonly string[]): Promise<Profile> {
-  let p = await loadProfile(REFERENCE_PROFILE);
+  let p = loadProfileSync(REFERENCE_PROFILE);
   for (const id of targets) p = OPT_IN[id]?.(p) ?? p;
   return p;
 }
@@ -133,7 +133,7 @@ async function profileFor(targets: readonly string[]): Promise<Profile> {
  * Scenarios that only run for profile choices the reference server does not make: each is shown failing against
  * the clean server with a profile that claims the other choice (the "fault" is then the mismatch).
  */
-const PROFILE_MISMATCHES: Record<string, (p: Awaited<ReturnType<typeof loadProfile>>) => Awaited<ReturnType<typeof loadProfile>>> = {
+const PROFILE_MISMATCHES: Record<string, (p: Awaited<ReturnType<typeof loadProfileSync>>) => Awaited<ReturnType<typeof loadProfileSync>>> = {
   'auth/nonce-global': (p) => ({ ...p, auth: { ...p.auth, nonceScope: 'global' } }),
 };
 
@@ -186,7 +186,7 @@ describe('fault matrix', () => {
 
   for (const [id, mismatch] of Object.entries(PROFILE_MISMATCHES)) {
     it(`${id} fails when the profile claims what the server does not do`, async () => {
-      const profile = mismatch(await loadProfile(REFERENCE_PROFILE));
+      const profile = mismatch(loadProfileSync(REFERENCE_PROFILE));
       await withServer([], async (server) => {
         const run = await runAgainst(server, { filter: [id], profile });
         expect(run.scenarios.find((x) => x.id === id)?.status).toBe('failed');

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAuthenticator } from '../harness/src/auth/authenticator.js';
 import { createHttpClient } from '../harness/src/http/client.js';
-import { loadProfile } from '../harness/src/profile/load.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
 import { runSuite } from '../harness/src/runner/run-suite.js';
 import type { RunResult } from '../harness/src/runner/types.js';
-import { loadRules, loadSuite } from '../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../harness/src/spec/load.js';
 import type { Suite } from '../harness/src/spec/types.js';
 import { startServer, type RunningServer, type ServerOptions } from '../reference-server/src/index.js';
 import { afterAll, beforeAll } from 'vitest';
@@ -15,9 +15,9 @@ import { afterAll, beforeAll } from 'vitest';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REFERENCE_PROFILE = path.join(ROOT, 'reference-server', 'profile.yaml');
 
-let suiteCache: Promise<Suite> | undefined;
-export function bundledSuite(): Promise<Suite> {
-  suiteCache ??= loadRules(path.join(ROOT, 'specs', 'rules.yaml')).then((c) => loadSuite([path.join(ROOT, 'specs')], c));
+let suiteCache: Suite | undefined;
+export function bundledSuite(): Suite {
+  suiteCache ??= loadSuiteSync([path.join(ROOT, 'specs')], loadRulesSync(path.join(ROOT, 'specs', 'rules.yaml')));
   return suiteCache;
 }
 
@@ -35,7 +35,7 @@ export interface RunAgainstOptions {
 export type Target = string | { url: string; httpsUrl?: string; certificate?: string };
 
 export async function runAgainst(target: Target, options: RunAgainstOptions = {}): Promise<RunResult> {
-  const loaded = typeof options.profile === 'object' ? options.profile : await loadProfile(options.profile ?? REFERENCE_PROFILE);
+  const loaded = typeof options.profile === 'object' ? options.profile : loadProfileSync(options.profile ?? REFERENCE_PROFILE);
   const t = typeof target === 'string' ? { url: target } : target;
   const profile: ResolvedProfile = { ...loaded, target: { ...loaded.target, http: t.url, ...(t.httpsUrl ? { https: t.httpsUrl } : {}) } };
   if (!t.httpsUrl) delete profile.target.https;
@@ -43,7 +43,7 @@ export async function runAgainst(target: Target, options: RunAgainstOptions = {}
   const bases = { primary: t.url, plain: t.url, ...(t.httpsUrl ? { tls: t.httpsUrl } : {}) };
   try {
     return await runSuite(
-      options.suite ?? (await bundledSuite()),
+      options.suite ?? bundledSuite(),
       { bases, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, version: 'test', ...(options.replayPath ? { replayPath: options.replayPath } : {}) },
       { client, profile, authenticator: createAuthenticator({ profile }) },
     );

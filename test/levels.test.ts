@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../reference-server/src/index.js';
-import { loadRules, loadSuite } from '../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../harness/src/spec/load.js';
 import { bundledSuite, ROOT, runAgainst } from './helpers.js';
 
 // CONFORM_SPEC_MD points at it from a git worktree that does not sit beside ../shared.
 const SPEC = process.env['CONFORM_SPEC_MD'] ?? path.resolve(ROOT, '..', 'shared', 'SPEC.md');
-const catalogue = () => loadRules(path.join(ROOT, 'specs', 'rules.yaml'));
+const catalogue = () => loadRulesSync(path.join(ROOT, 'specs', 'rules.yaml'));
 
 describe('rule catalogue: levels rest on quoted words', () => {
   it('every rule quotes words', async () => {
@@ -86,7 +86,7 @@ describe('rule catalogue: levels rest on quoted words', () => {
         path.join(dir, 'only-client.yaml'),
         'version: 1\nscenarios:\n  - id: x/only-client\n    title: t\n    rules: [5.2-clock-sync]\n    steps:\n      - request: { method: GET, path: / }\n',
       );
-      await expect(loadSuite([dir], await catalogue())).rejects.toThrow(/subject is the server/);
+      await expect(loadSuiteSync([dir], await catalogue())).rejects.toThrow(/subject is the server/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -135,7 +135,7 @@ describe('a scenario that sent no request is skipped, not passed', () => {
   });
 
   it('is skipped with a reason naming the step, and its rules are not passed', async () => {
-    const suite = await loadSuite([dir], await catalogue());
+    const suite = loadSuiteSync([dir], await catalogue());
     const run = await runAgainst(server.url, { suite, runs: 5 });
     const s = Object.fromEntries(run.scenarios.map((x) => [x.id, x]));
     expect(s['x/empty-each']?.status).toBe('skipped');

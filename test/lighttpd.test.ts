@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadProfile } from '../harness/src/profile/load.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
 import type { RunResult } from '../harness/src/runner/types.js';
 import { ROOT, runAgainst } from './helpers.js';
@@ -172,7 +172,7 @@ describe.skipIf(missing !== undefined)('lighttpd (mod_webdav, mod_auth Basic, mo
   let profile: ResolvedProfile;
   let run: RunResult;
   beforeAll(async () => {
-    profile = await loadProfile(PROFILE);
+    profile = loadProfileSync(PROFILE);
     server = await startLighttpd(profile.users.map((u) => ({ name: u.name, password: u.password ?? '' })));
     run = await runAgainst(server, { profile, runs: RUNS, timeoutMs: 10_000 });
   }, 180_000);

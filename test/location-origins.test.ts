@@ -4,7 +4,7 @@
  * refused when `target.origins` lists other origins only; wrong paths and shapes are still caught.
  */
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../harness/src/profile/load.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
 import { type FaultName, type RunningServer } from '../reference-server/src/index.js';
 import { REFERENCE_PROFILE, runAgainst, useReferenceServer, withReferenceServer } from './helpers.js';
 
@@ -16,7 +16,7 @@ describe('Location on https://public.example (location-other-origin)', () => {
   const server = useReferenceServer({ variants: ['location-other-origin'] });
 
   const statuses = async (origins?: string[]) => {
-    const loaded = await loadProfile(REFERENCE_PROFILE);
+    const loaded = loadProfileSync(REFERENCE_PROFILE);
     const profile = { ...loaded, target: { ...loaded.target, ...(origins ? { origins } : {}) } };
     const run = await runAgainst(server(), { profile, filter: POST_SCENARIOS, seed: 9, runs: 3 });
     return Object.fromEntries(run.scenarios.map((s) => [s.id, `${s.status}${s.reason ? `: ${s.reason}` : ''}`]));

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { checkResponse } from '../harness/src/runner/expect.js';
 import { compileTemplate, renderTemplate } from '../harness/src/spec/template.js';
 import { bundledSuite, REFERENCE_PROFILE, ROOT } from './helpers.js';
-import { loadProfile } from '../harness/src/profile/load.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
 
 interface Example {
   name: string;
@@ -22,7 +22,7 @@ interface Example {
 describe('RFC 6749 / RFC 6750 error formats', async () => {
   const { examples } = parse(await readFile(path.join(ROOT, 'specs', 'vectors', 'oauth-errors.yaml'), 'utf8')) as { examples: Example[] };
   const suite = await bundledSuite();
-  const profile = await loadProfile(REFERENCE_PROFILE);
+  const profile = loadProfileSync(REFERENCE_PROFILE);
   for (const ex of examples) {
     it(`${ex.verdict}s ${ex.name}`, () => {
       const scenario = suite.scenarios.find((s) => s.id === ex.scenario);

@@ -5,7 +5,7 @@
  * article an OPTIONS, DELETE or auth check looks at does not depend on POST at all.
  */
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../harness/src/profile/load.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
 import { type FaultName } from '../reference-server/src/index.js';
 import { bundledSuite, REFERENCE_PROFILE, runAgainst, useReferenceServer } from './helpers.js';
 
@@ -22,7 +22,7 @@ describe.each<FaultName>(['post-200', 'post-no-location'])('under %s', (fault) =
   });
 
   it('without PUT, they are errored with the precondition and name articles/post-create; their rules are not failed', async () => {
-    const loaded = await loadProfile(REFERENCE_PROFILE);
+    const loaded = loadProfileSync(REFERENCE_PROFILE);
     const profile = { ...loaded, articles: { ...loaded.articles, clientChosenPut: false } };
     const run = await runAgainst(server(), { profile, filter: [...CREATE_ONLY, 'articles/post-create', 'articles/post-location-accepts-put'], seed: 5, runs: 3 });
     for (const id of [...CREATE_ONLY, 'articles/post-location-accepts-put']) {

@@ -1,9 +1,9 @@
 export { ConformError, InvalidFileError, formatIssue, type ConformErrorCode, type SourceIssue } from './errors.js';
-export { loadRules, loadSuite, findScenarioFiles, checkScenarioSource, readSource } from './spec/load.js';
+export { loadRulesSync, loadSuiteSync, findScenarioFilesSync, checkScenarioSource, readSourceSync } from './spec/load.js';
 export type { Rule, RuleCatalogue, Scenario, Suite } from './spec/types.js';
 export { ScenarioFileSchema, RuleFileSchema } from './spec/schema.js';
 export { parseYamlSource } from './spec/yaml-source.js';
-export { loadProfile, checkProfileSource } from './profile/load.js';
+export { loadProfileSync, checkProfileSource } from './profile/load.js';
 export { ProfileSchema, resolveProfile, type ResolvedProfile, type Scheme } from './profile/schema.js';
 export { CAPABILITIES, missingCapability } from './profile/capabilities.js';
 export { createHttpClient, type HttpClient, type HttpClientOptions, type HttpRequest, type HttpResponse, type SendResult } from './http/client.js';

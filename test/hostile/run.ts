@@ -1,7 +1,7 @@
 /** runAgainst with the extras the hostile-target tests need: an event hook, a response cap, and the wall time. */
 import { createAuthenticator } from '../../harness/src/auth/authenticator.js';
 import { createHttpClient } from '../../harness/src/http/client.js';
-import { loadProfile } from '../../harness/src/profile/load.js';
+import { loadProfileSync } from '../../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../../harness/src/profile/schema.js';
 import { runSuite } from '../../harness/src/runner/run-suite.js';
 import type { RunEvent, RunResult } from '../../harness/src/runner/types.js';
@@ -18,7 +18,7 @@ export interface HostileRunOptions {
 }
 
 export async function runTimed(url: string, options: HostileRunOptions): Promise<{ run: RunResult; wallMs: number }> {
-  const loaded = await loadProfile(REFERENCE_PROFILE);
+  const loaded = loadProfileSync(REFERENCE_PROFILE);
   const profile: ResolvedProfile = { ...loaded, target: { ...loaded.target, http: url, ...(options.httpsUrl ? { https: options.httpsUrl } : {}) } };
   if (!options.httpsUrl) delete profile.target.https;
   const client = createHttpClient({ timeoutMs: options.timeoutMs, ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}) });

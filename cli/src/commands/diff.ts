@@ -11,10 +11,10 @@ import type { DiffEvent, DiffResult, DiffValue, GroupedDifference, OutcomeCounts
 import { ConformError } from '../../../harness/src/errors.js';
 import { RUN_OPTION_SPEC, flagNaming, intFromText, resolveRunOptions } from '../../../harness/src/runner/options.js';
 import { createHttpClient, type HttpClient } from '../../../harness/src/http/client.js';
-import { loadProfile } from '../../../harness/src/profile/load.js';
+import { loadProfileSync } from '../../../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
 import { selectScenarios } from '../../../harness/src/runner/run-suite.js';
-import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
 import { startServer, type RunningServer } from '../../../reference-server/src/index.js';
 import { listOption, parse } from '../args.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';
@@ -169,13 +169,13 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   await assertSignersAgree(defaults.vectors());
-  const suite = await loadSuite([defaults.specs()], await loadRules(defaults.rules()));
+  const suite = loadSuiteSync([defaults.specs()], loadRulesSync(defaults.rules()));
   if (selectScenarios(suite.scenarios, options.filter).length === 0) {
     io.stderr.write(`conform diff: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`);
     return 2;
   }
-  const targetProfile = await loadProfile(options.profileFile);
-  let referenceProfile = await loadProfile(options.referenceProfileFile);
+  const targetProfile = loadProfileSync(options.profileFile);
+  let referenceProfile = loadProfileSync(options.referenceProfileFile);
   const ca = options.ca !== undefined
     ? await readFile(options.ca, 'utf8').catch((err: Error) => { throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`); })
     : undefined;

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConformError, formatIssue, InvalidFileError, type SourceIssue } from '../../../harness/src/errors.js';
 import { checkProfileSource } from '../../../harness/src/profile/load.js';
-import { checkScenarioSource, findScenarioFiles, loadRules, readSource } from '../../../harness/src/spec/load.js';
+import { checkScenarioSource, findScenarioFilesSync, loadRulesSync, readSourceSync } from '../../../harness/src/spec/load.js';
 import { RuleFileSchema } from '../../../harness/src/spec/schema.js';
 import type { RuleCatalogue } from '../../../harness/src/spec/types.js';
 import { validateSource } from '../../../harness/src/spec/validate.js';
@@ -32,7 +32,7 @@ export async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     const st = await stat(t).catch(() => null);
     if (!st) throw new ConformError('CONFORM_USAGE', `no such file or folder: ${t}`);
     if (st.isDirectory()) {
-      files.push(...(await findScenarioFiles([t])));
+      files.push(...findScenarioFilesSync([t]).map((f) => f.file));
       const rules = path.join(t, 'rules.yaml');
       if (await stat(rules).catch(() => null)) files.push(rules);
     } else files.push(t);
@@ -40,14 +40,14 @@ export async function lintCommand(argv: string[], io: CliIo): Promise<number> {
   const issues: SourceIssue[] = [];
   let catalogue: RuleCatalogue | undefined;
   try {
-    catalogue = await loadRules(rulesFile);
+    catalogue = loadRulesSync(rulesFile);
   } catch (err) {
     if (!(err instanceof InvalidFileError)) throw err;
     issues.push(...err.issues);
   }
   const ids = new Map<string, string>();
   for (const file of [...new Set(files)]) {
-    const source = await readSource(file);
+    const source = readSourceSync(file);
     const top = source.value && typeof source.value === 'object' ? (source.value as Record<string, unknown>) : {};
     if (source.syntaxIssues.length > 0) issues.push(...source.syntaxIssues);
     else if ('scenarios' in top) {

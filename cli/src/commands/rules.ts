@@ -1,6 +1,6 @@
 /** `conform rules`: the requirement catalogue with, for each rule, its level, the words it rests on and the scenarios that cover it. */
 import path from 'node:path';
-import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
 import { parse } from '../args.js';
 import { defaults, type CliIo } from '../io.js';
 
@@ -28,8 +28,8 @@ export async function rulesCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  const catalogue = await loadRules(values.rules !== undefined ? path.resolve(io.cwd, values.rules) : defaults.rules());
-  const suite = await loadSuite(values.specs?.length ? values.specs.map((s) => path.resolve(io.cwd, s)) : [defaults.specs()], catalogue);
+  const catalogue = loadRulesSync(values.rules !== undefined ? path.resolve(io.cwd, values.rules) : defaults.rules());
+  const suite = loadSuiteSync(values.specs?.length ? values.specs.map((s) => path.resolve(io.cwd, s)) : [defaults.specs()], catalogue);
   const rows = catalogue.rules
     .filter((r) => !r.retired)
     .map((r) => ({ ...r, scenarios: suite.scenarios.filter((s) => s.rules.includes(r.id)).map((s) => s.id) }))

@@ -13,7 +13,7 @@ import { githubOutputs, writeReports } from '../output.js';
 import { exitCodeFor, runSuite, selectScenarios } from '../../../harness/src/runner/run-suite.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
-import { loadRules, loadSuite } from '../../../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
 import { parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
 import { loadVariantProfile } from '../variant-profile.js';
 import { faultList, listOption, parse } from '../args.js';
@@ -197,8 +197,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   await assertSignersAgree(options.vectorsFile);
-  const catalogue = await loadRules(options.rulesFile);
-  const suite = await loadSuite(options.specs, catalogue);
+  const catalogue = loadRulesSync(options.rulesFile);
+  const suite = loadSuiteSync(options.specs, catalogue);
   let profile = loadVariantProfile(options.profileFile, parseVariantNames(options.variants));
   const baseline = options.baselineFile ? await loadBaseline(options.baselineFile, new Set(suite.scenarios.map((s) => s.id))) : undefined;
   const selected = selectScenarios(suite.scenarios, options.filter);

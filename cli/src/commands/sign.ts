@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { basicHeader, bodyHash, formatSpecDate, hmacDigest, hmacHeader, signedMessage } from '../../../harness/src/auth/signers.js';
 import { ConformError } from '../../../harness/src/errors.js';
-import { loadProfile } from '../../../harness/src/profile/load.js';
+import { loadProfileSync } from '../../../harness/src/profile/load.js';
 import { parse } from '../args.js';
 import type { CliIo } from '../io.js';
 
@@ -52,7 +52,7 @@ export async function signCommand(argv: string[], io: CliIo): Promise<number> {
   const scheme = values.scheme;
   if (scheme !== 'basic' && scheme !== 'hmac' && scheme !== 'hmac-nonce') throw new ConformError('CONFORM_USAGE', '--scheme must be basic, hmac or hmac-nonce');
   if (!values.user) throw new ConformError('CONFORM_USAGE', '--user is required');
-  const profile = values.profile ? await loadProfile(path.resolve(io.cwd, values.profile)) : undefined;
+  const profile = values.profile ? loadProfileSync(path.resolve(io.cwd, values.profile)) : undefined;
   const fromProfile = profile?.users.find((u) => u.name === values.user);
   if (profile && !fromProfile) throw new ConformError('CONFORM_USAGE', `the profile has no user "${values.user}"`);
   const method = (values.method ?? 'GET').toUpperCase();

@@ -25,6 +25,3 @@ export function loadProfileSync(file: string): ResolvedProfile {
   return profile;
 }
 
-export async function loadProfile(file: string): Promise<ResolvedProfile> {
-  return loadProfileSync(file);
-}

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { InvalidFileError } from '../errors.js';
-import { readSource } from '../spec/load.js';
+import { readSourceSync } from '../spec/load.js';
 import { issueAt, validateSource } from '../spec/validate.js';
 import type { RunResult } from './types.js';
 import { reasonsOf } from './verdict.js';
@@ -22,7 +22,7 @@ export interface Baseline {
 
 /** Reads a baseline: a YAML (or JSON) list of scenario ids, or `{ expectedFailures: [id | {id, reason}] }`. */
 export async function loadBaseline(file: string, knownIds: ReadonlySet<string>): Promise<Baseline> {
-  const source = await readSource(file);
+  const source = readSourceSync(file);
   const r = validateSource(source, BaselineSchema);
   if (!r.ok) throw new InvalidFileError(r.issues);
   const list = Array.isArray(r.value) ? r.value : r.value.expectedFailures;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidFileError, formatIssue } from '../errors.js';
 import { checkProfileSource } from '../profile/load.js';
-import { loadRules, loadSuite, readSource } from './load.js';
+import { loadRulesSync, loadSuiteSync, readSourceSync } from './load.js';
 import type { RuleCatalogue } from './types.js';
 
 const RULES = path.resolve(import.meta.dirname, '../../../specs/rules.yaml');
@@ -13,7 +13,7 @@ let catalogue: RuleCatalogue;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'conform-load-'));
-  catalogue = await loadRules(RULES);
+  catalogue = loadRulesSync(RULES);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -21,7 +21,7 @@ async function issuesOf(text: string): Promise<string[]> {
   const file = path.join(dir, `s${Math.random().toString(36).slice(2)}.yaml`);
   await writeFile(file, text);
   try {
-    await loadSuite([file], catalogue);
+    loadSuiteSync([file], catalogue);
     return [];
   } catch (err) {
     if (!(err instanceof InvalidFileError)) throw err;
@@ -43,7 +43,7 @@ describe('scenario loading', () => {
   it('accepts a valid file and derives the level from its rules', async () => {
     const file = path.join(dir, 'ok.yaml');
     await writeFile(file, ok);
-    const suite = await loadSuite([file], catalogue);
+    const suite = loadSuiteSync([file], catalogue);
     expect(suite.scenarios[0]).toMatchObject({ id: 'x/one', level: 'MUST', property: false, line: 3 });
   });
 
@@ -102,7 +102,7 @@ describe('profile validation', () => {
   it('rejects unknown keys with file:line:col', async () => {
     const file = path.join(dir, 'p.yaml');
     await writeFile(file, 'articles:\n  collection: /articles\n  colection: /x\nauth:\n  schemes: [basic, carrier-pigeon]\n');
-    const { issues } = checkProfileSource(await readSource(file));
+    const { issues } = checkProfileSource(readSourceSync(file));
     const lines = issues.map((i) => formatIssue({ ...i, file: 'P' }));
     expect(lines).toContain('P:3:3: unknown key "colection"');
     expect(lines.some((l) => l.startsWith('P:5:20: auth.schemes.1: expected one of'))).toBe(true);
@@ -111,7 +111,7 @@ describe('profile validation', () => {
   it("reads CONTRACT.md's unquoted path templates in flow sequences", async () => {
     const file = path.join(dir, 'c.yaml');
     await writeFile(file, 'articles:\n  item: /articles/{id}\n  aliases: [/article/{id}]\n');
-    const { profile, issues } = checkProfileSource(await readSource(file));
+    const { profile, issues } = checkProfileSource(readSourceSync(file));
     expect(issues).toEqual([]);
     expect(profile?.articles.aliases).toEqual(['/article/{id}']);
   });

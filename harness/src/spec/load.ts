@@ -26,9 +26,6 @@ export function readSourceSync(file: string): YamlSource {
   return parseYamlSource(displayPath(file), text);
 }
 
-export async function readSource(file: string): Promise<YamlSource> {
-  return readSourceSync(file);
-}
 
 export function displayPath(file: string): string {
   const rel = path.relative(process.cwd(), file);
@@ -50,9 +47,6 @@ export function loadRulesSync(file: string): RuleCatalogue {
   return { file: source.file, rules: result.value.rules, byId };
 }
 
-export async function loadRules(file: string): Promise<RuleCatalogue> {
-  return loadRulesSync(file);
-}
 
 /** One scenario file, and its path relative to the folder it was found in (its base name when named directly). */
 export interface ScenarioFile {
@@ -98,10 +92,6 @@ export function findScenarioFilesSync(paths: readonly string[]): ScenarioFile[] 
   return out;
 }
 
-/** The scenario file paths under `paths` (see `findScenarioFilesSync`). */
-export async function findScenarioFiles(paths: readonly string[]): Promise<string[]> {
-  return findScenarioFilesSync(paths).map((f) => f.file);
-}
 
 /** Validates one scenario file's text; returns scenarios and issues (both may be non-empty). */
 export function checkScenarioSource(source: YamlSource, catalogue: RuleCatalogue): { scenarios: Scenario[]; issues: SourceIssue[] } {
@@ -202,6 +192,3 @@ export function loadSuiteSync(paths: readonly string[], catalogue: RuleCatalogue
   return { scenarios, catalogue, fileLabels };
 }
 
-export async function loadSuite(paths: readonly string[], catalogue: RuleCatalogue): Promise<LoadedSuite> {
-  return loadSuiteSync(paths, catalogue);
-}
