@@ -1,7 +1,7 @@
 /** Expectations: each check returns the sentences that describe a violation (empty when the response complies). */
 import type { HttpResponse } from '../http/client.js';
 import type { ArticleValue } from '../generators/article.js';
-import { isRefusalStatus } from '../profile/schema.js';
+import { isRefusalStatus } from '../profile/refusals.js';
 import type { CheckName, ExpectData, HeaderExpectationData } from '../spec/schema.js';
 import { compareArticle, validateArticle } from '../xml/article-xml.js';
 
