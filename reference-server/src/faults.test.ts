@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FAULT_NAMES, FAULTS, SCENARIO_FAULT_NAMES, UnknownFaultError, parseFaultNames } from './faults.js';
 import type { FaultName, ScenarioFaultName } from './faults.js';
 import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
-import { CONSUMER, bearerRequest, clientBasic, formOf, issueToken, oauth1Request, oauth1Tokens, revoke, tokenRequest } from './oauth-testkit.js';
+import { CONSUMER, bearerRequest, clientBasic, formOf, issueToken, oauth1Raw, oauth1Request, oauth1Tokens, revoke, tokenRequest } from './oauth-testkit.js';
 import { articleXml, elementText, testServer } from './testkit.js';
 import type { TestServer } from './testkit.js';
 
@@ -530,6 +530,25 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     },
     correct: [200, 400],
     faulty: [200, 200],
+    oauth1: true,
+  },
+  'oauth1-any-consumer-secret': {
+    // Signed with the second consumer's secret while naming the first.
+    observe: (s) => oauth1Request(s, { target: RECORDS, token: oauth1Tokens(s), consumer: { key: CONSUMER.key, secret: 'consumer secret+/:2' } }).res.status,
+    correct: 401,
+    faulty: 200,
+    oauth1: true,
+  },
+  'oauth1-plaintext-unverified': {
+    observe: (s) => oauth1Raw(s, { target: RECORDS, token: oauth1Tokens(s), plaintext: 'not-the-secrets&at-all' }).status,
+    correct: 400,
+    faulty: 200,
+    oauth1: true,
+  },
+  'oauth1-nonce-optional': {
+    observe: (s) => oauth1Raw(s, { target: RECORDS, token: oauth1Tokens(s), omit: ['oauth_nonce'] }).status,
+    correct: 400,
+    faulty: 200,
     oauth1: true,
   },
   'oauth1-verifier-reusable': {

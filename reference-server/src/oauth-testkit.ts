@@ -1,6 +1,7 @@
 /** Helpers for OAuth tests through {@link handle}: token and revocation requests, bearer use, OAuth 1 signing. */
 import { basicAuthorization } from './auth/sign.js';
-import { formBody, percentEncode } from './oauth/encoding.js';
+import { formBody, parseFormBytes, percentEncode, wireBytes } from './oauth/encoding.js';
+import { baseStringUri, encodeParam, hmacSha1Signature, signatureBaseString } from './oauth1/base-string.js';
 import { signOAuth1 } from './oauth1/sign.js';
 import type { OAuth1Signed } from './oauth1/sign.js';
 import { text } from './testkit.js';
@@ -141,4 +142,27 @@ export function oauth1Tokens(s: TestServer, user = 'alice'): { key: string; secr
   const token = { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' };
   const credentials = leg(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', approval.oauth_verifier ?? '']] }).res, 'access_token');
   return { key: credentials.oauth_token ?? '', secret: credentials.oauth_token_secret ?? '' };
+}
+
+/**
+ * A GET over TLS with protocol parameters built by hand, for what {@link signOAuth1} never produces: `omit` drops
+ * parameters before signing (HMAC-SHA1), `plaintext` sends the PLAINTEXT method with that `oauth_signature`.
+ */
+export function oauth1Raw(s: TestServer, r: { target: string; token: { key: string; secret: string }; omit?: readonly string[]; plaintext?: string; consumer?: { key: string; secret: string } }): ResponseRecord {
+  const consumer = r.consumer ?? CONSUMER;
+  const all: Array<[string, string]> = [
+    ['oauth_consumer_key', consumer.key],
+    ['oauth_token', r.token.key],
+    ['oauth_signature_method', r.plaintext === undefined ? 'HMAC-SHA1' : 'PLAINTEXT'],
+    ['oauth_timestamp', String(Math.floor(s.clock.now().getTime() / 1000))],
+    ['oauth_nonce', `raw-nonce-${++nonces}`],
+    ['oauth_version', '1.0'],
+  ];
+  const protocol = all.filter(([name]) => !(r.omit ?? []).includes(name));
+  const uri = baseStringUri('https', TLS_HOST, r.target.replace(/\?.*$/, '')) ?? '';
+  const query = /\?(.*)$/.exec(r.target)?.[1] ?? '';
+  const params = [...parseFormBytes(wireBytes(query)).map((p) => encodeParam(p.name, p.value)), ...protocol.map(([n, v]) => encodeParam(n, v))];
+  const signature = r.plaintext ?? hmacSha1Signature(signatureBaseString('GET', uri, params), consumer.secret, r.token.secret);
+  const authorization = `OAuth ${[...protocol, ['oauth_signature', signature]].map(([n, v]) => `${percentEncode(n!)}="${percentEncode(v!)}"`).join(', ')}`;
+  return s.send({ method: 'GET', target: r.target, headers: { host: TLS_HOST, authorization }, secure: true });
 }

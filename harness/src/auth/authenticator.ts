@@ -8,7 +8,7 @@ import type { HttpRequest } from '../http/client.js';
 import { formEncode, percentEncodeAll } from '../http/percent.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
 import { applyDigestMutation, applyMutation, applyPasswordMutation, type Mutation } from './mutations.js';
-import { oauth1BaseString, oauth1Header, oauth1Signature, oauthEncode } from './oauth1.js';
+import { mutatePlaintext, oauth1BaseString, oauth1Header, oauth1Plaintext, oauth1Signature, oauthEncode } from './oauth1.js';
 import { basicHeader, bodyHash, formatSpecDate, hmacDigest, hmacHeader, signedMessage } from './signers.js';
 
 /** What a step can authenticate as: a profile scheme, or the OAuth 2 client itself (at the token endpoint). */
@@ -61,6 +61,10 @@ export interface AuthOptions {
   otherClient?: boolean;
   /** oauth1: sign for this path and query instead of the request's own. */
   signUrl?: string;
+  /** oauth1: HMAC-SHA1 (default) or PLAINTEXT (RFC 5849 §3.4.4). */
+  signatureMethod?: 'HMAC-SHA1' | 'PLAINTEXT';
+  /** oauth1: protocol parameters left out of the request and of the base string. */
+  omitParams?: ReadonlyArray<'oauth_nonce' | 'oauth_timestamp' | 'oauth_version'>;
 }
 
 export interface Authenticator {
@@ -170,13 +174,20 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const oauth1 = (request: HttpRequest, options: AuthOptions): ReturnType<Authenticator['apply']> => {
     const settings = profile.auth.oauth1;
     if (!settings) return { ok: false, reason: 'the profile has no auth.oauth1 settings' };
-    const protocol: Array<[string, string]> = [
-      ['oauth_consumer_key', settings.consumerKey],
-      ['oauth_signature_method', 'HMAC-SHA1'],
-      ['oauth_timestamp', String(Math.floor(now().getTime() / 1000) + (options.skew ?? 0))],
-      ['oauth_nonce', options.nonce ?? freshNonce()],
-      ['oauth_version', '1.0'],
-    ];
+    // secretOf: name the profile's consumer but sign with the secret of the consumer with that key (identity binding).
+    const signer = options.secretOf === undefined || options.secretOf === settings.consumerKey ? settings : settings.otherConsumer;
+    if (!signer || signer.consumerKey !== (options.secretOf ?? settings.consumerKey)) return { ok: false, reason: `the profile has no OAuth 1 consumer "${options.secretOf ?? ''}" (auth.oauth1.otherConsumer)` };
+    const method = options.signatureMethod ?? 'HMAC-SHA1';
+    const omit: readonly string[] = options.omitParams ?? [];
+    const protocol: Array<[string, string]> = (
+      [
+        ['oauth_consumer_key', settings.consumerKey],
+        ['oauth_signature_method', method],
+        ['oauth_timestamp', String(Math.floor(now().getTime() / 1000) + (options.skew ?? 0))],
+        ['oauth_nonce', options.nonce ?? freshNonce()],
+        ['oauth_version', '1.0'],
+      ] as Array<[string, string]>
+    ).filter(([name]) => !omit.includes(name));
     if (options.token !== undefined) protocol.push(['oauth_token', options.token]);
     if (options.verifier !== undefined) protocol.push(['oauth_verifier', options.verifier]);
     if (options.callback !== undefined) protocol.push(['oauth_callback', options.callback]);
@@ -184,8 +195,14 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     const signedUrl = options.signUrl !== undefined ? new URL(options.signUrl, request.url).toString() : request.url;
     const formBody = isForm && typeof request.body === 'string' ? request.body : '';
     const base = oauth1BaseString(options.signAs?.method ?? request.method, signedUrl, formBody, protocol);
-    let signature = oauth1Signature(base, settings.consumerSecret, options.tokenSecret ?? '');
-    if (options.digestMutation) signature = applyDigestMutation(signature, options.digestMutation);
+    let signature: string;
+    if (method === 'PLAINTEXT') {
+      signature = oauth1Plaintext(signer.consumerSecret, options.tokenSecret ?? '');
+      if (options.digestMutation) signature = mutatePlaintext(signature, options.digestMutation);
+    } else {
+      signature = oauth1Signature(base, signer.consumerSecret, options.tokenSecret ?? '');
+      if (options.digestMutation) signature = applyDigestMutation(signature, options.digestMutation);
+    }
     const all: Array<[string, string]> = [...protocol, ['oauth_signature', signature]];
     const headers = { ...request.headers };
     const encoded = all.map(([k, v]) => `${oauthEncode(k)}=${oauthEncode(v)}`).join('&');

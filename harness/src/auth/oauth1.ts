@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { formPairBytes } from '../http/form.js';
 import { percentEncode, percentEncodeBytes } from '../http/percent.js';
+import { applyMutation, type Mutation } from './mutations.js';
 
 /** RFC 5849 §3.6: unreserved characters stay, every other UTF-8 byte becomes %XX (uppercase hex). */
 export const oauthEncode = percentEncode;
@@ -37,4 +38,26 @@ export function oauth1Signature(baseString: string, consumerSecret: string, toke
 export function oauth1Header(params: ReadonlyArray<readonly [string, string]>, realm?: string): string {
   const parts = params.map(([k, v]) => `${oauthEncode(k)}="${oauthEncode(v)}"`);
   return `OAuth ${realm !== undefined ? `realm="${realm}", ` : ''}${parts.join(', ')}`;
+}
+
+/** §3.4.4 PLAINTEXT: `oauth_signature` is `enc(consumerSecret)&enc(tokenSecret)`, no base string. */
+export function oauth1Plaintext(consumerSecret: string, tokenSecret = ''): string {
+  return `${oauthEncode(consumerSecret)}&${oauthEncode(tokenSecret)}`;
+}
+
+/**
+ * A PLAINTEXT signature changed by a mutation so that the secrets it decodes to change (VERDICTS.md §3): a server
+ * may percent-decode both halves before comparing, so a change of hex case alone is no mutation; such a result
+ * gets a character appended to the token secret half instead.
+ */
+export function mutatePlaintext(signature: string, m: Mutation): string {
+  const decoded = (v: string): string | undefined => {
+    try {
+      return v.split('&').map((part) => decodeURIComponent(part)).join('\u0000');
+    } catch {
+      return undefined;
+    }
+  };
+  const out = applyMutation(signature, m);
+  return out !== signature && decoded(out) !== decoded(signature) ? out : `${signature}x`;
 }

@@ -153,6 +153,10 @@ export const ProfileSchema = z.strictObject({
           authorizeEndpoint: PathTemplate.describe('Resource owner authorization (§2.2); the user authenticates with Basic.'),
           tokenEndpoint: PathTemplate.describe('Token credentials (§2.3).'),
           user: z.string().optional().describe('The resource owner who approves (a profile user with a password).'),
+          otherConsumer: z
+            .strictObject({ consumerKey: z.string(), consumerSecret: z.string() })
+            .optional()
+            .describe("A second consumer of the target: its secret must not verify a request naming consumerKey (identity binding)."),
         })
         .optional()
         .describe('OAuth 1.0a (RFC 5849), HMAC-SHA1.'),
@@ -233,7 +237,15 @@ export interface ResolvedProfile {
       revokeEndpoint?: string;
       otherClient?: { clientId: string; clientSecret: string; user: string };
     };
-    oauth1?: { consumerKey: string; consumerSecret: string; temporaryEndpoint: string; authorizeEndpoint: string; tokenEndpoint: string; user?: string };
+    oauth1?: {
+      consumerKey: string;
+      consumerSecret: string;
+      temporaryEndpoint: string;
+      authorizeEndpoint: string;
+      tokenEndpoint: string;
+      user?: string;
+      otherConsumer?: { consumerKey: string; consumerSecret: string };
+    };
   };
 }
 

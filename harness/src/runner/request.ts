@@ -106,6 +106,8 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps)
       ...(auth.clientAuth !== undefined ? { clientAuth: clientAuthOf(text(auth.clientAuth)) } : {}),
       ...(auth.otherClient ? { otherClient: true } : {}),
       ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
+      ...(auth.signatureMethod !== undefined ? { signatureMethod: auth.signatureMethod } : {}),
+      ...(auth.omitParams !== undefined ? { omitParams: auth.omitParams } : {}),
     };
   }
   if (!user) return { error: 'the profile lists no users to authenticate as' };

@@ -37,7 +37,7 @@ const AuthSpec = z.union([
   z.strictObject({
     scheme: z.union([z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1', 'oauth2-client']), z.string().regex(/^\{\{.*\}\}$/)]).describe('A scheme, or a template rendering to one.'),
     user: Template.optional().describe('User name from the profile (default: the first user).'),
-    secretOf: Template.optional().describe("basic, hmac, hmac-nonce: name `user` but sign with (or send the password of) this other profile user (identity binding)."),
+    secretOf: Template.optional().describe("basic, hmac, hmac-nonce: name `user` but sign with (or send the password of) this other profile user; oauth1: name the profile's consumer but sign with the secret of the consumer with this key (auth.oauth1.otherConsumer) (identity binding)."),
     passwordMutation: Template.optional().describe('Basic: a mutation (from the passwordMutation generator) applied to the password sent.'),
     nonce: Template.optional().describe('Exact nonce (default: a fresh one).'),
     date: Template.optional().describe('Exact Date text (default: the harness clock).'),
@@ -62,6 +62,8 @@ const AuthSpec = z.union([
     verifier: Template.optional().describe('oauth1: oauth_verifier (token credentials request).'),
     callback: Template.optional().describe('oauth1: oauth_callback (temporary credentials request), e.g. oob.'),
     placement: z.union([z.enum(['header', 'query', 'form']), z.string().regex(/^\{\{.*\}\}$/)]).optional().describe('oauth1: where the protocol parameters go (default header).'),
+    signatureMethod: z.enum(['HMAC-SHA1', 'PLAINTEXT']).optional().describe('oauth1: HMAC-SHA1 (default), or PLAINTEXT (RFC 5849 §3.4.4: oauth_signature is enc(consumer secret)&enc(token secret); digestMutation then changes that text).'),
+    omitParams: z.array(z.enum(['oauth_nonce', 'oauth_timestamp', 'oauth_version'])).optional().describe('oauth1: leave these protocol parameters out (and out of the signature base string).'),
     tokenMutation: Template.optional().describe('oauth2: a mutation applied to the token sent (forged, truncated tokens).'),
     secretMutation: Template.optional().describe('oauth2-client: a mutation applied to the client secret sent.'),
     clientAuth: z

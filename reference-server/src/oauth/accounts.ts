@@ -26,8 +26,12 @@ export const DEFAULT_OAUTH2_CLIENTS: readonly OAuth2Client[] = Object.freeze([
   { id: 'auditing', secret: 'aud secret+/:2', user: 'bob' },
 ]);
 
-/** The default OAuth 1 consumer, as `reference-server/profile.yaml` lists it. */
-export const DEFAULT_OAUTH1_CONSUMERS: readonly OAuth1Consumer[] = Object.freeze([{ key: 'conform-consumer', secret: 'consumer-secret-1', user: 'alice' }]);
+/** The default OAuth 1 consumers, as `reference-server/profile.yaml` lists them (`auth.oauth1`, `auth.oauth1.otherConsumer`). */
+export const DEFAULT_OAUTH1_CONSUMERS: readonly OAuth1Consumer[] = Object.freeze([
+  { key: 'conform-consumer', secret: 'consumer-secret-1', user: 'alice' },
+  // A second consumer, for bob: its secret must never verify a request naming the first (identity binding).
+  { key: 'conform-consumer-2', secret: 'consumer secret+/:2', user: 'bob' },
+]);
 
 /** Thrown by {@link clientTable} and {@link consumerTable} for an unusable OAuth client. */
 export class InvalidOAuthClientError extends ReferenceServerError {

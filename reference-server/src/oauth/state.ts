@@ -51,7 +51,7 @@ export interface OAuthOptions {
   tokenTtl?: number;
   /** Most live entries of each credential store (access tokens, temporary and token credentials). Default: 100,000. */
   tokenCapacity?: number;
-  /** Default: {@link DEFAULT_OAUTH1_CONSUMERS} (`conform-consumer` / `consumer-secret-1` for alice). */
+  /** Default: {@link DEFAULT_OAUTH1_CONSUMERS} (`conform-consumer` / `consumer-secret-1` for alice, `conform-consumer-2` for bob). */
   oauth1Consumers?: readonly OAuth1Consumer[];
 }
 

@@ -53,14 +53,14 @@ export const OAUTH1_NONCE_SCOPE = 'oauth1:';
  * the §5.2 window (401), then the signature over the base string of the request as received, compared in constant
  * time, with a dummy secret for an unknown consumer or token so the work is the same (401). The caller checks TLS.
  * Faults: `oauth1-ignores-query`, `oauth1-timestamp-unchecked`, `oauth1-nonce-unchecked`, `oauth1-token-secret-ignored`,
- * `oauth1-base-uri-no-port`.
+ * `oauth1-base-uri-no-port`, `oauth1-any-consumer-secret`, `oauth1-plaintext-unverified`, `oauth1-nonce-optional`.
  */
 export function verifyOAuth1<T extends TokenSecret>(req: RequestRecord, state: ServerState, deps: HandlerDeps, expect: OAuth1Expectation<T>): OAuth1Verification<T> {
   const { faults } = deps;
   const read = readOAuth1Params(req, { ignoreQuery: faults.has('oauth1-ignores-query') });
   if (!read.ok) return malformed(read.reason);
   const { protocol } = read.params;
-  const problem = checkProtocol(protocol, expect);
+  const problem = checkProtocol(protocol, expect, faults);
   if (problem !== undefined) return malformed(problem);
   const now = deps.now().getTime();
   const seconds = Number(protocol.get('oauth_timestamp'));
@@ -77,7 +77,9 @@ export function verifyOAuth1<T extends TokenSecret>(req: RequestRecord, state: S
   const found = expect.tokens?.get(tokenKey, now);
   const credentials = found !== undefined && found.consumer === consumerKey ? found : undefined;
   const tokenSecret = expect.tokens === undefined ? '' : (credentials?.secret ?? DUMMY);
-  if (!signatureMatches(req.method, uri, read.params, consumer?.secret ?? DUMMY, tokenSecret, faults)) return refused('unknown credentials or wrong signature');
+  // The oauth1-any-consumer-secret fault: every consumer's secret is tried, not only the named consumer's.
+  const secrets = faults.has('oauth1-any-consumer-secret') ? [...state.oauth1.consumers.values()].map((c) => c.secret) : [consumer?.secret ?? DUMMY];
+  if (!secrets.some((secret) => signatureMatches(req.method, uri, read.params, secret, tokenSecret, faults))) return refused('unknown credentials or wrong signature');
   if (consumer === undefined || (expect.tokens !== undefined && credentials === undefined)) return refused('unknown credentials or wrong signature');
   const token = credentials === undefined ? {} : { token: { key: tokenKey, credentials } };
   if (faults.has('oauth1-nonce-unchecked')) return { kind: 'valid', consumer, protocol, ...token };
@@ -90,12 +92,13 @@ export function verifyOAuth1<T extends TokenSecret>(req: RequestRecord, state: S
   return { kind: 'valid', consumer, protocol, ...token, nonce };
 }
 
-function checkProtocol(protocol: ReadonlyMap<string, string>, expect: OAuth1Expectation<TokenSecret>): string | undefined {
-  const required = [...ALWAYS, ...(expect.tokens === undefined ? [] : ['oauth_token']), ...(expect.required ?? [])];
+function checkProtocol(protocol: ReadonlyMap<string, string>, expect: OAuth1Expectation<TokenSecret>, faults: ReadonlySet<FaultName>): string | undefined {
+  const always = faults.has('oauth1-nonce-optional') ? ALWAYS.filter((name) => name !== 'oauth_nonce') : ALWAYS;
+  const required = [...always, ...(expect.tokens === undefined ? [] : ['oauth_token']), ...(expect.required ?? [])];
   for (const name of required) if (!protocol.has(name)) return `the protocol parameter ${name} is missing`;
   if (expect.tokens === undefined && (protocol.get('oauth_token') ?? '') !== '') return 'the temporary credential request carries no oauth_token';
   const method = protocol.get('oauth_signature_method');
-  if (method !== 'HMAC-SHA1') return `oauth_signature_method ${JSON.stringify(method)} is not supported; use HMAC-SHA1`;
+  if (method !== 'HMAC-SHA1' && !(method === 'PLAINTEXT' && faults.has('oauth1-plaintext-unverified'))) return `oauth_signature_method ${JSON.stringify(method)} is not supported; use HMAC-SHA1`;
   const version = protocol.get('oauth_version');
   if (version !== undefined && version !== '1.0') return `oauth_version must be 1.0 when sent, not ${JSON.stringify(version)}`;
   if (!TIMESTAMP.test(protocol.get('oauth_timestamp') ?? '')) return 'oauth_timestamp must be a whole number of seconds since 1970';
@@ -105,6 +108,8 @@ function checkProtocol(protocol: ReadonlyMap<string, string>, expect: OAuth1Expe
 function signatureMatches(method: string, uri: string, params: OAuth1Params, consumerSecret: string, tokenSecret: string, faults: ReadonlySet<FaultName>): boolean {
   const base = signatureBaseString(method, uri, params.signed);
   const given = params.protocol.get('oauth_signature') ?? '';
+  // The oauth1-plaintext-unverified fault: a PLAINTEXT "signature" is never compared with the secrets.
+  if (params.protocol.get('oauth_signature_method') === 'PLAINTEXT') return faults.has('oauth1-plaintext-unverified');
   let match = textEqual(given, hmacSha1Signature(base, consumerSecret, tokenSecret));
   if (faults.has('oauth1-token-secret-ignored')) match = textEqual(given, hmacSha1Signature(base, consumerSecret, '')) || match;
   return match;
