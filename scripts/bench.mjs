@@ -12,7 +12,12 @@
 //    a ratio to the same server in memory, same run; and the durable server's heap after GC, in-process, after each
 //    of several phases of sustained signed writes (window 10 s): it must stay flat once the nonce window is full.
 //
-// Run with `npm run bench` (node --expose-gc). BENCH_ROUNDS, BENCH_RUNS tune part 1.
+// 5. Latency: the full default suite against the reference server behind an in-process delay proxy (20 ms round
+//    trip), one scenario at a time vs the default concurrency: wall times, their ratio (aim <= 1/6) and the TCP
+//    connections opened (scripts/lib/latency.mjs).
+//
+// Run with `npm run bench` (node --expose-gc). BENCH_PARTS=1,5 runs some parts only; BENCH_ROUNDS, BENCH_RUNS tune
+// part 1; BENCH_DELAY_MS (one way, default 10) and BENCH_LATENCY_RUNS tune part 5.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,12 +35,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { NonceStore, signRequest, startServer } from '../dist/reference-server/src/index.js';
 import { startConformServe } from './lib/serve-process.mjs';
+import { latencyBench } from './lib/latency.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => x.toFixed(0).padStart(6);
+/** Which parts to run: BENCH_PARTS=1,5 (default: all). */
+const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3,4,5').split(',').map(Number));
 
 /** The reference server in its own process, as a target is. */
 async function startTarget() {
@@ -83,6 +91,7 @@ async function rawRound(round) {
   return requests / s;
 }
 
+if (PARTS.has(1)) {
 for (let i = 0; i < 3; i++) {
   await harnessRound(-1 - i);
   await rawRound(-1 - i);
@@ -102,8 +111,10 @@ console.log(`1. harness overhead: articles/put-create-roundtrip, ${RUNS} propert
 console.log(`   plain undici   median ${fmt(median(raw))} req/s   rounds: ${raw.map((x) => x.toFixed(0)).join(' ')}`);
 console.log(`   conform        median ${fmt(median(harness))} req/s   rounds: ${harness.map((x) => x.toFixed(0)).join(' ')}`);
 console.log(`   ratio conform / undici = ${(median(harness) / median(raw)).toFixed(2)} (aim >= 0.70)`);
+}
 
 // ---- 2. signed GET vs unauthenticated GET, server throughput ------------------------------------------------
+if (PARTS.has(2)) {
 const ARTICLE = '/articles/bench-target';
 {
   const body = serializeArticle({ title: 'Bench', price: '1.50', currency: 'eur', fields: {} });
@@ -166,10 +177,11 @@ console.log(`   signed, date+nonce   median ${fmt(median(signed))} req/s   round
 console.log(`   ratio signed / unauthenticated = ${(median(signed) / median(unsigned)).toFixed(2)} (aim >= 0.70)`);
 // Throughput also depends on the client sharing the two cores; the server's own CPU time per request does not.
 console.log(`   server CPU per request (median, /proc): unauthenticated ${median(cpuPerRequest.unsigned).toFixed(1)} µs, signed ${median(cpuPerRequest.signed).toFixed(1)} µs`);
+}
 await server.close();
 
 // ---- 3. nonce store memory -------------------------------------------------------------------------------
-{
+if (PARTS.has(3)) {
   const gc = globalThis.gc ?? (() => {});
   const WINDOW_MS = 10_000;
   const RATE = 20_000; // nonces per simulated second
@@ -195,7 +207,7 @@ await server.close();
 }
 
 // ---- 4. durability: --data vs memory, and heap under sustained durable writes -----------------------------------
-{
+if (PARTS.has(4)) {
   const gc = globalThis.gc ?? (() => {});
   const dir = await mkdtemp(path.join(os.tmpdir(), 'conform-bench-'));
   const memory = await startServer({ port: 0, window: 10 });
@@ -247,3 +259,6 @@ await server.close();
   await durable.close();
   await rm(dir, { recursive: true, force: true });
 }
+
+// ---- 5. latency: the default suite behind a delay proxy, sequential vs concurrent ------------------------------
+if (PARTS.has(5)) await latencyBench();

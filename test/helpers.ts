@@ -6,6 +6,7 @@ import { createHttpClient } from '../harness/src/http/client.js';
 import { loadProfileSync } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
 import { runSuite } from '../harness/src/runner/run-suite.js';
+import { RUN_OPTION_SPEC } from '../harness/src/runner/options.js';
 import type { RunResult } from '../harness/src/runner/types.js';
 import { loadRulesSync, loadSuiteSync } from '../harness/src/spec/load.js';
 import type { Suite } from '../harness/src/spec/types.js';
@@ -29,6 +30,8 @@ export interface RunAgainstOptions {
   timeoutMs?: number;
   suite?: Suite;
   replayPath?: string;
+  /** Scenarios in flight (default: the run default, as `conform run`). */
+  concurrency?: number;
 }
 
 /** A target: one URL, or a server with a plain and a TLS listener (and the certificate to trust). */
@@ -44,7 +47,7 @@ export async function runAgainst(target: Target, options: RunAgainstOptions = {}
   try {
     return await runSuite(
       options.suite ?? bundledSuite(),
-      { bases, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, version: 'test', ...(options.replayPath ? { replayPath: options.replayPath } : {}) },
+      { bases, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, concurrency: options.concurrency ?? RUN_OPTION_SPEC.concurrency.default, version: 'test', ...(options.replayPath ? { replayPath: options.replayPath } : {}) },
       { client, profile, authenticator: createAuthenticator({ profile }) },
     );
   } finally {

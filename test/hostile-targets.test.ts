@@ -223,6 +223,8 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
     const { run, wallMs } = await runTimed(s.url, {
       filter: FILTER,
       timeoutMs: TIMEOUT,
+      // One scenario at a time, so the requests the server saw before the POST scenario ended are its own.
+      concurrency: 1,
       onEvent: (e) => {
         if (e.type === 'scenario-end' && e.result.id === POST) seenDuringPost = s.requests.length;
       },
@@ -290,6 +292,8 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
     const { run, wallMs } = await runTimed(reference.url, {
       filter: FILTER,
       timeoutMs: TIMEOUT,
+      // "After the first scenario" needs them one at a time.
+      concurrency: 1,
       onEvent: (e) => {
         if (e.type === 'scenario-end' && e.index === 0) closing = reference.close();
       },

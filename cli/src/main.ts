@@ -1,13 +1,5 @@
 /** `conform` command line: argv → resolved options → command → exit code. The only layer that knows the process. */
 import { ConformError, InvalidFileError, exitCodeForError } from '../../harness/src/errors.js';
-import { diffCommand } from './commands/diff.js';
-import { lintCommand } from './commands/lint.js';
-import { mergeCommand } from './commands/merge.js';
-import { rulesCommand } from './commands/rules.js';
-import { runCommand } from './commands/run.js';
-import { schemasCommand } from './commands/schemas.js';
-import { serveCommand } from './commands/serve.js';
-import { signCommand } from './commands/sign.js';
 import { toolVersion, type CliIo } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -31,15 +23,18 @@ Run "conform <command> --help" for a command's options.
 Exit codes: 0 pass · 1 a MUST scenario failed or errored · 2 usage or invalid file · 3 target unreachable · 4 internal error
 `;
 
-const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
-  run: runCommand,
-  diff: diffCommand,
-  serve: serveCommand,
-  lint: lintCommand,
-  merge: mergeCommand,
-  rules: rulesCommand,
-  schemas: schemasCommand,
-  sign: signCommand,
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+/** Each command's code is loaded when it runs: `conform --help` and every command start without the others' graphs. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => (await import('./commands/run.js')).runCommand,
+  diff: async () => (await import('./commands/diff.js')).diffCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  lint: async () => (await import('./commands/lint.js')).lintCommand,
+  merge: async () => (await import('./commands/merge.js')).mergeCommand,
+  rules: async () => (await import('./commands/rules.js')).rulesCommand,
+  schemas: async () => (await import('./commands/schemas.js')).schemasCommand,
+  sign: async () => (await import('./commands/sign.js')).signCommand,
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -52,12 +47,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${toolVersion()}\n`);
     return 0;
   }
-  const handler = COMMANDS[command];
-  if (!handler) {
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!load) {
     io.stderr.write(`conform: unknown command "${command}"\n\n${HELP}`);
     return 2;
   }
   try {
+    const handler = await load();
     return await handler(rest, io);
   } catch (err) {
     const code = exitCodeForError(err);

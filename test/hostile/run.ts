@@ -15,6 +15,8 @@ export interface HostileRunOptions {
   httpsUrl?: string;
   maxResponseBytes?: number;
   onEvent?: (event: RunEvent) => void;
+  /** Scenarios in flight (default: the run default). */
+  concurrency?: number;
 }
 
 export async function runTimed(url: string, options: HostileRunOptions): Promise<{ run: RunResult; wallMs: number }> {
@@ -28,7 +30,7 @@ export async function runTimed(url: string, options: HostileRunOptions): Promise
   try {
     const run = await runSuite(
       suite,
-      { bases, seed: 1, runs: options.runs ?? 2, filter: options.filter, strict: false, timeoutMs: options.timeoutMs, version: 'test' },
+      { bases, seed: 1, runs: options.runs ?? 2, filter: options.filter, strict: false, timeoutMs: options.timeoutMs, version: 'test', ...(options.concurrency ? { concurrency: options.concurrency } : {}) },
       { client, profile, authenticator: createAuthenticator({ profile }), ...(options.onEvent ? { onEvent: options.onEvent } : {}) },
     );
     return { run, wallMs: performance.now() - started };

@@ -44,6 +44,8 @@ Selection and values:
 
 Requests and output:
   --timeout MS              Per-request timeout (default ${RUN_OPTION_SPEC.timeoutMs.default})
+  --concurrency N           Scenarios in flight at once (default ${RUN_OPTION_SPEC.concurrency.default}; 1 runs them in catalogue order); each
+                            scenario still sends to the reference and then to the target, run by run
   --report-dir DIR          Where diff.json goes (default reports/)
   --json                    Print diff.json to stdout instead of the console summary
 
@@ -61,6 +63,7 @@ export interface ResolvedDiffOptions {
   seed: number;
   runs: number;
   timeoutMs: number;
+  concurrency: number;
   reportDir: string;
   json: boolean;
 }
@@ -79,6 +82,7 @@ export function parseDiffArgs(argv: string[], io: CliIo): ResolvedDiffOptions | 
     seed: { type: 'string' },
     runs: { type: 'string' },
     timeout: { type: 'string' },
+    concurrency: { type: 'string' },
     'report-dir': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -97,7 +101,7 @@ export function parseDiffArgs(argv: string[], io: CliIo): ResolvedDiffOptions | 
     insecure: values.insecure ?? false,
     ...(values.ca !== undefined ? { ca: abs(values.ca) } : {}),
     filter: listOption(values.filter),
-    ...resolveRunOptions({ seed: intFromText(values.seed, '--seed'), runs: intFromText(values.runs, '--runs'), timeoutMs: intFromText(values.timeout, '--timeout') }, { runs: DIFF_RUNS }, flagNaming),
+    ...resolveRunOptions({ seed: intFromText(values.seed, '--seed'), runs: intFromText(values.runs, '--runs'), timeoutMs: intFromText(values.timeout, '--timeout'), concurrency: intFromText(values.concurrency, '--concurrency') }, { runs: DIFF_RUNS }, flagNaming),
     reportDir: abs(values['report-dir'] ?? 'reports'),
     json: values.json ?? false,
   };
@@ -208,6 +212,7 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
       filter: options.filter,
       version: toolVersion(),
       embeddedReference: server !== undefined,
+      concurrency: options.concurrency,
       ...(onEvent ? { onEvent } : {}),
     });
     const file = path.join(options.reportDir, 'diff.json');

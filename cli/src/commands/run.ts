@@ -12,6 +12,7 @@ import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/
 import { githubOutputs, writeReports } from '../output.js';
 import { exitCodeFor, runSuite, selectScenarios } from '../../../harness/src/runner/run-suite.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
+import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
 import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
 import { parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
@@ -46,6 +47,9 @@ Properties:
   --replay PATH         fast-check path of one counterexample (from the report) to replay directly
 
 Requests:
+  --concurrency N       Scenarios in flight at once, each on its own keep-alive connection (default
+                        ${RUN_OPTION_SPEC.concurrency.default}; 1 runs them one after another in catalogue order). Verdicts and reports
+                        do not depend on it; scenarios marked exclusive run alone
   --timeout MS          Per-request timeout (default ${RUN_OPTION_SPEC.timeoutMs.default})
   --max-response-bytes N  Largest response body read (default ${RUN_OPTION_SPEC.maxResponseBytes.default})
 
@@ -82,6 +86,7 @@ export interface RunCommandOptions {
   replayPath?: string;
   timeoutMs: number;
   maxResponseBytes: number;
+  concurrency: number;
   reportDir: string;
   reporters: string[];
   shard?: { index: number; total: number };
@@ -90,6 +95,8 @@ export interface RunCommandOptions {
   strict: boolean;
   quiet: boolean;
   color: boolean;
+  /** Redraw a progress line (stdout is a terminal). */
+  live: boolean;
 }
 
 export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'help' {
@@ -110,6 +117,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     replay: { type: 'string' },
     timeout: { type: 'string' },
     'max-response-bytes': { type: 'string' },
+    concurrency: { type: 'string' },
     'report-dir': { type: 'string' },
     reporter: { type: 'string', multiple: true },
     shard: { type: 'string' },
@@ -160,6 +168,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
         runs: intFromText(values.runs, '--runs'),
         timeoutMs: intFromText(values.timeout, '--timeout'),
         maxResponseBytes: intFromText(values['max-response-bytes'], '--max-response-bytes'),
+        concurrency: intFromText(values.concurrency, '--concurrency'),
       },
       {},
       flagNaming,
@@ -173,9 +182,27 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     strict: values.strict ?? false,
     quiet: values.quiet ?? false,
     color: !values['no-color'] && !io.env['NO_COLOR'] && io.stdout.isTTY === true,
+    live: io.stdout.isTTY === true && io.env['TERM'] !== 'dumb',
   };
 }
 
+
+/**
+ * OAuth 2 token lifetime of the embedded server, seconds: the expiry scenario waits it out, so it sets the floor of
+ * an embedded run's wall time. Two seconds is ample for the other scenarios, which use a token within milliseconds
+ * of getting it (and the harness never caches a token that has less than two seconds left).
+ */
+export const EMBEDDED_TOKEN_TTL = 2;
+
+/** The profile with the embedded server's URLs and token lifetime. */
+function embeddedProfile(profile: ResolvedProfile, server: { url: string; httpsUrl?: string }): ResolvedProfile {
+  const oauth2 = profile.auth.oauth2 ? { oauth2: { ...profile.auth.oauth2, ttl: EMBEDDED_TOKEN_TTL } } : {};
+  return {
+    ...profile,
+    target: { ...profile.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) },
+    auth: { ...profile.auth, ...oauth2 },
+  };
+}
 
 /** The command line that reproduces one scenario's result. */
 export function replayCommand(options: RunCommandOptions, io: CliIo, scenarioId: string, counterexamplePath?: string): string {
@@ -206,9 +233,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`conform run: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`);
     return 2;
   }
-  const server = options.embedded ? await startServer({ port: 0, httpsPort: 0, faults: parseFaultNames(options.faults), variants: parseVariantNames(options.variants) }) : undefined;
+  const server = options.embedded
+    ? await startServer({ port: 0, httpsPort: 0, tokenTtl: EMBEDDED_TOKEN_TTL, faults: parseFaultNames(options.faults), variants: parseVariantNames(options.variants) })
+    : undefined;
   try {
-    if (server) profile = { ...profile, target: { ...profile.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) } };
+    if (server) profile = embeddedProfile(profile, server);
     const bases = basesFor(server ? undefined : options.target, profile);
     if (!bases) throw new ConformError('CONFORM_USAGE', 'no target: pass --target URL, set target.http in the profile, or use --embedded');
     const ca = options.ca !== undefined
@@ -221,7 +250,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       ...(ca !== undefined ? { ca } : {}),
     });
     const printer = options.reporters.includes('console')
-      ? createConsoleReporter({ write: (s) => io.stdout.write(s), color: options.color, verbose: !options.quiet, strict: options.strict })
+      ? createConsoleReporter({ write: (s) => io.stdout.write(s), color: options.color, verbose: !options.quiet, strict: options.strict, live: options.live })
       : undefined;
     let run: RunResult;
     try {
@@ -234,6 +263,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           filter: options.filter,
           strict: options.strict,
           timeoutMs: options.timeoutMs,
+          concurrency: options.concurrency,
           version: toolVersion(),
           ...(options.replayPath ? { replayPath: options.replayPath } : {}),
           ...(options.shard ? { shard: options.shard } : {}),

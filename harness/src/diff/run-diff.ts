@@ -10,7 +10,10 @@ import { missingCapability } from '../profile/capabilities.js';
 import type { ExecDeps, IterationOutcome } from '../runner/exec-types.js';
 import { executeOnce } from '../runner/execute.js';
 import type { Redactor } from '../runner/redact.js';
-import { profileRedactor, selectScenarios } from '../runner/run-suite.js';
+import { profileRedactor, scenarioUniq, selectScenarios } from '../runner/run-suite.js';
+import { RUN_OPTION_SPEC } from '../runner/options.js';
+import { runAll } from '../runner/schedule.js';
+import { createTokenSource } from '../runner/tokens.js';
 import { scenarioSeed } from '../runner/scenario.js';
 import type { Scenario, Suite } from '../spec/types.js';
 import { compareTranscripts } from './compare.js';
@@ -36,6 +39,8 @@ export interface RunDiffOptions {
   now?: () => Date;
   /** Most exchanges kept per execution for comparison. Default 10 000. */
   maxTranscript?: number;
+  /** Scenarios in flight at once (default: the run default; 1 — one after another). */
+  concurrency?: number;
 }
 
 /**
@@ -98,13 +103,32 @@ function skipReason(scenario: Scenario, reference: SideContext, target: SideCont
 interface Context {
   reference: DiffSideDeps;
   target: DiffSideDeps;
-  execReference: Omit<ExecDeps, 'seed'>;
-  execTarget: Omit<ExecDeps, 'seed'>;
+  execReference: SideExec;
+  execTarget: SideExec;
   redactor: Redactor;
   options: RunDiffOptions;
 }
 
-async function diffScenario(scenario: Scenario, c: Context): Promise<ScenarioDiff> {
+/** What one side's executions share for the whole diff; each scenario adds its own connections and `uniq`. */
+type SideExec = Omit<ExecDeps, 'seed' | 'client' | 'uniq'> & { client: HttpClient; runTag: string };
+
+/** One scenario's view of a side: its own connections (closed by the caller) and its own `uniq` values. */
+function forScenario(side: SideExec, index: number, idle: ExecDeps['idle']): Omit<ExecDeps, 'seed'> {
+  const { runTag, client, ...rest } = side;
+  return { ...rest, client: client.session(), uniq: scenarioUniq(runTag, index), ...(idle ? { idle } : {}) };
+}
+
+async function diffScenario(scenario: Scenario, index: number, c: Context, idle: ExecDeps['idle']): Promise<ScenarioDiff> {
+  const execReference = forScenario(c.execReference, index, idle);
+  const execTarget = forScenario(c.execTarget, index, idle);
+  try {
+    return await diffScenarioWith(scenario, { ...c, execReference, execTarget });
+  } finally {
+    await Promise.all([execReference.client.close(), execTarget.client.close()]);
+  }
+}
+
+async function diffScenarioWith(scenario: Scenario, c: Omit<Context, 'execReference' | 'execTarget'> & { execReference: Omit<ExecDeps, 'seed'>; execTarget: Omit<ExecDeps, 'seed'> }): Promise<ScenarioDiff> {
   const started = performance.now();
   const base = { id: scenario.id, title: scenario.title, file: scenario.file };
   const outcomes = { reference: emptyCounts(), target: emptyCounts() };
@@ -147,16 +171,16 @@ async function diffScenario(scenario: Scenario, c: Context): Promise<ScenarioDif
   return c.redactor.value(result);
 }
 
-function execDeps(side: DiffSideDeps, redactor: Redactor, options: RunDiffOptions): Omit<ExecDeps, 'seed'> {
-  const tag = randomBytes(4).toString('hex');
-  let counter = 0;
+function execDeps(side: DiffSideDeps, redactor: Redactor, options: RunDiffOptions): SideExec {
   return {
     client: side.client,
+    runTag: randomBytes(4).toString('hex'),
     bases: side.bases,
     profile: side.profile,
     redactor,
     authenticator: side.authenticator,
-    uniq: () => `${tag}${(counter++).toString(36)}`,
+    // One token source per side for the whole diff, on the side's own connection: tokens outlive scenarios.
+    tokens: createTokenSource({ client: side.client, profile: side.profile, authenticator: side.authenticator, secret: (v) => redactor.add(v) }),
     maxTranscript: options.maxTranscript ?? 10_000,
     ...(options.now ? { now: options.now } : {}),
   };
@@ -188,12 +212,15 @@ export async function runDiff(suite: Suite, reference: DiffSideDeps, target: Dif
   if (targetProblem) unreachable = { side: 'target', message: targetProblem };
   else if (referenceProblem) unreachable = { side: 'reference', message: referenceProblem };
   if (!unreachable) {
-    for (const [index, scenario] of selected.entries()) {
-      options.onEvent?.({ type: 'scenario-start', index, total: selected.length, id: scenario.id });
-      const result = await diffScenario(scenario, c);
-      scenarios.push(result);
-      options.onEvent?.({ type: 'scenario-end', index, total: selected.length, result });
-    }
+    const results = await runAll(selected, {
+      concurrency: options.concurrency ?? RUN_OPTION_SPEC.concurrency.default,
+      exclusive: (s) => s.exclusive,
+      priority: (s) => (s.steps.some((step) => step.wait !== undefined) ? 1 : 0),
+      run: (scenario, index, _lane, idle) => diffScenario(scenario, index, c, idle),
+      onStart: (index) => options.onEvent?.({ type: 'scenario-start', index, total: selected.length, id: selected[index]!.id }),
+      onOrdered: (index, result) => options.onEvent?.({ type: 'scenario-end', index, total: selected.length, result }),
+    });
+    scenarios.push(...results);
   }
   const tally = (s: ScenarioDiff['status']) => scenarios.filter((x) => x.status === s).length;
   return redactor.value({

@@ -50,8 +50,9 @@ export interface HttpClientOptions {
   /** Extra CA certificates (PEM) to trust. */
   ca?: string;
   /**
-   * Connections per origin for ordinary requests. Default 1: a scenario's requests follow one another on the same
-   * keep-alive connection (which is what statelessness checks rely on). Concurrent sends use a separate pool.
+   * Connections per origin for ordinary requests of one lane. Default 1: a scenario's requests follow one another
+   * on the same keep-alive connection (which is what statelessness checks rely on). Concurrent sends use a
+   * separate pool.
    */
   connections?: number;
 }
@@ -63,6 +64,12 @@ export interface SendOptions {
 
 export interface HttpClient {
   send(request: HttpRequest, options?: SendOptions): Promise<SendResult>;
+  /**
+   * A client with the same settings and its own keep-alive connections for ordinary requests (concurrent sends
+   * share this client's pool): one per scenario, so what one scenario leaves on a connection can never change
+   * another's answers, whatever ran before it or beside it. Close it when the scenario ends.
+   */
+  session(): HttpClient;
   close(): Promise<void>;
 }
 
@@ -79,11 +86,12 @@ export function createHttpClient(options: HttpClientOptions = {}, dispatcher?: D
       maxResponseSize: maxBytes,
       connect: { rejectUnauthorized: !options.insecure, ...(options.ca ? { ca: options.ca } : {}) },
     });
-  const agent = dispatcher ?? makeAgent(options.connections ?? 1);
   let pool: Dispatcher | undefined;
+  const connections = () => dispatcher ?? makeAgent(options.connections ?? 1);
+  const open = new Set<Dispatcher>();
 
-  const send = async (req: HttpRequest, sendOptions: SendOptions = {}): Promise<SendResult> => {
-    const via = sendOptions.concurrent ? (pool ??= dispatcher ?? makeAgent(256)) : agent;
+  const send = async (req: HttpRequest, sendOptions: SendOptions, own: Dispatcher): Promise<SendResult> => {
+    const via = sendOptions.concurrent ? (pool ??= dispatcher ?? makeAgent(256)) : own;
     const started = performance.now();
     const url = new URL(req.url);
     let res: Dispatcher.ResponseData;
@@ -105,11 +113,28 @@ export function createHttpClient(options: HttpClientOptions = {}, dispatcher?: D
     if ('error' in body) return { ok: false, error: body.error === 'too-large' ? { code: 'RESPONSE_TOO_LARGE', message: `response body larger than ${maxBytes} bytes` } : body.error === 'timeout' ? { code: 'TIMEOUT', message: `no complete response within ${timeoutMs} ms (the body did not finish)` } : classify(body.error, timeoutMs, maxBytes, false) };
     return { ok: true, response: { status: res.statusCode, headers, body: body.bytes, durationMs: performance.now() - started } };
   };
-  const close = async () => {
-    if (dispatcher) return;
-    await Promise.all([agent.close(), pool?.close()]);
+  const session = (): HttpClient => {
+    let own: Dispatcher | undefined;
+    return {
+      send: (req, o = {}) => {
+        if (!own) open.add((own = connections()));
+        return send(req, o, own);
+      },
+      session,
+      close: async () => {
+        if (!own || !open.delete(own)) return;
+        if (own !== dispatcher) await own.close();
+      },
+    };
   };
-  return { send, close };
+  const main = session();
+  const close = async () => {
+    const all = [...open, pool].filter((a): a is Dispatcher => a !== undefined && a !== dispatcher);
+    open.clear();
+    pool = undefined;
+    await Promise.all(all.map((a) => a.close()));
+  };
+  return { send: main.send, session, close };
 }
 
 /**

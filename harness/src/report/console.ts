@@ -9,6 +9,11 @@ export interface ConsoleOptions {
   verbose?: boolean;
   /** The run's `--strict` (default false): SHOULD/MAY failures are then failures, not warnings. */
   strict?: boolean;
+  /**
+   * A terminal that can redraw a line: a status line below the finished blocks shows how many scenarios are done
+   * and which are running (default false; logs get the blocks only).
+   */
+  live?: boolean;
 }
 
 const MARK: Record<ScenarioStatus, string> = { passed: '✓', failed: '✗', errored: '!', skipped: '-' };
@@ -16,13 +21,35 @@ const COLOR: Record<ScenarioStatus, number> = { passed: 32, failed: 31, errored:
 
 export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent) => void {
   const paint = (code: number, s: string) => (options.color ? `\u001b[${code}m${s}\u001b[0m` : s);
-  const w = options.write;
+  const running = new Map<number, string>();
+  let done = 0;
+  let status = false;
+  // Blocks are written whole, in catalogue order; the status line is erased before and redrawn after each.
+  const w = (text: string) => {
+    if (status) options.write('\r\u001b[K');
+    status = false;
+    options.write(text);
+  };
+  const redraw = (total: number) => {
+    if (!options.live || running.size === 0) return;
+    const names = [...running.values()];
+    const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ` +${names.length - 3}` : '');
+    w(paint(90, `[${done}/${total}] running ${shown}`.slice(0, 160)));
+    status = true;
+  };
   return (event) => {
     switch (event.type) {
       case 'run-start':
         w(`conform: ${event.total} scenario${event.total === 1 ? '' : 's'} against ${event.target} (seed ${event.seed})\n`);
         break;
       case 'scenario-start':
+        running.set(event.index, event.scenario.id);
+        redraw(event.total);
+        break;
+      case 'scenario-settled':
+        running.delete(event.index);
+        done = event.done;
+        redraw(event.total);
         break;
       case 'scenario-end': {
         const r = event.result;
@@ -33,6 +60,7 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
         if (r.status === 'passed' && options.verbose === false) break;
         w(`${paint(90, counter)} ${mark} ${r.id} ${paint(90, `${r.level} · ${describeRuns(r)}`)}\n`);
         if (r.status !== 'passed') w(details(r, paint));
+        redraw(event.total);
         break;
       }
       case 'run-end':

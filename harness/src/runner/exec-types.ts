@@ -29,6 +29,11 @@ export interface ExecDeps {
   maxTranscript?: number;
   /** Where OAuth tokens come from when a request needs one it was not given (default: obtained from the target, kept per authenticator). */
   tokens?: TokenSource;
+  /**
+   * Runs a wait for the clock (a `wait` step) with the scenario stepped aside, so an exclusive scenario may run
+   * meanwhile (see runner/schedule.ts). Default: just waits.
+   */
+  idle?: <T>(wait: () => Promise<T>) => Promise<T>;
   /** The out-of-band listener of this iteration (scenarios that require `oob`). */
   oob?: OobListener;
 }

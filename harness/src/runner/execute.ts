@@ -91,7 +91,10 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
       at.index = i + 1;
       at.name = written.name;
       if (written.when !== undefined && !truthy(render(written.when, scope))) continue;
-      if (written.wait !== undefined) await waitSeconds(Number(render(written.wait, scope)));
+      if (written.wait !== undefined) {
+        const seconds = Number(render(written.wait, scope));
+        await (deps.idle ? deps.idle(() => waitSeconds(seconds)) : waitSeconds(seconds));
+      }
       const items = written.each !== undefined ? toList(render(written.each, scope)) : [undefined];
       if (items.length === 0) emptyEach ??= written.name !== undefined ? `'${written.name}'` : String(at.index);
       for (const item of items) {

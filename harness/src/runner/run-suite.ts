@@ -8,11 +8,14 @@ import { oobUnreachable } from './oob.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario, Suite } from '../spec/types.js';
 import { createRedactor, type Redactor } from './redact.js';
-import type { Bases } from './exec-types.js';
+import type { Bases, ExecDeps } from './exec-types.js';
 import { baseOf, runScenario } from './scenario.js';
 import { ruleStatus } from './rules.js';
 import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from './types.js';
 import { failsRun } from './verdict.js';
+import { runAll } from './schedule.js';
+import { createTokenSource } from './tokens.js';
+import { RUN_OPTION_SPEC } from './options.js';
 
 export interface RunSuiteOptions {
   /** Where to send requests: the primary base URL, and the plain and TLS ones when known. */
@@ -22,6 +25,8 @@ export interface RunSuiteOptions {
   filter: string[];
   strict: boolean;
   timeoutMs: number;
+  /** Scenarios in flight at once (default {@link RUN_OPTION_SPEC}'s; 1: one after another, in catalogue order). */
+  concurrency?: number;
   version: string;
   replayPath?: string;
   /** Run only this shard of the selection: scenario k (in suite order) belongs to shard (k mod total) + 1. */
@@ -86,28 +91,18 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   const redactor = profileRedactor(deps.profile);
   const selected = shardOf(selectScenarios(suite.scenarios, options.filter), options.shard);
   const runTag = randomBytes(4).toString('hex');
-  let counter = 0;
-  const execDeps = {
-    client: deps.client,
-    bases: options.bases,
-    profile: deps.profile,
-    redactor,
-    authenticator: deps.authenticator,
-    uniq: () => `${runTag}${(counter++).toString(36)}`,
-    seed: options.seed,
-  };
   const baseUrl = options.bases.primary;
   emit({ type: 'run-start', total: selected.length, target: baseUrl, seed: options.seed });
 
-  const results: ScenarioResult[] = [];
   let unreachable: string | undefined;
   const probe = await deps.client.send({ method: 'OPTIONS', url: baseUrl.replace(/\/$/, '') + '/', headers: {} });
   if (!probe.ok && probe.error.code !== 'BAD_RESPONSE' && probe.error.code !== 'RESPONSE_TOO_LARGE') {
     unreachable = `${baseUrl}: ${probe.error.message}`;
   }
   let reached = !unreachable;
-  for (const [index, scenario] of selected.entries()) {
-    emit({ type: 'scenario-start', index, total: selected.length, scenario });
+  // One token source for the run, on the run's own connection: tokens outlive the scenario that first needed them.
+  const tokens = createTokenSource({ client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: (v) => redactor.add(v) });
+  const runOne = async (scenario: Scenario, index: number, _lane: number, idle: ExecDeps['idle']): Promise<ScenarioResult> => {
     let result: ScenarioResult;
     const missing = missingCapability(scenario.requires, deps.profile) ?? (scenario.requires.includes('oob') ? oobUnreachable(baseUrl, deps.profile.oob.url) : null);
     if (missing) {
@@ -115,15 +110,42 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     } else if (unreachable && !reached) {
       result = { ...baseOf(scenario), status: 'errored', reason: `target unreachable: ${unreachable}`, requests: 0, runs: 0, durationMs: 0, transcript: [] };
     } else {
-      result = await runScenario(scenario, execDeps, { runs: options.runs, seed: options.seed, ...(options.replayPath ? { replayPath: options.replayPath } : {}) });
+      // Its own connections: nothing another scenario left on a connection reaches this one's answers.
+      const client = deps.client.session();
+      const execDeps = {
+        client,
+        bases: options.bases,
+        profile: deps.profile,
+        redactor,
+        authenticator: deps.authenticator,
+        uniq: scenarioUniq(runTag, index),
+        seed: options.seed,
+        tokens,
+        ...(idle ? { idle } : {}),
+      };
+      try {
+        result = await runScenario(scenario, execDeps, { runs: options.runs, seed: options.seed, ...(options.replayPath ? { replayPath: options.replayPath } : {}) });
+      } finally {
+        await client.close();
+      }
       if (result.transcript.some((x) => x.response)) reached = true;
     }
     if ((result.status === 'failed' || result.status === 'errored') && options.replayCommand) {
       result.replay = options.replayCommand(result, options.seed);
     }
-    results.push(result);
-    emit({ type: 'scenario-end', index, total: selected.length, result });
-  }
+    return result;
+  };
+  const results = await runAll(selected, {
+    // A target that did not answer the probe is tried one scenario at a time, as before: the first answer it gives
+    // lets the rest run; none at all, and each is reported unreachable without sending anything.
+    concurrency: unreachable ? 1 : (options.concurrency ?? RUN_OPTION_SPEC.concurrency.default),
+    exclusive: (s) => s.exclusive,
+    priority: (s) => (s.steps.some((step) => step.wait !== undefined) ? 1 : 0),
+    run: runOne,
+    onStart: (index, running) => emit({ type: 'scenario-start', index, total: selected.length, scenario: selected[index]!, running }),
+    onSettled: (index, result, done) => emit({ type: 'scenario-settled', index, total: selected.length, result, done }),
+    onOrdered: (index, result) => emit({ type: 'scenario-end', index, total: selected.length, result }),
+  });
   const run: RunResult = {
     schemaVersion: 1,
     tool: { name: 'conform', version: options.version },
@@ -142,6 +164,17 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   };
   emit({ type: 'run-end', result: run });
   return run;
+}
+
+/**
+ * The `uniq` values of one scenario: the run's tag, the scenario's position (three base-36 digits, so the values of
+ * two scenarios never meet) and a counter. They depend on nothing another scenario does, so a run gives the same
+ * values at any concurrency.
+ */
+export function scenarioUniq(runTag: string, index: number): () => string {
+  const prefix = `${runTag}${index.toString(36).padStart(3, '0')}`;
+  let counter = 0;
+  return () => `${prefix}${(counter++).toString(36)}`;
 }
 
 export function summarize(results: readonly ScenarioResult[]): RunSummary {

@@ -151,6 +151,10 @@ export interface RunResult {
 
 export type RunEvent =
   | { type: 'run-start'; total: number; target: string; seed: number }
-  | { type: 'scenario-start'; index: number; total: number; scenario: Scenario }
+  /** A scenario started; `running` counts the scenarios in flight, itself included. */
+  | { type: 'scenario-start'; index: number; total: number; scenario: Scenario; running: number }
+  /** A scenario finished, in the order they finish (for progress); `done` counts the finished ones. */
+  | { type: 'scenario-settled'; index: number; total: number; result: ScenarioResult; done: number }
+  /** A scenario's result, in catalogue order: emitted once it and every scenario before it have finished. */
   | { type: 'scenario-end'; index: number; total: number; result: ScenarioResult }
   | { type: 'run-end'; result: RunResult };

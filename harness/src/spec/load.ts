@@ -159,6 +159,7 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
     given,
     ...(s.runs !== undefined ? { runs: s.runs } : {}),
     property: given.length > 0,
+    exclusive: s.exclusive ?? false,
     let: Object.entries(s.let ?? {}).map(([name, template]) => ({ name, template })),
     steps: s.steps,
   };

@@ -236,6 +236,10 @@ export const ScenarioSchema = z.strictObject({
   requires: z.array(z.string()).optional().describe('Profile capabilities; the scenario is skipped with a reason when one is missing.'),
   given: z.record(Name, GivenSchema).optional().describe('Values drawn from named generators; with `given`, the scenario is a property run N times.'),
   runs: z.number().int().min(1).max(100000).optional().describe('Property runs (default: --runs).'),
+  exclusive: z
+    .boolean()
+    .optional()
+    .describe('Run with no other scenario in flight (default false): for scenarios that act on state the others read — the whole collection, / or the records — or that a concurrent neighbour could disturb.'),
   let: z.record(Name, Template).optional().describe('Derived values, evaluated in order after `given`.'),
   steps: z.array(StepSchema).min(1),
 });

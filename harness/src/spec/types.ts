@@ -26,6 +26,8 @@ export interface Scenario {
   runs?: number;
   /** True when values are generated: the scenario is a property checked over many runs. */
   property: boolean;
+  /** Runs with no other scenario in flight (see the format's `exclusive`). */
+  exclusive: boolean;
   let: Array<{ name: string; template: string }>;
   steps: StepData[];
 }

@@ -14,7 +14,9 @@ import type { HttpClient } from '../http/client.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { ExecDeps } from '../runner/exec-types.js';
-import { profileRedactor, selectScenarios } from '../runner/run-suite.js';
+import { profileRedactor, scenarioUniq, selectScenarios } from '../runner/run-suite.js';
+import { Lanes } from '../runner/schedule.js';
+import { createTokenSource } from '../runner/tokens.js';
 import { baseOf, runScenario, scenarioSeed } from '../runner/scenario.js';
 import type { ScenarioResult, ScenarioStatus } from '../runner/types.js';
 import type { Level, Scenario } from '../spec/types.js';
@@ -74,9 +76,12 @@ export class ConformScenarioFailure extends Error {
   }
 }
 
+/** What every scenario's execution shares; each adds its own connections and `uniq` values. */
+type RunDeps = Omit<ExecDeps, 'uniq'> & { runTag: string };
+
 /** Everything the tests share once `beforeAll` has run. */
 interface Live {
-  deps: ExecDeps;
+  deps: RunDeps;
   profile: ResolvedProfile;
   client: HttpClient;
   /** Set when the reachability probe failed; cleared in effect once any scenario gets an answer. */
@@ -125,6 +130,8 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
   }
 
   const results = new Map<string, ScenarioResult>();
+  // Admission as in `conform run`: at most `concurrency` scenarios in flight, exclusive ones alone.
+  const lanes = new Lanes(settings.concurrency);
   let live: Live | undefined;
   let server: ConformTargetServer | undefined;
 
@@ -153,16 +160,16 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
         ...(options.ca !== undefined ? { ca: options.ca } : {}),
       }, server);
       const redactor = profileRedactor(resolved.profile);
-      const runTag = randomBytes(4).toString('hex');
-      let counter = 0;
-      const deps: ExecDeps = {
+      const authenticator = createAuthenticator({ profile: resolved.profile });
+      const deps: RunDeps = {
         client,
         bases: resolved.bases,
         profile: resolved.profile,
         redactor,
-        authenticator: createAuthenticator({ profile: resolved.profile }),
-        uniq: () => `${runTag}${(counter++).toString(36)}`,
+        authenticator,
+        runTag: randomBytes(4).toString('hex'),
         seed: settings.seed,
+        tokens: createTokenSource({ client, profile: resolved.profile, authenticator, secret: (v) => redactor.add(v) }),
       };
       // As runSuite: a target that answers nothing at all is reported once per scenario without sending more.
       const base = resolved.bases.primary;
@@ -211,12 +218,24 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
       result = { ...baseOf(scenario), status: 'errored', reason: `target unreachable: ${current.unreachable}`, requests: 0, runs: 0, durationMs: 0, transcript: [] };
     } else {
       const replayPath = settings.replay.get(scenario.id);
-      result = await runScenario(scenario, current.deps, {
-        runs: settings.runs,
-        seed: settings.seed,
-        timeBudgetMs: shrinkBudget(settings),
-        ...(replayPath ? { replayPath } : {}),
-      });
+      const lane = await lanes.acquire(scenario.exclusive);
+      const { runTag, ...shared } = current.deps;
+      const client = shared.client.session();
+      try {
+        result = await runScenario(
+          scenario,
+          {
+            ...shared,
+            client,
+            uniq: scenarioUniq(runTag, selected.indexOf(scenario)),
+            ...(scenario.exclusive ? {} : { idle: <T>(wait: () => Promise<T>) => lanes.idle(wait) }),
+          },
+          { runs: settings.runs, seed: settings.seed, timeBudgetMs: shrinkBudget(settings), ...(replayPath ? { replayPath } : {}) },
+        );
+      } finally {
+        await client.close();
+        lanes.release(lane);
+      }
       if (result.transcript.some((x) => x.response)) current.reached = true;
     }
     results.set(scenario.id, result);
@@ -236,7 +255,9 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
     it(scenarioTestName(scenario), (ctx) => runOne(scenario, ctx), settings.testTimeoutMs);
   };
 
-  describe.sequential(options.name ?? 'conform', () => {
+  // Concurrent tests are admitted by `lanes`; at concurrency 1 vitest runs them in order, as before.
+  const outer = settings.concurrency > 1 ? describe.concurrent : describe.sequential;
+  outer(options.name ?? 'conform', () => {
     beforeAll(setup, settings.hookTimeoutMs);
     afterAll(teardown, settings.hookTimeoutMs);
     const grouping = options.groupBy ?? 'file';

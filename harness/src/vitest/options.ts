@@ -53,6 +53,12 @@ export interface ConformSuiteOptions {
   timeoutMs?: number;
   /** Largest response body read, bytes. Default 1 MiB. */
   maxResponseBytes?: number;
+  /**
+   * Scenarios in flight at once (like `conform run --concurrency`): the tests are declared concurrent and admitted
+   * by the harness, which runs exclusive scenarios alone. Default: `CONFORM_CONCURRENCY`, else 8; 1 runs them one
+   * after another. Vitest's own `maxConcurrency` (default 5) bounds it too.
+   */
+  concurrency?: number;
   /** Vitest timeout of one scenario's test, ms; shrinking stops early enough to report within it. Default 180 000. */
   testTimeoutMs?: number;
   /** Vitest timeout of the `beforeAll`/`afterAll` hooks (self-test, starting and stopping the target), ms. Default 60 000. */
@@ -89,6 +95,7 @@ export interface ResolvedSuiteSettings {
   strict: boolean;
   timeoutMs: number;
   maxResponseBytes: number;
+  concurrency: number;
   testTimeoutMs: number;
   hookTimeoutMs: number;
   /** Scenario id → fast-check path, from `CONFORM_REPLAY`. */
@@ -122,9 +129,13 @@ export function resolveSettings(options: ConformSuiteOptions, env: NodeJS.Proces
   // CONFORM_SEED=random leaves the seed out, so resolveRunOptions draws one.
   const seed = options.seed ?? (seedEnv ? (seedEnv === 'random' ? undefined : intFromText(seedEnv, 'CONFORM_SEED')) : DEFAULT_SEED);
   const runsEnv = env['CONFORM_RUNS']?.trim();
+  const concurrencyEnv = env['CONFORM_CONCURRENCY']?.trim();
   const naming: OptionNaming = (key) => `defineConformSuite: ${key}`;
   const run = resolveRunOptions(
-    { seed, runs: options.runs ?? (runsEnv ? intFromText(runsEnv, 'CONFORM_RUNS') : undefined), timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes },
+    { seed, runs: options.runs ?? (runsEnv ? intFromText(runsEnv, 'CONFORM_RUNS') : undefined), timeoutMs: options.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
+      concurrency: options.concurrency ?? (concurrencyEnv ? intFromText(concurrencyEnv, 'CONFORM_CONCURRENCY') : undefined),
+    },
     {},
     naming,
   );

@@ -1,0 +1,186 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Lanes, runAll, startOrder } from './schedule.js';
+
+/** A promise settled from outside, to drive the scheduler step by step. */
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const tick = () => new Promise<void>((r) => setImmediate(r));
+
+describe('Lanes', () => {
+  it('admits up to its size, then queues; a released lane is reused', async () => {
+    const lanes = new Lanes(2);
+    const a = await lanes.acquire(false);
+    const b = await lanes.acquire(false);
+    expect([a, b]).toEqual([0, 1]);
+    let third: number | undefined;
+    void lanes.acquire(false).then((l) => (third = l));
+    await tick();
+    expect(third).toBeUndefined();
+    lanes.release(b);
+    await tick();
+    expect(third).toBe(1);
+    expect(lanes.running).toBe(2);
+  });
+
+  it('runs an exclusive item with nothing else in flight and holds back the items queued after it', async () => {
+    const lanes = new Lanes(4);
+    const shared = await lanes.acquire(false);
+    const order: string[] = [];
+    const exclusive = lanes.acquire(true).then((l) => {
+      order.push('exclusive');
+      return l;
+    });
+    const after = lanes.acquire(false).then((l) => {
+      order.push('after');
+      return l;
+    });
+    await tick();
+    expect(order).toEqual([]);
+    lanes.release(shared);
+    const held = await exclusive;
+    await tick();
+    expect(order).toEqual(['exclusive']);
+    expect(lanes.running).toBe(1);
+    lanes.release(held);
+    await after;
+    expect(order).toEqual(['exclusive', 'after']);
+  });
+
+  it('lets an exclusive item run while another only waits, and resumes the waiter after it', async () => {
+    const lanes = new Lanes(2);
+    const waiterLane = await lanes.acquire(false);
+    const clock = deferred<void>();
+    const order: string[] = [];
+    const waiter = lanes.idle(async () => {
+      await clock.promise;
+      order.push('clock');
+    }).then(() => order.push('resumed'));
+    const exclusiveLane = await lanes.acquire(true);
+    expect(exclusiveLane).not.toBe(waiterLane);
+    order.push('exclusive');
+    clock.resolve();
+    await tick();
+    expect(order).toEqual(['exclusive', 'clock']);
+    lanes.release(exclusiveLane);
+    await waiter;
+    expect(order).toEqual(['exclusive', 'clock', 'resumed']);
+    expect(lanes.running).toBe(1);
+    lanes.release(waiterLane);
+    expect(lanes.running).toBe(0);
+  });
+
+  it('refuses a size that is not a positive integer', () => {
+    expect(() => new Lanes(0)).toThrow(RangeError);
+    expect(() => new Lanes(1.5)).toThrow(RangeError);
+  });
+});
+
+describe('startOrder', () => {
+  const items = [
+    { id: 'a', exclusive: false, slow: 0 },
+    { id: 'b', exclusive: true, slow: 0 },
+    { id: 'c', exclusive: false, slow: 5 },
+    { id: 'd', exclusive: false, slow: 0 },
+  ];
+  const options = { exclusive: (i: (typeof items)[number]) => i.exclusive, priority: (i: (typeof items)[number]) => i.slow };
+
+  it('keeps the items order at concurrency 1', () => {
+    expect(startOrder(items, { ...options, concurrency: 1 })).toEqual([0, 1, 2, 3]);
+  });
+
+  it('starts the slow ones first, then the exclusive items, then by position', () => {
+    expect(startOrder(items, { ...options, concurrency: 8 })).toEqual([2, 1, 0, 3]);
+  });
+});
+
+describe('runAll', () => {
+  it('never exceeds the concurrency, never overlaps an exclusive item, and hands results back in order', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ exclusive: fc.boolean(), delay: fc.nat(3), slow: fc.nat(2), waits: fc.nat(3) }), { maxLength: 20 }),
+        fc.integer({ min: 1, max: 6 }),
+        async (items, concurrency) => {
+          let running = 0;
+          let exclusiveRunning = false;
+          const ordered: number[] = [];
+          const usedLanes = new Set<number>();
+          const results = await runAll(items, {
+            concurrency,
+            exclusive: (i) => i.exclusive,
+            priority: (i) => i.slow,
+            run: async (item, index, lane, idle) => {
+              expect(exclusiveRunning).toBe(false);
+              running++;
+              if (item.waits > 0 && !item.exclusive) {
+                // Waiting for a clock: not active meanwhile, and back only when no exclusive item runs.
+                running--;
+                await idle(async () => {
+                  for (let k = 0; k < item.waits; k++) await tick();
+                });
+                expect(exclusiveRunning).toBe(false);
+                running++;
+              }
+              usedLanes.add(lane);
+              if (item.exclusive) {
+                expect(running).toBe(1);
+                exclusiveRunning = true;
+              }
+              expect(running).toBeLessThanOrEqual(concurrency);
+              for (let k = 0; k < item.delay; k++) await tick();
+              if (item.exclusive) exclusiveRunning = false;
+              running--;
+              return index * 10;
+            },
+            onOrdered: (index) => ordered.push(index),
+          });
+          expect(results).toEqual(items.map((_, k) => k * 10));
+          expect(ordered).toEqual(items.map((_, k) => k));
+          for (const lane of usedLanes) expect(lane).toBeLessThan(concurrency);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('runs one after another in the items order at concurrency 1', async () => {
+    const started: number[] = [];
+    await runAll([{ slow: 0 }, { slow: 9 }, { slow: 0 }], {
+      concurrency: 1,
+      exclusive: () => false,
+      priority: (i) => i.slow,
+      run: async (_item, index) => {
+        started.push(index);
+        await tick();
+      },
+    });
+    expect(started).toEqual([0, 1, 2]);
+  });
+
+  it('lets the started items finish, starts no more, and rethrows the first rejection', async () => {
+    const gate = deferred<void>();
+    const finished: number[] = [];
+    const run = runAll([0, 1, 2], {
+      concurrency: 2,
+      exclusive: () => false,
+      run: async (item) => {
+        await gate.promise;
+        if (item === 0) throw new Error('boom');
+        finished.push(item);
+      },
+    });
+    const outcome = expect(run).rejects.toThrow('boom');
+    await tick();
+    gate.resolve();
+    await outcome;
+    expect(finished).toEqual([1]);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Concurrent scenarios: a bounded number of lanes (each with its own keep-alive connection per origin), exclusive
+ * items that run with nothing else in flight, and results handed back in the items' own order whatever order they
+ * finish in. Pure scheduling: no HTTP, no clock.
+ */
+
+/**
+ * Admission to `size` lanes. `acquire(false)` waits for a free lane; `acquire(true)` waits until no item is active
+ * and then keeps every other item from starting or resuming until it is released. An item may step aside while it
+ * only waits for a clock ({@link idle}): it keeps its lane but no longer counts as active, so an exclusive item
+ * can run meanwhile; it resumes once no exclusive item is running. First come, first served, resumptions first: a
+ * waiting exclusive item also holds back the items queued behind it, so it cannot be starved.
+ */
+export class Lanes {
+  private readonly free: number[];
+  private active = 0;
+  private exclusiveHeld = false;
+  private readonly queue: { kind: 'shared' | 'exclusive' | 'resume'; admit: (lane: number) => void }[] = [];
+
+  constructor(readonly size: number) {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`lanes: size must be a positive integer, got ${size}`);
+    // Lowest lane first, so a sequential run (size 1, or one item at a time) always uses lane 0.
+    this.free = Array.from({ length: size }, (_, k) => size - 1 - k);
+  }
+
+  /** Resolves to the lane to use; give it back with {@link release}. */
+  acquire(exclusive: boolean): Promise<number> {
+    return new Promise((admit) => {
+      this.queue.push({ kind: exclusive ? 'exclusive' : 'shared', admit });
+      this.pump();
+    });
+  }
+
+  /** Gives back a lane taken with {@link acquire} (from an active item). */
+  release(lane: number): void {
+    this.active--;
+    this.exclusiveHeld = false;
+    this.free.push(lane);
+    this.free.sort((a, b) => b - a);
+    this.pump();
+  }
+
+  /**
+   * Runs `wait` with the item stepped aside (it holds its lane but is not active), then resumes it. Only for an
+   * item that is not exclusive and sends nothing during `wait`.
+   */
+  async idle<T>(wait: () => Promise<T>): Promise<T> {
+    this.active--;
+    this.pump();
+    try {
+      return await wait();
+    } finally {
+      await new Promise<number>((admit) => {
+        // Resumptions go first: the item already holds a lane and only waits for an exclusive one to end.
+        this.queue.unshift({ kind: 'resume', admit });
+        this.pump();
+      });
+    }
+  }
+
+  /** Items active now. */
+  get running(): number {
+    return this.active;
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && !this.exclusiveHeld) {
+      const head = this.queue[0]!;
+      if (head.kind === 'exclusive' ? this.active > 0 || this.free.length === 0 : head.kind === 'shared' && this.free.length === 0) return;
+      this.queue.shift();
+      this.active++;
+      if (head.kind === 'exclusive') this.exclusiveHeld = true;
+      head.admit(head.kind === 'resume' ? -1 : this.free.pop()!);
+    }
+  }
+}
+
+export interface RunAllOptions<T, R> {
+  /** Items running at once (1: one after another, in the items' order). */
+  concurrency: number;
+  /** Runs with nothing else in flight. */
+  exclusive: (item: T) => boolean;
+  /**
+   * Start earlier (higher first) when running concurrently — items that mostly wait (a token's lifetime, a date
+   * window) — so their waits overlap the rest. Ignored at concurrency 1.
+   */
+  priority?: (item: T) => number;
+  /** Runs one item on `lane`; `idle` steps it aside while it only waits for a clock (see {@link Lanes.idle}). */
+  run: (item: T, index: number, lane: number, idle: <V>(wait: () => Promise<V>) => Promise<V>) => Promise<R>;
+  /** Called when an item starts, with the number running (itself included). */
+  onStart?: (index: number, running: number) => void;
+  /** Called as each item finishes, in the order they finish (progress). */
+  onSettled?: (index: number, result: R, done: number) => void;
+  /** Called for each result in the items' order, as soon as it and every earlier one are known. */
+  onOrdered?: (index: number, result: R) => void;
+}
+
+/**
+ * The order items start in: at concurrency 1 the items' own order; otherwise by priority (the items that mostly
+ * wait first: they step aside while waiting, so even exclusive items overlap their waits), then exclusive items
+ * (each alone), then the rest by position.
+ */
+export function startOrder<T>(items: readonly T[], options: Pick<RunAllOptions<T, unknown>, 'concurrency' | 'exclusive' | 'priority'>): number[] {
+  const order = items.map((_, k) => k);
+  if (options.concurrency <= 1) return order;
+  const rank = items.map((item) => ({ exclusive: options.exclusive(item) ? 0 : 1, priority: -(options.priority?.(item) ?? 0) }));
+  return order.sort((a, b) => rank[a]!.priority - rank[b]!.priority || rank[a]!.exclusive - rank[b]!.exclusive || a - b);
+}
+
+/**
+ * Runs every item on at most `concurrency` lanes and returns the results in the items' order. A rejected `run`
+ * does not stop the others; the first rejection is rethrown once every started item has settled.
+ */
+export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T, R>): Promise<R[]> {
+  const lanes = new Lanes(Math.max(1, Math.min(options.concurrency, items.length || 1)));
+  const results: R[] = new Array<R>(items.length);
+  const known: boolean[] = new Array<boolean>(items.length).fill(false);
+  let next = 0;
+  let done = 0;
+  let failure: { error: unknown } | undefined;
+  const running: Promise<void>[] = [];
+  for (const index of startOrder(items, options)) {
+    const item = items[index]!;
+    const exclusive = options.exclusive(item);
+    const lane = await lanes.acquire(exclusive);
+    if (failure) {
+      lanes.release(lane);
+      break;
+    }
+    options.onStart?.(index, lanes.running);
+    running.push(
+      options.run(item, index, lane, (wait) => (exclusive ? wait() : lanes.idle(wait))).then(
+        (result) => {
+          results[index] = result;
+          known[index] = true;
+          lanes.release(lane);
+          options.onSettled?.(index, result, ++done);
+          while (next < items.length && known[next]) {
+            options.onOrdered?.(next, results[next]!);
+            next++;
+          }
+        },
+        (error: unknown) => {
+          failure ??= { error };
+          lanes.release(lane);
+        },
+      ),
+    );
+  }
+  await Promise.all(running);
+  if (failure) throw failure.error;
+  return results;
+}

@@ -1,0 +1,104 @@
+// Bench part 5: the default suite against the reference server behind an in-process delay proxy (a round trip of
+// 2 × BENCH_DELAY_MS, default 20 ms), one scenario at a time and at the default concurrency, measured in one run.
+// Run alone with `node scripts/lib/latency.mjs` (after `npm run build`), or as part of `npm run bench`.
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAuthenticator } from '../../dist/harness/src/auth/authenticator.js';
+import { createHttpClient } from '../../dist/harness/src/http/client.js';
+import { loadProfileSync } from '../../dist/harness/src/profile/load.js';
+import { RUN_OPTION_SPEC } from '../../dist/harness/src/runner/options.js';
+import { runSuite } from '../../dist/harness/src/runner/run-suite.js';
+import { loadRulesSync, loadSuiteSync } from '../../dist/harness/src/spec/load.js';
+import { EMBEDDED_TOKEN_TTL } from '../../dist/cli/src/commands/run.js';
+import { startServer } from '../../dist/reference-server/src/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * A TCP proxy on 127.0.0.1 (free port) to `upstream`, delaying every chunk by `delayMs` in each direction, order
+ * kept. Counts the connections it accepts.
+ */
+export async function startDelayProxy(upstreamPort, delayMs) {
+  const sockets = new Set();
+  let connections = 0;
+  const pipe = (from, to) => {
+    from.on('data', (chunk) => setTimeout(() => to.destroyed || to.write(chunk), delayMs));
+    from.on('end', () => setTimeout(() => to.end(), delayMs));
+    from.on('error', () => to.destroy());
+    from.on('close', () => setTimeout(() => to.destroy(), delayMs));
+  };
+  const server = net.createServer((client) => {
+    connections++;
+    const upstream = net.connect(upstreamPort, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      s.setNoDelay(true);
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    }
+    pipe(client, upstream);
+    pipe(upstream, client);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: server.address().port,
+    connections: () => connections,
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Runs the default suite through the proxies at `concurrency`; returns wall time, verdict counts and connections. */
+async function runThroughProxy(suite, concurrency, delayMs, runs) {
+  const server = await startServer({ port: 0, httpsPort: 0, tokenTtl: EMBEDDED_TOKEN_TTL });
+  const plain = await startDelayProxy(Number(new URL(server.url).port), delayMs);
+  const tls = await startDelayProxy(Number(new URL(server.httpsUrl).port), delayMs);
+  const loaded = loadProfileSync(path.join(root, 'reference-server', 'profile.yaml'));
+  const http = `http://127.0.0.1:${plain.port}`;
+  const https = `https://127.0.0.1:${tls.port}`;
+  const profile = {
+    ...loaded,
+    target: { ...loaded.target, http, https },
+    auth: { ...loaded.auth, ...(loaded.auth.oauth2 ? { oauth2: { ...loaded.auth.oauth2, ttl: EMBEDDED_TOKEN_TTL } } : {}) },
+  };
+  const client = createHttpClient({ ca: server.certificate });
+  const t0 = performance.now();
+  try {
+    const run = await runSuite(
+      suite,
+      { bases: { primary: http, plain: http, tls: https }, seed: 5, runs, filter: [], strict: false, timeoutMs: 30_000, concurrency, version: 'bench' },
+      { client, profile, authenticator: createAuthenticator({ profile }) },
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const requests = run.scenarios.reduce((n, s) => n + s.requests, 0);
+    return { seconds, summary: run.summary, requests, connections: plain.connections() + tls.connections() };
+  } finally {
+    await client.close();
+    await plain.close();
+    await tls.close();
+    await server.close();
+  }
+}
+
+export async function latencyBench({ delayMs = Number(process.env.BENCH_DELAY_MS ?? 10), runs = Number(process.env.BENCH_LATENCY_RUNS ?? RUN_OPTION_SPEC.runs.default) } = {}) {
+  const suite = loadSuiteSync([path.join(root, 'specs')], loadRulesSync(path.join(root, 'specs', 'rules.yaml')));
+  const concurrency = RUN_OPTION_SPEC.concurrency.default;
+  const sequential = await runThroughProxy(suite, 1, delayMs, runs);
+  const concurrent = await runThroughProxy(suite, concurrency, delayMs, runs);
+  const line = (name, r) =>
+    `   ${name.padEnd(16)} ${r.seconds.toFixed(1).padStart(6)} s wall   ${r.requests} requests   ${r.connections} TCP connections   ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.errored} errored, ${r.summary.skipped} skipped`;
+  console.log(`5. latency: the default suite (${runs} property runs) against the reference server behind a delay proxy, ${2 * delayMs} ms round trip`);
+  console.log(line('--concurrency 1', sequential));
+  console.log(line(`--concurrency ${concurrency}`, concurrent));
+  console.log(`   ratio concurrent / sequential = ${(concurrent.seconds / sequential.seconds).toFixed(3)} (aim <= 0.167, i.e. 1/6)`);
+  if (sequential.summary.failed + sequential.summary.errored + concurrent.summary.failed + concurrent.summary.errored > 0) {
+    throw new Error('latency bench: the clean reference server did not pass; the figures above are not comparable');
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await latencyBench();
+}
