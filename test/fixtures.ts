@@ -9,6 +9,9 @@ import type { RunningServer } from '../reference-server/src/index.js';
 import { REFERENCE_PROFILE, startReferenceServer, type ReferenceOptions } from './helpers.js';
 import { test as withTempDirs } from './temp-dir.js';
 
+/** Starts a reference server that the fixture closes after the test. */
+export type StartReference = (options?: ReferenceOptions) => Promise<RunningServer>;
+
 /**
  * `test` with the temporary directories and `startReference(options?)`: a reference server on 127.0.0.1 with both
  * listeners on free ports (helpers.ts `startReferenceServer`); every one the test starts is closed after it (after
@@ -19,11 +22,12 @@ export const test = withTempDirs.extend('startReference', async ({}, { onCleanup
   onCleanup(async () => {
     await Promise.all(started.map((s) => s.close()));
   });
-  return async (options: ReferenceOptions = {}): Promise<RunningServer> => {
+  const start: StartReference = async (options = {}) => {
     const server = await startReferenceServer(options);
     started.push(server);
     return server;
   };
+  return start;
 });
 
 export const it = test;
