@@ -1,4 +1,7 @@
-/** The judge shares no code with what it judges: harness/ and reference-server/ never import each other. */
+/**
+ * The judge shares no code with what it judges: harness/ and reference-server/ never import each other. Their unit
+ * tests may use one module of test/, the temporary-directory fixture, which imports nothing of the project.
+ */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,24 +20,34 @@ async function importsOf(file: string): Promise<string[]> {
   return [...text.matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2] ?? '');
 }
 
+/** The one module of test/ that unit tests beside the sources may import. */
+const SHARED_TEST_FIXTURE = path.join('test', 'temp-dir.js');
+
 describe('one-way dependencies', () => {
   const cases: Array<[string, string[]]> = [
     ['harness', ['reference-server', 'cli', 'test']],
     ['reference-server', ['harness', 'cli', 'test']],
   ];
   for (const [from, forbidden] of cases) {
-    it(`${from}/ imports nothing from ${forbidden.join(', ')}`, async () => {
+    it(`${from}/ imports nothing from ${forbidden.join(', ')} (its tests: only ${SHARED_TEST_FIXTURE} of test/)`, async () => {
       const offenders: string[] = [];
       for (const file of await sources(path.join(ROOT, from, 'src'))) {
         for (const spec of await importsOf(file)) {
           if (!spec.startsWith('.')) continue;
           const target = path.relative(ROOT, path.resolve(path.dirname(file), spec));
+          if (file.endsWith('.test.ts') && target === SHARED_TEST_FIXTURE) continue;
           if (forbidden.some((f) => target === f || target.startsWith(`${f}${path.sep}`))) offenders.push(`${path.relative(ROOT, file)} → ${spec}`);
         }
       }
       expect(offenders).toEqual([]);
     });
   }
+
+  it(`${SHARED_TEST_FIXTURE} imports only node and vitest`, async () => {
+    const specs = await importsOf(path.join(ROOT, SHARED_TEST_FIXTURE.replace(/\.js$/, '.ts')));
+    expect(specs.length).toBeGreaterThan(0);
+    expect(specs.filter((s) => !s.startsWith('node:') && s !== 'vitest')).toEqual([]);
+  });
 });
 
 /** Resolves a relative import of `file` to the source file it names (`./x.js` → `./x.ts`), or undefined. */

@@ -1,30 +1,19 @@
 /** The outside surface of CONTRACT.md: commands, options and exit codes, run in-process through main(). */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/src/main.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from './cli-helpers.js';
+import { test } from './fixtures.js';
 import { ROOT } from './helpers.js';
 
+/** The working directory of every command in this file. */
 let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'conform-cli-'));
+test.beforeAll(({ fileTempDir }) => {
+  dir = fileTempDir;
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, {
-    stdout: { write: (s: string) => (out += s), isTTY: false },
-    stderr: { write: (s: string) => (err += s), isTTY: false },
-    env: {},
-    cwd: dir,
-    untilSignal: () => Promise.resolve(),
-  });
-  return { code, out, err };
-}
+const cli = (...argv: string[]): Promise<CliResult> => runCli(dir, argv);
 
 describe('conform CLI', () => {
   it('prints help and version', async () => {

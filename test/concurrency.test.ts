@@ -4,47 +4,26 @@
  * over 100 separate connections. The correct server accepts exactly one; under the `nonce-race` fault (check and
  * store split by a macrotask) several get through, which shows the check can fail.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { Pool } from 'undici';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator, type Authenticator } from '../harness/src/auth/authenticator.js';
-import { loadProfileSync } from '../harness/src/profile/load.js';
+import { afterEach, describe, expect } from 'vitest';
 import { serializeArticle } from '../harness/src/xml/article-xml.js';
-import { startServer, type RunningServer, type ServerOptions } from '../reference-server/src/index.js';
-import { REFERENCE_PROFILE } from './helpers.js';
+import type { RunningServer } from '../reference-server/src/index.js';
+import { it, signedHeaders } from './fixtures.js';
 
 const N = 100;
 const RECORDS = '/users/alice/financialrecords';
 /** Bounds every request, so a hung server fails the test instead of hanging it. */
 const TIMEOUT_MS = 10_000;
 
-let authenticator: Authenticator;
 const cleanups: Array<() => Promise<void>> = [];
 
-beforeAll(async () => {
-  authenticator = createAuthenticator({ profile: loadProfileSync(REFERENCE_PROFILE) });
-});
-
+// The pools (the servers and the data directory are fixtures, gone after these hooks); every one closes even if
+// another fails.
 afterEach(async () => {
-  // Newest first (a pool before its server); every one runs even if another fails.
   const failures: unknown[] = [];
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((e: unknown) => failures.push(e));
   if (failures.length > 0) throw failures[0];
 });
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'conform-concurrency-'));
-  cleanups.unshift(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function start(options: ServerOptions = {}): Promise<RunningServer> {
-  const server = await startServer({ host: '127.0.0.1', port: 0, ...options });
-  cleanups.push(() => server.close());
-  return server;
-}
 
 /** A pool of N connections to the server, every one already open (so the burst is not spread by connecting). */
 async function connectedPool(server: RunningServer): Promise<Pool> {
@@ -74,12 +53,10 @@ async function burst(pool: Pool, request: { method: 'GET' | 'PUT'; path: string;
 }
 
 /** Headers of the date-and-nonce form (one fresh nonce), with the body hash for a PUT, as the harness signs. */
-function sign(server: RunningServer, method: 'GET' | 'PUT' | 'DELETE', path: string, body?: string): Record<string, string> {
-  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/xml' };
-  const signed = authenticator.apply({ method, url: server.url + path, headers, ...(body === undefined ? {} : { body }) }, 'hmac-nonce', 'alice');
-  if (!signed.ok) throw new Error(signed.reason);
-  expect(signed.request.headers['authentication']).toMatch(/^hmac alice:\d+:[A-Za-z0-9+/]+=*$/);
-  return signed.request.headers;
+function sign(method: 'GET' | 'PUT' | 'DELETE', path: string, body?: string): Record<string, string> {
+  const headers = signedHeaders({ method, target: path, ...(body === undefined ? {} : { body }) });
+  expect(headers['authentication']).toMatch(/^hmac alice:\d+:[A-Za-z0-9+/]+=*$/);
+  return headers;
 }
 
 const count = (answers: Answer[], pred: (s: number) => boolean) => answers.filter((a) => pred(a.status)).length;
@@ -91,10 +68,10 @@ function expectReplayRefusals(answers: Answer[]): void {
 }
 
 describe('100 identical signed requests at once, 100 connections', () => {
-  it('GET of protected records: exactly one 200, 99 × 401', async () => {
-    const server = await start();
+  it('GET of protected records: exactly one 200, 99 × 401', async ({ startReference }) => {
+    const server = await startReference();
     const pool = await connectedPool(server);
-    const answers = await burst(pool, { method: 'GET', path: RECORDS, headers: sign(server, 'GET', RECORDS) });
+    const answers = await burst(pool, { method: 'GET', path: RECORDS, headers: sign('GET', RECORDS) });
     expect(count(answers, accepted)).toBe(1);
     expect(count(answers, (s) => s === 200)).toBe(1);
     expect(count(answers, (s) => s === 401)).toBe(N - 1);
@@ -102,12 +79,12 @@ describe('100 identical signed requests at once, 100 connections', () => {
     expect(server.nonceCount()).toBe(1);
   });
 
-  it.each(['memory only', 'with --data (each answer waits for its journal fsync)'])('PUT of an article with body hash, %s: exactly one 201, 99 × 401, and the article is stored once', async (mode) => {
-    const server = await start(mode === 'memory only' ? {} : { dataDir: await tempDir() });
+  it.for(['memory only', 'with --data (each answer waits for its journal fsync)'])('PUT of an article with body hash, %s: exactly one 201, 99 × 401, and the article is stored once', async (mode, { tempDir, startReference }) => {
+    const server = await startReference(mode === 'memory only' ? {} : { dataDir: tempDir });
     const pool = await connectedPool(server);
     const target = '/articles/concurrent-put';
     const body = serializeArticle({ title: 'Once & only once', price: '12.50', currency: 'eur', fields: { summary: 'x'.repeat(500) } });
-    const answers = await burst(pool, { method: 'PUT', path: target, headers: sign(server, 'PUT', target, body), body });
+    const answers = await burst(pool, { method: 'PUT', path: target, headers: sign('PUT', target, body), body });
     expect(count(answers, accepted)).toBe(1);
     expect(count(answers, (s) => s === 201)).toBe(1);
     expect(count(answers, (s) => s === 401)).toBe(N - 1);
@@ -120,7 +97,7 @@ describe('100 identical signed requests at once, 100 connections', () => {
     expect(stored).toContain('<title>Once &amp; only once</title>');
     expect(stored).toContain(`<summary>${'x'.repeat(500)}</summary>`);
     // One entry under that key: a signed DELETE removes it, and then there is none left.
-    const del = await pool.request({ method: 'DELETE', path: target, headers: sign(server, 'DELETE', target) });
+    const del = await pool.request({ method: 'DELETE', path: target, headers: sign('DELETE', target) });
     await del.body.dump();
     expect(del.statusCode).toBe(204);
     const gone = await pool.request({ method: 'GET', path: target });
@@ -128,10 +105,10 @@ describe('100 identical signed requests at once, 100 connections', () => {
     expect(gone.statusCode).toBe(404);
   });
 
-  it('under the nonce-race fault (check and store split by a macrotask) more than one is accepted', async () => {
-    const server = await start({ faults: ['nonce-race'] });
+  it('under the nonce-race fault (check and store split by a macrotask) more than one is accepted', async ({ startReference }) => {
+    const server = await startReference({ faults: ['nonce-race'] });
     const pool = await connectedPool(server);
-    const answers = await burst(pool, { method: 'GET', path: RECORDS, headers: sign(server, 'GET', RECORDS) });
+    const answers = await burst(pool, { method: 'GET', path: RECORDS, headers: sign('GET', RECORDS) });
     expect(count(answers, accepted)).toBeGreaterThan(1);
     expect(count(answers, (s) => s === 200 || s === 401)).toBe(N);
   });

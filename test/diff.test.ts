@@ -3,10 +3,9 @@
  * shows up as the difference it causes, naming the field; an independent server that chooses differently wherever
  * the spec is open shows no difference on the article scenarios.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createAuthenticator } from '../harness/src/auth/authenticator.js';
 import { compareTranscripts } from '../harness/src/diff/compare.js';
 import { EQUIVALENCES } from '../harness/src/diff/equivalences.js';
@@ -18,10 +17,11 @@ import { createHttpClient, type HttpClient } from '../harness/src/http/client.js
 import { loadProfileSync } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
 import type { RawExchange } from '../harness/src/runner/exec-types.js';
-import { main, type CliIo } from '../cli/src/main.js';
-import { startServer, type FaultName, type RunningServer } from '../reference-server/src/index.js';
+import { startServer } from '../reference-server/src/index.js';
 import { startAltServer } from './alt-server/server.js';
-import { bundledSuite, REFERENCE_PROFILE, ROOT, withReferenceServer } from './helpers.js';
+import { runCli } from './cli-helpers.js';
+import { it } from './fixtures.js';
+import { bundledSuite, REFERENCE_PROFILE, ROOT, useReferenceServer } from './helpers.js';
 
 const ALT_PROFILE = path.join(ROOT, 'test', 'alt-server', 'profile.yaml');
 
@@ -58,82 +58,66 @@ async function diff(reference: Listening, target: Listening, o: { targetProfile?
   }
 }
 
-const withFaultServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> => withReferenceServer({ faults }, f);
-
 const allDifferences = (r: DiffResult): GroupedDifference[] => r.scenarios.flatMap((s) => s.differences);
 const explain = (r: DiffResult) => JSON.stringify(r.scenarios.filter((s) => s.status === 'different').map((s) => [s.id, s.differences.slice(0, 5)]), null, 1);
 
-let reference: RunningServer;
-beforeAll(async () => {
-  reference = await startServer({ port: 0, httpsPort: 0 });
-});
-afterAll(async () => {
-  await reference?.close();
-});
+/** The clean reference side of every comparison in this file. */
+const referenceServer = useReferenceServer();
 
 describe('conform diff against servers', () => {
-  it('finds no difference between the clean reference server and itself (every scenario)', async () => {
-    const target = await startServer({ port: 0, httpsPort: 0 });
-    try {
-      const r = await diff(reference, target);
-      expect(r.summary.differences, explain(r)).toBe(0);
-      expect(r.summary.same).toBeGreaterThan(30);
-      expect(r.unreachable).toBeUndefined();
-      const compared = r.scenarios.filter((s) => s.status === 'same');
-      expect(compared.every((s) => s.outcomes.reference.fail === 0 && s.outcomes.target.fail === 0)).toBe(true);
-      // A scenario needing a capability one profile lacks is skipped on both sides, and says so.
-      expect(r.scenarios.find((s) => s.id === 'auth/nonce-global')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('auth.nonceScope: global') });
-    } finally {
-      await target.close();
+  it('finds no difference between the clean reference server and itself (every scenario)', async ({ startReference }) => {
+    const r = await diff(referenceServer(), await startReference());
+    expect(r.summary.differences, explain(r)).toBe(0);
+    expect(r.summary.same).toBeGreaterThan(30);
+    expect(r.unreachable).toBeUndefined();
+    const compared = r.scenarios.filter((s) => s.status === 'same');
+    expect(compared.every((s) => s.outcomes.reference.fail === 0 && s.outcomes.target.fail === 0)).toBe(true);
+    // A scenario needing a capability one profile lacks is skipped on both sides, and says so.
+    expect(r.scenarios.find((s) => s.id === 'auth/nonce-global')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('auth.nonceScope: global') });
+  });
+
+  it('post-200: the status of the POST differs, 201 against 200', async ({ startReference }) => {
+    const target = await startReference({ faults: ['post-200'] });
+    const r = await diff(referenceServer(), target, { filter: ['articles/post-create'], runs: 5 });
+    const s = r.scenarios.find((x) => x.id === 'articles/post-create')!;
+    expect(s.status).toBe('different');
+    expect(s.differences).toContainEqual(expect.objectContaining({ step: 1, method: 'POST', path: '/articles', field: 'status', reference: 201, target: 200, runs: [1, 2, 3, 4, 5] }));
+    expect(s.outcomes.reference.pass).toBe(5);
+    expect(s.outcomes.target.fail).toBe(5);
+  });
+
+  it('options-extra-method: Allow on the article lists PATCH on the target only', async ({ startReference }) => {
+    const target = await startReference({ faults: ['options-extra-method'] });
+    const r = await diff(referenceServer(), target, { filter: ['options/item-allow'], runs: 3 });
+    const d = allDifferences(r).filter((x) => x.field === 'allow');
+    expect(d, explain(r)).toHaveLength(1);
+    expect(d[0]).toMatchObject({ method: 'OPTIONS', reference: ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PUT'], target: ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT'] });
+  });
+
+  it('options-extra-method: the extra PATCH the target lists is sent there only, and refused', async ({ startReference }) => {
+    const target = await startReference({ faults: ['options-extra-method'] });
+    const r = await diff(referenceServer(), target, { filter: ['options/allow-handled'], runs: 2 });
+    expect(allDifferences(r)).toContainEqual(expect.objectContaining({ field: 'exchange', method: 'PATCH', reference: 'not sent', target: 'sent, answered 405' }));
+  });
+
+  it('price-float: the price read back differs (a price written without its fractional part)', async ({ startReference }) => {
+    const target = await startReference({ faults: ['price-float'] });
+    const r = await diff(referenceServer(), target, { filter: ['articles/put-create-roundtrip'] });
+    const d = allDifferences(r).filter((x) => x.field === 'article.price');
+    expect(d.length, explain(r)).toBeGreaterThan(0);
+    for (const x of d) {
+      expect(['PUT', 'GET']).toContain(x.method); // the reference answers PUT with the stored article too
+      expect(String(x.reference)).toMatch(/^\d+\.0+$/);
+      expect(String(x.target)).toMatch(/^\d+$/);
     }
-  });
-
-  it('post-200: the status of the POST differs, 201 against 200', async () => {
-    await withFaultServer(['post-200'], async (target) => {
-      const r = await diff(reference, target, { filter: ['articles/post-create'], runs: 5 });
-      const s = r.scenarios.find((x) => x.id === 'articles/post-create')!;
-      expect(s.status).toBe('different');
-      expect(s.differences).toContainEqual(expect.objectContaining({ step: 1, method: 'POST', path: '/articles', field: 'status', reference: 201, target: 200, runs: [1, 2, 3, 4, 5] }));
-      expect(s.outcomes.reference.pass).toBe(5);
-      expect(s.outcomes.target.fail).toBe(5);
-    });
-  });
-
-  it('options-extra-method: Allow on the article lists PATCH on the target only', async () => {
-    await withFaultServer(['options-extra-method'], async (target) => {
-      const r = await diff(reference, target, { filter: ['options/item-allow'], runs: 3 });
-      const d = allDifferences(r).filter((x) => x.field === 'allow');
-      expect(d, explain(r)).toHaveLength(1);
-      expect(d[0]).toMatchObject({ method: 'OPTIONS', reference: ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PUT'], target: ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT'] });
-    });
-  });
-
-  it('options-extra-method: the extra PATCH the target lists is sent there only, and refused', async () => {
-    await withFaultServer(['options-extra-method'], async (target) => {
-      const r = await diff(reference, target, { filter: ['options/allow-handled'], runs: 2 });
-      expect(allDifferences(r)).toContainEqual(expect.objectContaining({ field: 'exchange', method: 'PATCH', reference: 'not sent', target: 'sent, answered 405' }));
-    });
-  });
-
-  it('price-float: the price read back differs (a price written without its fractional part)', async () => {
-    await withFaultServer(['price-float'], async (target) => {
-      const r = await diff(reference, target, { filter: ['articles/put-create-roundtrip'] });
-      const d = allDifferences(r).filter((x) => x.field === 'article.price');
-      expect(d.length, explain(r)).toBeGreaterThan(0);
-      for (const x of d) {
-        expect(['PUT', 'GET']).toContain(x.method); // the reference answers PUT with the stored article too
-        expect(String(x.reference)).toMatch(/^\d+\.0+$/);
-        expect(String(x.target)).toMatch(/^\d+$/);
-      }
-      // Prices whose value and fractional form survive Number() (12.50 → 12.5) are not differences.
-      expect(allDifferences(r).every((x) => x.field === 'article.price')).toBe(true);
-    });
+    // Prices whose value and fractional form survive Number() (12.50 → 12.5) are not differences.
+    expect(allDifferences(r).every((x) => x.field === 'article.price')).toBe(true);
   });
 
   it('finds no difference on the article scenarios between the reference and an independent server that chooses differently on every open point', async () => {
     const alt = await startAltServer();
     try {
-      const r = await diff(reference, alt, { targetProfile: ALT_PROFILE, filter: ['articles/'] });
+      const r = await diff(referenceServer(), alt, { targetProfile: ALT_PROFILE, filter: ['articles/'] });
       expect(r.summary.differences, explain(r)).toBe(0);
       expect(r.summary.same).toBeGreaterThanOrEqual(8);
       // Each side passes under its own profile: the choices differ, the conformance does not.
@@ -153,50 +137,35 @@ describe('conform diff against servers', () => {
 });
 
 describe('conform diff command', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'conform-diff-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  /** `conform diff ARGV` in-process, in `dir`. */
+  const run = (dir: string, argv: string[]) => runCli(dir, ['diff', ...argv]);
 
-  const run = async (argv: string[]) => {
-    let out = '';
-    let err = '';
-    const io: CliIo = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {}, cwd: dir };
-    const code = await main(['diff', ...argv], io);
-    return { code, out, err };
-  };
-
-  it('exits 1 and names the difference; diff.json holds it as data', async () => {
-    await withFaultServer(['post-200'], async (target) => {
-      const r = await run(['--target', target.url, '--filter', 'articles/post-create', '--runs', '3', '--seed', '5', '--report-dir', 'out']);
-      expect(r.code, r.err).toBe(1);
-      expect(r.out).toContain('DIFFERENT  articles/post-create');
-      expect(r.out).toContain('step 1 "create" POST /articles: status: reference 201, target 200 (3 of 3 runs)');
-      const json = JSON.parse(await readFile(path.join(dir, 'out', 'diff.json'), 'utf8')) as DiffResult;
-      expect(json).toMatchObject({ seed: 5, runs: 3, reference: { embedded: true }, summary: { different: 1, differences: 1 } });
-      expect(JSON.stringify(json)).not.toMatch(/alice-secret-1|wonder:land|bob-secret-2/);
-    });
+  it('exits 1 and names the difference; diff.json holds it as data', async ({ tempDir: dir, startReference }) => {
+    const target = await startReference({ faults: ['post-200'] });
+    const r = await run(dir, ['--target', target.url, '--filter', 'articles/post-create', '--runs', '3', '--seed', '5', '--report-dir', 'out']);
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toContain('DIFFERENT  articles/post-create');
+    expect(r.out).toContain('step 1 "create" POST /articles: status: reference 201, target 200 (3 of 3 runs)');
+    const json = JSON.parse(await readFile(path.join(dir, 'out', 'diff.json'), 'utf8')) as DiffResult;
+    expect(json).toMatchObject({ seed: 5, runs: 3, reference: { embedded: true }, summary: { different: 1, differences: 1 } });
+    expect(JSON.stringify(json)).not.toMatch(/alice-secret-1|wonder:land|bob-secret-2/);
   });
 
-  it('exits 0 with no differences, and prints the JSON with --json', async () => {
-    await withFaultServer([], async (target) => {
-      const r = await run(['--target', target.url, '--filter', 'articles/put-replace', '--runs', '3', '--report-dir', 'clean', '--json']);
-      expect(r.code, r.err).toBe(0);
-      expect((JSON.parse(r.out) as DiffResult).summary).toMatchObject({ scenarios: 1, same: 1, differences: 0 });
-    });
+  it('exits 0 with no differences, and prints the JSON with --json', async ({ tempDir, startReference }) => {
+    const target = await startReference();
+    const r = await run(tempDir, ['--target', target.url, '--filter', 'articles/put-replace', '--runs', '3', '--report-dir', 'clean', '--json']);
+    expect(r.code, r.err).toBe(0);
+    expect((JSON.parse(r.out) as DiffResult).summary).toMatchObject({ scenarios: 1, same: 1, differences: 0 });
   });
 
-  it('exits 3 when the target cannot be reached, 2 on usage errors', async () => {
+  it('exits 3 when the target cannot be reached, 2 on usage errors', async ({ tempDir }) => {
     const gone = await startServer({ port: 0 });
     const url = gone.url;
     await gone.close();
-    expect((await run(['--target', url, '--filter', 'articles/post-create', '--report-dir', 'x'])).code).toBe(3);
-    expect((await run(['--filter', 'articles/'])).code).toBe(2);
-    expect((await run(['--target', 'ftp://x'])).code).toBe(2);
-    expect((await run(['--target', url, '--filter', 'no-such-scenario'])).code).toBe(2);
+    expect((await run(tempDir, ['--target', url, '--filter', 'articles/post-create', '--report-dir', 'x'])).code).toBe(3);
+    expect((await run(tempDir, ['--filter', 'articles/'])).code).toBe(2);
+    expect((await run(tempDir, ['--target', 'ftp://x'])).code).toBe(2);
+    expect((await run(tempDir, ['--target', url, '--filter', 'no-such-scenario'])).code).toBe(2);
   });
 });
 

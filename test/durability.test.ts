@@ -7,17 +7,12 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_USERS, signRequest } from '../reference-server/src/index.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ALICE = DEFAULT_USERS[0]!;
+import { afterEach, describe, expect } from 'vitest';
+import { it, signedHeaders } from './fixtures.js';
+import { ROOT } from './helpers.js';
 
 interface Child {
   url: string;
@@ -30,15 +25,9 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'conform-data-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 /** `conform serve --data dir` as a child process; resolves with its URL once it listens (at most 15 s). */
 async function serve(dir: string, faults: string[] = []): Promise<Child> {
-  const args = [path.join(root, 'bin', 'conform.js'), 'serve', '--port', '0', '--https-port', 'off', '--data', dir, '--quiet', ...faults.flatMap((f) => ['--fault', f])];
+  const args = [path.join(ROOT, 'bin', 'conform.js'), 'serve', '--port', '0', '--https-port', 'off', '--data', dir, '--quiet', ...faults.flatMap((f) => ['--fault', f])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   cleanups.push(() => stop(child));
   let err = '';
@@ -90,13 +79,9 @@ function outcome(op: Op): number | 'absent' {
   return op.sent.method === 'DELETE' ? 'absent' : Number(/ v(\d+)</.exec(op.sent.body)![1]);
 }
 
-let nonceCounter = 0;
+/** A write signed in the date-and-nonce form as alice (a fresh nonce each). */
 function signed(method: 'PUT' | 'POST' | 'DELETE', target: string, body = ''): Sent {
-  const nonce = `${Date.now()}${String(++nonceCounter).padStart(6, '0')}`.slice(-20);
-  const auth = signRequest({ method, target, user: ALICE.name, secret: ALICE.secret, body, nonce });
-  const headers: Record<string, string> = { authentication: auth.authentication, date: auth.date! };
-  if (body !== '') headers['content-type'] = 'application/xml';
-  return { method, target, body, headers };
+  return { method, target, body, headers: signedHeaders({ method, target, body }) };
 }
 
 function article(title: string): string {
@@ -197,8 +182,7 @@ function agent(): Agent {
 }
 
 describe('conform serve --data: kill -9 during a burst of writes', () => {
-  it('loses no acknowledged write and refuses every acknowledged nonce after the restart', async () => {
-    const dir = await tempDir();
+  it('loses no acknowledged write and refuses every acknowledged nonce after the restart', async ({ tempDir: dir }) => {
     const ops = await burst(await serve(dir), 300);
     expect(ops.filter((op) => op.status !== undefined).length).toBeGreaterThanOrEqual(300);
     expect(ops.some((op) => op.status === undefined), 'the kill came while requests were in flight').toBe(true);
@@ -209,15 +193,13 @@ describe('conform serve --data: kill -9 during a burst of writes', () => {
     expect((await replay(ops, again.url, dispatcher)).filter((r) => r.status !== 401)).toEqual([]);
   });
 
-  it('journal-on-exit (answers before writing) is caught: acknowledged writes are lost', async () => {
-    const dir = await tempDir();
+  it('journal-on-exit (answers before writing) is caught: acknowledged writes are lost', async ({ tempDir: dir }) => {
     const ops = await burst(await serve(dir, ['journal-on-exit']), 100);
     const again = await serve(dir);
     expect((await brokenPromises(ops, again.url, agent())).length).toBeGreaterThan(0);
   });
 
-  it('nonces-not-journaled is caught: a replay after the restart is accepted', async () => {
-    const dir = await tempDir();
+  it('nonces-not-journaled is caught: a replay after the restart is accepted', async ({ tempDir: dir }) => {
     const ops = await burst(await serve(dir, ['nonces-not-journaled']), 100);
     const again = await serve(dir);
     const dispatcher = agent();

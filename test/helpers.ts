@@ -62,12 +62,17 @@ export function byStatus(run: RunResult): Record<string, string[]> {
   return out;
 }
 
-/** The reference server options the suite's tests vary: fault modes and variants (both listeners, free ports). */
-export type ReferenceOptions = Pick<ServerOptions, 'faults' | 'variants'>;
+/** Options of a reference server in the tests: anything but its ports (both listeners run, on free ports). */
+export type ReferenceOptions = Omit<ServerOptions, 'port' | 'httpsPort'>;
 
-/** Runs `f` against a fresh reference server (127.0.0.1, free ports) and closes it, whatever `f` does. */
+/** Starts a reference server on 127.0.0.1 with a plain and a TLS listener on free ports; the caller closes it. */
+export function startReferenceServer(options: ReferenceOptions = {}): Promise<RunningServer> {
+  return startServer({ ...options, port: 0, httpsPort: 0 });
+}
+
+/** Runs `f` against a fresh reference server and closes it, whatever `f` does. In a test, the `startReference` fixture (fixtures.ts) does the same. */
 export async function withReferenceServer<T>(options: ReferenceOptions, f: (s: RunningServer) => Promise<T>): Promise<T> {
-  const server = await startServer({ port: 0, httpsPort: 0, ...options });
+  const server = await startReferenceServer(options);
   try {
     return await f(server);
   } finally {
@@ -79,11 +84,11 @@ export async function withReferenceServer<T>(options: ReferenceOptions, f: (s: R
 export function useReferenceServer(options: ReferenceOptions = {}): () => RunningServer {
   let server: RunningServer | undefined;
   beforeAll(async () => {
-    server = await startServer({ port: 0, httpsPort: 0, ...options });
+    server = await startReferenceServer(options);
   });
   afterAll(() => server?.close());
   return () => {
-    if (!server) throw new Error('the reference server is not started yet: call the getter inside a test');
+    if (!server) throw new Error('the reference server is not started yet: call the getter inside a test or a later hook');
     return server;
   };
 }

@@ -21,10 +21,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../reference-server/src/index.js';
-import type { RunningServer } from '../reference-server/src/index.js';
-import { ROOT } from './helpers.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, useReferenceServer } from './helpers.js';
 
 const CORPUS = path.join(ROOT, 'test', 'corpus', 'hostile-requests');
 /** The server's timeouts are 5 s; a case that needs them gets a little more, every other case answers at once. */
@@ -185,13 +183,13 @@ function methodOf(bytes: Buffer): string {
   return /^([^ \r\n]*)/.exec(bytes.subarray(0, 64).toString('latin1'))?.[1] ?? '';
 }
 
-let server: RunningServer;
 const checks: string[] = [];
+const server = useReferenceServer({ log: (line) => void checks.push(line) });
 
 /** Proves the server still serves: OPTIONS /articles → 200, GET of a missing article → 404 with a problem body. */
 async function assertAlive(after: string): Promise<void> {
-  const options = await exchange(server.port, Buffer.from('OPTIONS /articles HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'), 'end', 3000);
-  const missing = await exchange(server.port, Buffer.from('GET /articles/no-such-article HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'), 'end', 3000);
+  const options = await exchange(server().port, Buffer.from('OPTIONS /articles HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'), 'end', 3000);
+  const missing = await exchange(server().port, Buffer.from('GET /articles/no-such-article HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'), 'end', 3000);
   const o = parseAnswer(options.received);
   const g = parseAnswer(missing.received);
   expect(o.status, `OPTIONS /articles after ${after}`).toBe(200);
@@ -199,14 +197,10 @@ async function assertAlive(after: string): Promise<void> {
   expect(g.body.length, `404 body after ${after}`).toBeGreaterThan(0);
 }
 
-beforeAll(async () => {
-  server = await startServer({ port: 0, log: (line) => void checks.push(line) });
-});
-
-afterAll(async () => {
+// Before the server closes (afterAll hooks run in reverse order).
+afterAll(() => {
   for (const s of sockets) s.destroy();
   sockets.clear();
-  await server?.close();
 });
 
 describe('hostile request corpus', async () => {
@@ -221,10 +215,10 @@ describe('hostile request corpus', async () => {
     const waiting = cases.filter((c) => c.then === 'wait');
     const quick = cases.filter((c) => c.then !== 'wait');
     // The few cases that only the server's timeouts end run together, beside the quick ones.
-    const slow = Promise.all(waiting.map(async (c) => [c, await exchange(server.port, c.bytes, c.then)] as const));
+    const slow = Promise.all(waiting.map(async (c) => [c, await exchange(server().port, c.bytes, c.then)] as const));
     for (let i = 0; i < quick.length; i += BATCH) {
       const batch = quick.slice(i, i + BATCH);
-      const answers = await Promise.all(batch.map((c) => exchange(server.port, c.bytes, c.then)));
+      const answers = await Promise.all(batch.map((c) => exchange(server().port, c.bytes, c.then)));
       batch.forEach((c, k) => {
         const ex = answers[k]!;
         for (const problem of judge(c.expect, ex, methodOf(c.bytes))) {
@@ -290,7 +284,7 @@ describe('property-based garbage requests', () => {
       fc.asyncProperty(request, async (r) => {
         const head = `${r.method} ${r.path} ${r.version}\r\n${r.host ? 'Host: localhost\r\n' : ''}${r.headers.map((h) => `${h}\r\n`).join('')}\r\n`;
         const bytes = Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from(r.body)]);
-        const ex = await exchange(server.port, bytes, 'end');
+        const ex = await exchange(server().port, bytes, 'end');
         const p = parseAnswer(ex.received);
         // Garbage may happen to be a valid request (OPTIONS → 200); what must never happen is a 5xx, silence
         // until the bound, or a 4xx without a body. Every failing run is collected, not just the first.

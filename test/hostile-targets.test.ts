@@ -5,16 +5,14 @@
  * on to the next scenario, stays within its deadline and never crashes.
  */
 import type { Socket } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { createHttpClient } from '../harness/src/http/client.js';
 import { exitCodeFor } from '../harness/src/runner/run-suite.js';
 import type { RunResult, ScenarioResult } from '../harness/src/runner/types.js';
+import type { RunningServer } from '../reference-server/src/index.js';
 import { generateSelfSignedCertificate } from '../reference-server/src/tls/certificate.js';
-import { startServer, type RunningServer } from '../reference-server/src/index.js';
 import { runCli } from './cli-helpers.js';
+import { it } from './fixtures.js';
 import { closedPort, pumpForever, startHostile, startHostileTls, startRawTcp, type HostileServer, type Misbehaviour } from './hostile/servers.js';
 import { runTimed } from './hostile/run.js';
 
@@ -64,7 +62,7 @@ function expectErroredThenMovedOn(run: RunResult, reason: RegExp): void {
 }
 
 describe('hostile targets: the harness errors, moves on, and never hangs', () => {
-  it('(1) nothing listens: unreachable, every scenario errored, exit code 3 (in-process and through the CLI)', async () => {
+  it('(1) nothing listens: unreachable, every scenario errored, exit code 3 (in-process and through the CLI)', async ({ tempDir }) => {
     const port = await closedPort();
     const { run, wallMs } = await runTimed(`http://127.0.0.1:${port}`, { filter: FILTER, timeoutMs: TIMEOUT });
     expect(run.unreachable).toMatch(/refused/);
@@ -76,9 +74,7 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
     expect(exitCodeFor(run, false)).toBe(3);
     expectBounded(run, wallMs);
 
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'conform-hostile-'));
-    closers.push(() => rm(dir, { recursive: true, force: true }));
-    const cli = await runCli(dir, ['run', '--target', `http://127.0.0.1:${port}`, '--filter', POST, '--runs', '2', '--report-dir', 'r']);
+    const cli = await runCli(tempDir, ['run', '--target', `http://127.0.0.1:${port}`, '--filter', POST, '--runs', '2', '--report-dir', 'r']);
     expect(cli.code, cli.err + cli.out).toBe(3);
     expect(cli.out + cli.err).toMatch(/unreachable/i);
   });
@@ -245,25 +241,20 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
   });
 
   describe('(11) TLS handshake failures on the https base (the plain base is a working reference server)', () => {
-    let reference: RunningServer | undefined;
-    afterEach(async () => {
-      await reference?.close();
-      reference = undefined;
-    });
     const TLS_FILTER = ['auth/basic-accepted', 'options/collection-allow'];
 
-    async function runWithTlsBase(httpsUrl: string) {
-      reference = await startServer({ port: 0 });
+    /** A run whose plain base is the reference server's plain listener (its own TLS listener unused), its https base `httpsUrl`. */
+    function runWithTlsBase(reference: RunningServer, httpsUrl: string) {
       return runTimed(reference.url, { filter: TLS_FILTER, timeoutMs: TIMEOUT, httpsUrl });
     }
 
-    it.each([
+    it.for([
       ['a plain TCP server (it answers the ClientHello with HTTP text) on the https base', (socket: Socket) => socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n')],
       ['a TCP server that accepts and closes at once on the https base', (socket: Socket) => socket.destroy()],
-    ])('%s', async (_name, behave) => {
+    ] as const)('%s', async ([, behave], { startReference }) => {
       const raw = await startRawTcp(behave);
       closers.push(() => raw.close());
-      const { run, wallMs } = await runWithTlsBase(`https://127.0.0.1:${raw.port}`);
+      const { run, wallMs } = await runWithTlsBase(await startReference(), `https://127.0.0.1:${raw.port}`);
       const basic = scenario(run, 'auth/basic-accepted');
       expect(basic.status).toBe('errored');
       expect(basic.reason).toMatch(/TLS|reset|closed/);
@@ -271,10 +262,10 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
       expectBounded(run, wallMs);
     });
 
-    it('a TLS server with a self-signed certificate the client does not trust', async () => {
+    it('a TLS server with a self-signed certificate the client does not trust', async ({ startReference }) => {
       const tlsServer = await startHostileTls(generateSelfSignedCertificate(), ({ respond }) => respond(200, {}, 'ok'));
       closers.push(() => tlsServer.close());
-      const { run, wallMs } = await runWithTlsBase(tlsServer.url);
+      const { run, wallMs } = await runWithTlsBase(await startReference(), tlsServer.url);
       const basic = scenario(run, 'auth/basic-accepted');
       expect(basic.status).toBe('errored');
       expect(basic.reason).toMatch(/TLS failure/);
@@ -285,9 +276,8 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
     });
   });
 
-  it('(12) the target goes away after the first scenario: the rest are errored, exit code 1 (not 3)', async () => {
-    const reference = await startServer({ port: 0 });
-    closers.push(() => reference.close());
+  it('(12) the target goes away after the first scenario: the rest are errored, exit code 1 (not 3)', async ({ startReference }) => {
+    const reference = await startReference();
     let closing: Promise<void> | undefined;
     const { run, wallMs } = await runTimed(reference.url, {
       filter: FILTER,

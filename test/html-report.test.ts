@@ -5,20 +5,19 @@
  * Chromium or Chrome, or the one inside the @sparticuz/chromium package (test/browser.ts); with none, this fails.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { parseRunArgs, replayCommand } from '../cli/src/commands/run.js';
 import type { CliIo } from '../cli/src/io.js';
 import { renderHtml } from '../harness/src/report/html.js';
 import { FILE_REPORTERS } from '../harness/src/report/registry.js';
 import type { RuleStatus, RunResult, ScenarioResult } from '../harness/src/runner/types.js';
-import { startServer } from '../reference-server/src/index.js';
 import { launchBrowser, unpackBundledChromium } from './browser.js';
-import { ROOT, runAgainst } from './helpers.js';
+import { it } from './fixtures.js';
+import { ROOT, runAgainst, withReferenceServer } from './helpers.js';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const WAIT_MS = 10_000;
@@ -40,7 +39,6 @@ let browser: Browser | undefined;
 /** Why no browser started: every test that needs one fails with it (how to get a browser included), none skips. */
 let launchError: Error | undefined;
 let run: RunResult;
-let dir: string | undefined;
 
 /** The CLI's own replay command for a result (what `conform run --embedded --fault post-200` would print). */
 function cliReplay(r: ScenarioResult): string {
@@ -73,10 +71,10 @@ interface Opened {
   problems: string[];
 }
 
-/** Writes the HTML to the temp dir and opens it in a fresh context, recording every request and every error. */
-async function open(html: string, name: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Opened> {
+/** Writes the HTML into `dir` and opens it in a fresh context, recording every request and every error. */
+async function open(dir: string, html: string, name: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Opened> {
   if (launchError) throw launchError;
-  if (!browser || !dir) throw new Error('browser not started');
+  if (!browser) throw new Error('browser not started');
   const file = path.join(dir, name);
   await writeFile(file, html);
   const url = pathToFileURL(file).href;
@@ -103,15 +101,9 @@ function expectNoNetwork(o: Opened): void {
 }
 
 beforeAll(async () => {
-  const server = await startServer({ port: 0, httpsPort: 0, faults: ['post-200'] });
-  try {
-    run = await runAgainst(server, { filter: SELECTION, runs: RUNS, seed: SEED });
-  } finally {
-    await server.close();
-  }
+  run = await withReferenceServer({ faults: ['post-200'] }, (server) => runAgainst(server, { filter: SELECTION, runs: RUNS, seed: SEED }));
   // runAgainst has no command line; give failures the replay command the CLI itself builds.
   for (const s of run.scenarios) if (s.status === 'failed' || s.status === 'errored') s.replay = cliReplay(s);
-  dir = await mkdtemp(path.join(os.tmpdir(), 'conform-html-'));
   try {
     const launched = await launchBrowser({
       env: process.env,
@@ -128,11 +120,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  }
+  await browser?.close();
 });
 
 describe('HTML report', () => {
@@ -150,8 +138,8 @@ describe('HTML report', () => {
     expect(run.scenarios.find((s) => s.id === PASSING)?.status).toBe('passed');
   });
 
-  it('renders: title, FAIL banner with exit code 1, run facts, no network, no errors', async () => {
-    const o = await open(renderHtml(run), 'report.html');
+  it('renders: title, FAIL banner with exit code 1, run facts, no network, no errors', async ({ tempDir }) => {
+    const o = await open(tempDir, renderHtml(run), 'report.html');
     try {
       const { page } = o;
       expect(await page.title()).toMatch(/conform report: FAIL/);
@@ -173,8 +161,8 @@ describe('HTML report', () => {
     }
   });
 
-  it('matrix: every section × level × status cell equals the count from run.rules, sections in spec order', async () => {
-    const o = await open(renderHtml(run), 'matrix.html');
+  it('matrix: every section × level × status cell equals the count from run.rules, sections in spec order', async ({ tempDir }) => {
+    const o = await open(tempDir, renderHtml(run), 'matrix.html');
     try {
       const pairs = await o.page.locator('[data-testid^="matrix-"]').evaluateAll((els) => els.map((el) => [el.getAttribute('data-testid') ?? '', (el.textContent ?? '').trim()] as const));
       const cells: Record<string, string> = Object.fromEntries(pairs);
@@ -205,8 +193,8 @@ describe('HTML report', () => {
     }
   });
 
-  it('lists failures first; a failure is collapsed and expands to its message, counterexample and replay command', async () => {
-    const o = await open(renderHtml(run), 'scenarios.html');
+  it('lists failures first; a failure is collapsed and expands to its message, counterexample and replay command', async ({ tempDir }) => {
+    const o = await open(tempDir, renderHtml(run), 'scenarios.html');
     try {
       const { page } = o;
       const ids = await page.locator('details[data-testid="scenario"]').evaluateAll((ds) => ds.map((d) => d.getAttribute('data-id')));
@@ -265,8 +253,8 @@ describe('HTML report', () => {
     }
   });
 
-  it('works without the script: every scenario and its details are in the page', async () => {
-    const o = await open(renderHtml(run), 'noscript.html', { javaScriptEnabled: false });
+  it('works without the script: every scenario and its details are in the page', async ({ tempDir }) => {
+    const o = await open(tempDir, renderHtml(run), 'noscript.html', { javaScriptEnabled: false });
     try {
       expect(await o.page.locator('details[data-testid="scenario"]').count()).toBe(run.scenarios.length);
       expect(await o.page.locator('#filters').isHidden()).toBe(true);
@@ -278,7 +266,7 @@ describe('HTML report', () => {
     }
   });
 
-  it('shows injected markup from the target as text and never runs it', async () => {
+  it('shows injected markup from the target as text and never runs it', async ({ tempDir }) => {
     const crafted: RunResult = structuredClone(run);
     const victim = crafted.scenarios.find((s) => s.id === FAILING)!;
     victim.title = `Title ${SCRIPT_PAYLOAD}`;
@@ -298,7 +286,7 @@ describe('HTML report', () => {
     expect(html).not.toContain(SCRIPT_PAYLOAD);
     expect(html).not.toContain(ATTR_PAYLOAD);
 
-    const o = await open(html, 'crafted.html');
+    const o = await open(tempDir, html, 'crafted.html');
     try {
       const { page } = o;
       const details = page.locator(`details[data-id="${FAILING}"]`);

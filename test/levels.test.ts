@@ -3,12 +3,11 @@
  * corrected levels hold, client and deployment rules never raise a scenario's level, and a scenario that sent no
  * request is skipped (its rules do not count as passed).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../reference-server/src/index.js';
+import { describe, expect } from 'vitest';
 import { loadRulesSync, loadSuiteSync } from '../harness/src/spec/load.js';
+import { it } from './fixtures.js';
 import { bundledSuite, ROOT, runAgainst } from './helpers.js';
 
 // CONFORM_SPEC_MD points at it from a git worktree that does not sit beside ../shared.
@@ -79,29 +78,20 @@ describe('rule catalogue: levels rest on quoted words', () => {
     expect(tokenRule).toEqual(['auth/oauth1-three-legged', 'auth/oauth2-token-used']);
   });
 
-  it('a scenario listing only client or deployment rules is refused', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'conform-levels-'));
-    try {
-      writeFileSync(
-        path.join(dir, 'only-client.yaml'),
-        'version: 1\nscenarios:\n  - id: x/only-client\n    title: t\n    rules: [5.2-clock-sync]\n    steps:\n      - request: { method: GET, path: / }\n',
-      );
-      const rules = await catalogue();
-      expect(() => loadSuiteSync([dir], rules)).toThrow(/subject is the server/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('a scenario listing only client or deployment rules is refused', async ({ tempDir }) => {
+    writeFileSync(
+      path.join(tempDir, 'only-client.yaml'),
+      'version: 1\nscenarios:\n  - id: x/only-client\n    title: t\n    rules: [5.2-clock-sync]\n    steps:\n      - request: { method: GET, path: / }\n',
+    );
+    const rules = await catalogue();
+    expect(() => loadSuiteSync([tempDir], rules)).toThrow(/subject is the server/);
   });
 });
 
 describe('a scenario that sent no request is skipped, not passed', () => {
-  let server: RunningServer;
-  let dir: string;
-  beforeAll(async () => {
-    server = await startServer({ port: 0 });
-    dir = mkdtempSync(path.join(tmpdir(), 'conform-vacuous-'));
+  it('is skipped with a reason naming the step, and its rules are not passed', async ({ tempDir, startReference }) => {
     writeFileSync(
-      path.join(dir, 'vacuous.yaml'),
+      path.join(tempDir, 'vacuous.yaml'),
       [
         'version: 1',
         'scenarios:',
@@ -129,14 +119,8 @@ describe('a scenario that sent no request is skipped, not passed', () => {
         '        expect: { status: 200 }',
       ].join('\n') + '\n',
     );
-  });
-  afterAll(async () => {
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('is skipped with a reason naming the step, and its rules are not passed', async () => {
-    const suite = loadSuiteSync([dir], await catalogue());
+    const suite = loadSuiteSync([tempDir], await catalogue());
+    const server = await startReference();
     const run = await runAgainst(server.url, { suite, runs: 5 });
     const s = Object.fromEntries(run.scenarios.map((x) => [x.id, x]));
     expect(s['x/empty-each']?.status).toBe('skipped');

@@ -8,6 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicHeader } from '../harness/src/auth/signers.js';
 import { loadProfileSync } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
 import type { RunResult } from '../harness/src/runner/types.js';
@@ -165,7 +166,7 @@ function request(server: LighttpdServer, url: string, method: string, headers: R
   });
 }
 
-const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}` });
+const basic = (user: string, password: string) => ({ authorization: basicHeader(user, password) });
 
 describe.skipIf(missing !== undefined)('lighttpd (mod_webdav, mod_auth Basic, mod_openssl) as a target', () => {
   let server: LighttpdServer;

@@ -5,12 +5,11 @@
  * in an X-Authentication header, no body hash, a 300 s window, one global nonce store, 404 for another user's
  * records, JSON records, text/plain challenges) passes with its own profile.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { main } from '../cli/src/main.js';
 import { startAltServer } from './alt-server/server.js';
+import { it } from './fixtures.js';
 import { ROOT, byStatus, runAgainst } from './helpers.js';
 
 describe('a server that makes different choices', () => {
@@ -36,9 +35,8 @@ describe('a server that makes different choices', () => {
     for (const x of run.scenarios.filter((y) => y.status === 'skipped')) expect(x.reason).toMatch(/^profile lacks /);
   });
 
-  it('conform run --target URL --profile FILE passes it from the command line', async () => {
+  it('conform run --target URL --profile FILE passes it from the command line', async ({ tempDir: reportDir }) => {
     let out = '';
-    const reportDir = await mkdtemp(path.join(os.tmpdir(), 'conform-alt-'));
     const code = await main(['run', '--target', server.url, '--profile', path.join(ROOT, 'test', 'alt-server', 'profile.yaml'), '--runs', '10', '--report-dir', reportDir], {
       stdout: { write: (t: string) => (out += t) },
       stderr: { write: (t: string) => (out += t) },
@@ -47,6 +45,5 @@ describe('a server that makes different choices', () => {
     });
     expect(code, out).toBe(0);
     expect(out).toMatch(/Scenarios: \d+ passed, 0 failed, 0 errored, \d+ skipped/);
-    await rm(reportDir, { recursive: true, force: true });
   });
 });

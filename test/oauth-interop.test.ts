@@ -9,8 +9,9 @@ import OAuth from 'oauth-1.0a';
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../reference-server/src/index.js';
+import { basicHeader } from '../harness/src/auth/signers.js';
 import type { RunningServer } from '../reference-server/src/index.js';
+import { useReferenceServer } from './helpers.js';
 
 const CONSUMER = { key: 'conform-consumer', secret: 'consumer-secret-1' };
 const CLIENT = { id: 'reporting', secret: 'rep-secret' };
@@ -18,19 +19,19 @@ const OWNER = { user: 'alice', password: 'wonder:land' };
 const RECORDS = '/users/alice/financialrecords';
 const FORM = 'application/x-www-form-urlencoded';
 
+const reference = useReferenceServer();
 let server: RunningServer;
 let agent: Agent;
 let base: string;
 
-beforeAll(async () => {
-  server = await startServer({ port: 0, httpsPort: 0 });
+beforeAll(() => {
+  server = reference();
   agent = new Agent({ connect: { ca: server.certificate ?? '' } });
   base = server.httpsUrl ?? '';
 });
 
 afterAll(async () => {
   await agent?.close();
-  await server?.close();
 });
 
 interface Reply {
@@ -46,10 +47,6 @@ async function send(method: Dispatcher.HttpMethod, url: string, headers: Record<
 
 function form(text: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(text));
-}
-
-function basic(user: string, password: string): string {
-  return `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
 }
 
 describe('OAuth 1.0a with the oauth-1.0a library', () => {
@@ -71,7 +68,7 @@ describe('OAuth 1.0a with the oauth-1.0a library', () => {
     const t = form(temporary.text);
     expect(t.oauth_callback_confirmed).toBe('true');
 
-    const approval = await send('GET', `${base}/oauth1/authorize?oauth_token=${encodeURIComponent(t.oauth_token ?? '')}`, { authorization: basic(OWNER.user, OWNER.password) });
+    const approval = await send('GET', `${base}/oauth1/authorize?oauth_token=${encodeURIComponent(t.oauth_token ?? '')}`, { authorization: basicHeader(OWNER.user, OWNER.password) });
     expect(approval.status).toBe(200);
     const verifier = form(approval.text).oauth_verifier ?? '';
 
@@ -134,7 +131,7 @@ describe('OAuth 2 client credentials (RFC 6749 §4.4) with plain undici', () => 
   /** RFC 6749 §2.3.1: the client id and secret are form-urlencoded before Basic. */
   function clientAuthorization(id: string, secret: string): string {
     const encode = (text: string) => new URLSearchParams({ x: text }).toString().slice(2);
-    return basic(encode(id), encode(secret));
+    return basicHeader(encode(id), encode(secret));
   }
 
   async function tokenRequest(body: string, id = CLIENT.id, secret = CLIENT.secret, url = `${base}/oauth2/token`): Promise<Reply> {

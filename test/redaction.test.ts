@@ -2,12 +2,12 @@
  * Reports and console output never show passwords, secrets or credentials in any encoding: a run whose profile holds
  * marker secrets writes every format, and each file (and the console) is searched for every encoding of every marker.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../reference-server/src/index.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './cli-helpers.js';
+import { test } from './fixtures.js';
+import { useReferenceServer } from './helpers.js';
 
 const USERS = [
   { name: 'mallory', password: 'PwMarker:ü&<"\'>+/=1', secret: 'SecretMarker/+=&?2' },
@@ -30,13 +30,13 @@ function encodings(user: string, secret: string): string[] {
   return [...new Set(forms)];
 }
 
+// Faults make scenarios fail, so failure transcripts (with their credential headers) and counterexamples are written.
+const reference = useReferenceServer({ users: USERS, faults: ['basic-case-insensitive', 'records-any-user', 'put-merge', 'no-www-authenticate'] });
 let dir: string;
-let server: RunningServer;
 let console: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'conform-redact-'));
-  // Faults make scenarios fail, so failure transcripts (with their credential headers) and counterexamples are written.
-  server = await startServer({ port: 0, httpsPort: 0, users: USERS, faults: ['basic-case-insensitive', 'records-any-user', 'put-merge', 'no-www-authenticate'] });
+test.beforeAll(async ({ fileTempDir }) => {
+  dir = fileTempDir;
+  const server = reference();
   const profile = [
     'target:',
     `  http: ${server.url}`,
@@ -52,10 +52,6 @@ beforeAll(async () => {
   const r = await runCli(dir, ['run', '--target', server.url, '--profile', 'markers.yaml', '--ca', 'ca.pem', '--runs', '5', '--seed', '3', '--report-dir', 'out'], { GITHUB_STEP_SUMMARY: path.join(dir, 'out', 'step-summary.md') });
   console = r.out + r.err;
   expect(r.code, console).toBe(1);
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('redaction', () => {

@@ -1,24 +1,19 @@
 /** A failure's recorded seed and path reproduce exactly its shrunk counterexample, in one run. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../reference-server/src/index.js';
-import { runAgainst } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runAgainst, useReferenceServer } from './helpers.js';
 
 describe('replaying a counterexample', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ port: 0, faults: ['put-merge'] });
-  });
-  afterAll(() => server.close());
+  const reference = useReferenceServer({ faults: ['put-merge'] });
 
   it('--seed with --replay PATH gives the same minimal counterexample straight away', async () => {
-    const first = await runAgainst(server.url, { filter: ['articles/put-replace'], seed: 99 });
+    const first = await runAgainst(reference().url, { filter: ['articles/put-replace'], seed: 99 });
     const failed = first.scenarios.find((s) => s.id === 'articles/put-replace');
     expect(failed?.status).toBe('failed');
     const ce = failed?.counterexample;
     expect(ce?.path).toMatch(/^\d+(:\d+)*$/);
     expect(failed?.runs).toBeGreaterThan(1);
 
-    const replay = await runAgainst(server.url, { filter: ['articles/put-replace'], seed: 99, replayPath: ce!.path });
+    const replay = await runAgainst(reference().url, { filter: ['articles/put-replace'], seed: 99, replayPath: ce!.path });
     const again = replay.scenarios.find((s) => s.id === 'articles/put-replace');
     expect(again?.status).toBe('failed');
     expect(again?.counterexample?.values).toEqual(ce?.values);
@@ -27,8 +22,8 @@ describe('replaying a counterexample', () => {
   });
 
   it('the same seed without a path reproduces the same run', async () => {
-    const a = await runAgainst(server.url, { filter: ['articles/put-replace'], seed: 5 });
-    const b = await runAgainst(server.url, { filter: ['articles/put-replace'], seed: 5 });
+    const a = await runAgainst(reference().url, { filter: ['articles/put-replace'], seed: 5 });
+    const b = await runAgainst(reference().url, { filter: ['articles/put-replace'], seed: 5 });
     expect(b.scenarios[0]?.counterexample).toEqual(a.scenarios[0]?.counterexample);
   });
 });

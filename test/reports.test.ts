@@ -4,21 +4,21 @@
  * xmllint-wasm), Markdown and GitHub annotations, sharding and merging, baselines.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { ReportSchema } from '../harness/src/report/schema.js';
 import type { RunResult } from '../harness/src/runner/types.js';
 import { runCli } from './cli-helpers.js';
+import { test } from './fixtures.js';
 import { ROOT } from './helpers.js';
 
+/** The working directory of every run in this file. */
 let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'conform-reports-'));
+test.beforeAll(({ fileTempDir }) => {
+  dir = fileTempDir;
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const FILTER = ['--filter', 'articles/post-', '--filter', 'articles/put-create', '--filter', 'methods/', '--filter', 'auth/nonce-once'];
 const read = async (p: string) => readFile(path.join(dir, p), 'utf8');

@@ -3,9 +3,10 @@
  * credentials go over the TLS base URL, OAuth-only targets get their tokens from the target first, and the
  * scenarios that cannot apply skip with a `profile lacks …` reason instead of erroring.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { loadVariantProfile } from '../cli/src/variant-profile.js';
-import { startServer, type VariantName } from '../reference-server/src/index.js';
+import type { VariantName } from '../reference-server/src/index.js';
+import { it } from './fixtures.js';
 import { byStatus, REFERENCE_PROFILE, runAgainst, useReferenceServer } from './helpers.js';
 
 const WRITES = ['articles/post-create', 'articles/put-create', 'articles/put-replace', 'options/item-allow', 'articles/delete-removes', 'auth/options-allow-depends-on-auth'];
@@ -46,16 +47,12 @@ describe.each<VariantName>(['basic-only', 'oauth-only'])('%s, plain and TLS list
 });
 
 describe('basic-only with a server that remembers the connection (connection-remembers)', () => {
-  it('auth/stateless-connection sends its request without credentials on the TLS connection that authenticated, and fails', async () => {
-    const server = await startServer({ port: 0, httpsPort: 0, variants: ['basic-only'], faults: ['connection-remembers'] });
-    try {
-      const profile = loadVariantProfile(REFERENCE_PROFILE, ['basic-only']);
-      const run = await runAgainst(server, { profile, seed: 3, filter: ['auth/stateless-connection'] });
-      const r = run.scenarios.find((x) => x.id === 'auth/stateless-connection')!;
-      expect(r.status, r.reason).toBe('failed');
-      expect(r.transcript.every((x) => x.request.url.startsWith('https:'))).toBe(true);
-    } finally {
-      await server.close();
-    }
+  it('auth/stateless-connection sends its request without credentials on the TLS connection that authenticated, and fails', async ({ startReference }) => {
+    const server = await startReference({ variants: ['basic-only'], faults: ['connection-remembers'] });
+    const profile = loadVariantProfile(REFERENCE_PROFILE, ['basic-only']);
+    const run = await runAgainst(server, { profile, seed: 3, filter: ['auth/stateless-connection'] });
+    const r = run.scenarios.find((x) => x.id === 'auth/stateless-connection')!;
+    expect(r.status, r.reason).toBe('failed');
+    expect(r.transcript.every((x) => x.request.url.startsWith('https:'))).toBe(true);
   });
 });

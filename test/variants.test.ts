@@ -3,27 +3,24 @@
  * differently, and the whole suite passes against it, given the variant's profile, and against all of them combined:
  * no scenario failed or errored at any level. A correct implementation the suite fails is a false failure.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadVariantProfile } from '../cli/src/variant-profile.js';
-import { VARIANT_NAMES, combinableVariants, startServer, type RunningServer, type VariantName } from '../reference-server/src/index.js';
-import { REFERENCE_PROFILE, runAgainst } from './helpers.js';
+import { VARIANT_NAMES, combinableVariants, type VariantName } from '../reference-server/src/index.js';
+import { REFERENCE_PROFILE, runAgainst, useReferenceServer, withReferenceServer } from './helpers.js';
 
 const SEED = 7;
 const RUNS = 10;
 
 /** Runs the whole suite against the reference server with `variants` on; returns the scenarios that did not pass or skip. */
 async function misjudged(variants: VariantName[]): Promise<{ id: string; status: string; reason?: string }[]> {
-  const server = await startServer({ port: 0, httpsPort: 0, variants });
-  try {
+  return withReferenceServer({ variants }, async (server) => {
     const profile = loadVariantProfile(REFERENCE_PROFILE, variants);
     const run = await runAgainst(server, { profile, seed: SEED, runs: RUNS });
     expect(run.summary.passed).toBeGreaterThan(0);
     return run.scenarios
       .filter((s) => s.status === 'failed' || s.status === 'errored')
       .map((s) => ({ id: s.id, status: s.status, ...(s.reason ? { reason: s.reason } : {}) }));
-  } finally {
-    await server.close();
-  }
+  });
 }
 
 describe('variant matrix: every open point chosen differently still passes', () => {
@@ -37,17 +34,13 @@ describe('variant matrix: every open point chosen differently still passes', () 
 });
 
 describe('the clean server against a variant profile is not the variant', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ port: 0, httpsPort: 0 });
-  });
-  afterAll(() => server.close());
+  const server = useReferenceServer();
 
   // A variant whose profile the default server also satisfies could be a stub: at least one variant must change
   // behaviour the suite can see. (Each variant's own effect is tested beside its implementation.)
   it('replace-204: the default server answers 200 where the variant profile pins 204', async () => {
     const profile = loadVariantProfile(REFERENCE_PROFILE, ['replace-204']);
-    const run = await runAgainst(server, { profile, seed: SEED, runs: RUNS, filter: ['articles/put-replace'] });
+    const run = await runAgainst(server(), { profile, seed: SEED, runs: RUNS, filter: ['articles/put-replace'] });
     expect(run.scenarios.find((s) => s.id === 'articles/put-replace')?.status).toBe('failed');
   });
 });
@@ -57,12 +50,9 @@ describe('a variant judged without its profile keys is misjudged (the keys are w
   // graphemes (often beyond 64 code points) for every target: a correct server storing cents, or bounding titles,
   // failed the round-trip scenarios. Judged with a profile declaring wider bounds than it has, it still does.
   it.each(['price-two-decimals', 'title-bounded'] as const)('%s judged with the reference profile (four fraction digits, 200-code-point titles) fails the round trip', async (variant) => {
-    const server = await startServer({ port: 0, httpsPort: 0, variants: [variant] });
-    try {
+    await withReferenceServer({ variants: [variant] }, async (server) => {
       const run = await runAgainst(server, { profile: loadVariantProfile(REFERENCE_PROFILE, []), seed: SEED, runs: 30, filter: ['articles/put-create-roundtrip'] });
       expect(run.scenarios.find((s) => s.id === 'articles/put-create-roundtrip')?.status).toBe('failed');
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

@@ -6,19 +6,18 @@
  * reproducing the failure.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { defineConformSuite, scenarioTestName, type ConformTaskMeta } from '../harness/src/vitest/index.js';
-import { startServer } from '../reference-server/src/index.js';
-import { ROOT } from './helpers.js';
+import { it } from './fixtures.js';
+import { ROOT, startReferenceServer } from './helpers.js';
 
 const FILTER = ['articles/post-', 'auth/nonce-once'];
 
 const suite = defineConformSuite({
   name: 'conform (vitest integration)',
-  target: () => startServer({ port: 0, httpsPort: 0 }),
+  target: () => startReferenceServer(),
   filter: FILTER,
   runs: 5,
   seed: 7,
@@ -62,31 +61,26 @@ const FIXTURE = path.join('test', 'fixtures', 'vitest', 'faults.fixture.ts');
 const FIXTURE_CONFIG = path.join('test', 'fixtures', 'vitest', 'vitest.config.ts');
 
 /**
- * Runs a child vitest on the fixture with the default and JSON reporters (the JSON one to a file); bounded by a
- * timeout, its servers closed by the suites' afterAll.
+ * Runs a child vitest on the fixture with the default and JSON reporters (the JSON one to a file in `dir`); bounded
+ * by a timeout, its servers closed by the suites' afterAll.
  */
-async function childVitest(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; report: JsonReport; output: string }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'conform-vitest-'));
+async function childVitest(dir: string, args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; report: JsonReport; output: string }> {
   const outputFile = path.join(dir, 'report.json');
   // The child must not inherit this worker's vitest state nor a CONFORM_* setting of whoever runs npm test.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORM_')));
-  try {
-    const { code, output } = await new Promise<{ code: number; output: string }>((resolve, reject) => {
-      execFile(
-        process.execPath,
-        [VITEST, 'run', '--config', FIXTURE_CONFIG, ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`],
-        { cwd: ROOT, env: { ...env, ...extraEnv, NO_COLOR: '1' }, timeout: 120_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
-        (err, stdout, stderr) => {
-          if (err && typeof err.code !== 'number') reject(new Error(`child vitest did not finish: ${err.message}\n${stdout}${stderr}`));
-          else resolve({ code: err ? (err.code as number) : 0, output: `${stdout}\n${stderr}` });
-        },
-      );
-    });
-    const report = JSON.parse(await readFile(outputFile, 'utf8')) as JsonReport;
-    return { code, report, output };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const { code, output } = await new Promise<{ code: number; output: string }>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [VITEST, 'run', '--config', FIXTURE_CONFIG, ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`],
+      { cwd: ROOT, env: { ...env, ...extraEnv, NO_COLOR: '1' }, timeout: 120_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err && typeof err.code !== 'number') reject(new Error(`child vitest did not finish: ${err.message}\n${stdout}${stderr}`));
+        else resolve({ code: err ? (err.code as number) : 0, output: `${stdout}\n${stderr}` });
+      },
+    );
+  });
+  const report = JSON.parse(await readFile(outputFile, 'utf8')) as JsonReport;
+  return { code, report, output };
 }
 
 type Assertion = JsonReport['testResults'][number]['assertionResults'][number];
@@ -129,8 +123,8 @@ function shellWords(line: string): string[] {
 describe('a failing scenario surfaces in vitest (child vitest, JSON reporter)', () => {
   let firstRun: Awaited<ReturnType<typeof childVitest>> | undefined;
 
-  it('MUST failure fails its test with the reason, counterexample and replay; others pass or skip with a reason', async () => {
-    firstRun = await childVitest([FIXTURE]);
+  it('MUST failure fails its test with the reason, counterexample and replay; others pass or skip with a reason', async ({ tempDir }) => {
+    firstRun = await childVitest(tempDir, [FIXTURE]);
     const { code, report } = firstRun;
     expect(code).toBe(1);
 
@@ -167,7 +161,7 @@ describe('a failing scenario surfaces in vitest (child vitest, JSON reporter)', 
     expect(report.numFailedTests).toBe(2);
   }, 150_000);
 
-  it('the printed replay command reruns just that scenario and reproduces the counterexample', async () => {
+  it('the printed replay command reruns just that scenario and reproduces the counterexample', async ({ tempDir }) => {
     if (!firstRun) throw new Error('needs the previous test');
     const create = find(firstRun.report, 'post-200', 'articles/post-create');
     const line = create.failureMessages.join('\n').split('\n').find((l) => l.trimStart().startsWith('replay '));
@@ -177,7 +171,7 @@ describe('a failing scenario surfaces in vitest (child vitest, JSON reporter)', 
     expect(command.slice(0, 3)).toEqual(['npx', 'vitest', 'run']);
     expect(Object.keys(env)).toEqual(['CONFORM_REPLAY']);
 
-    const { code, report } = await childVitest(command.slice(3), env);
+    const { code, report } = await childVitest(tempDir, command.slice(3), env);
     expect(code).toBe(1);
     const all = report.testResults.flatMap((f) => f.assertionResults);
     expect(all.filter((a) => a.status !== 'skipped').map((a) => a.title.split(' ')[0])).toEqual(['articles/post-create']);

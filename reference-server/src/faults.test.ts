@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatSignedDate } from './auth/date.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { test } from '../../test/temp-dir.js';
 import { FAULT_NAMES, FAULTS, SCENARIO_FAULT_NAMES, UnknownFaultError, parseFaultNames } from './faults.js';
 import type { FaultName, ScenarioFaultName } from './faults.js';
 import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
@@ -98,12 +98,13 @@ function waitForContact(): Promise<boolean> {
   });
 }
 
-/** A file inside the temporary directory that `xxe-file-read` reads into an article. */
-const ENTITY_FILE = (() => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'conform-faults-')), 'entity.txt');
+/** The URL of a file inside the system's temporary folder that `xxe-file-read` reads into an article. */
+let entityFile = '';
+test.beforeAll(({ fileTempDir }) => {
+  const file = path.join(fileTempDir, 'entity.txt');
   writeFileSync(file, 'leaked');
-  return pathToFileURL(file).href;
-})();
+  entityFile = pathToFileURL(file).href;
+});
 
 /** A temporary-credential request of the default consumer (`oauth_callback=oob`). */
 function temporaryRequest(s: TestServer, o: { secure?: boolean; nonce?: string; timestamp?: number } = {}) {
@@ -227,7 +228,7 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'xxe-file-read': {
     observe: (s) => {
-      const res = s.call('PUT', '/articles/x', `<!DOCTYPE article [<!ENTITY x SYSTEM "${ENTITY_FILE}">]>${articleXml({ title: '&x;' })}`);
+      const res = s.call('PUT', '/articles/x', `<!DOCTYPE article [<!ENTITY x SYSTEM "${entityFile}">]>${articleXml({ title: '&x;' })}`);
       return [res.status, elementText(res, 'title')];
     },
     correct: [400, undefined],

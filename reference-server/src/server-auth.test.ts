@@ -4,11 +4,11 @@ import { connect } from 'node:net';
 import { Agent, Client, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { basicAuthorization, signRequest } from './auth/sign.js';
+import { basicAuthorization } from './auth/sign.js';
 import { startServer } from './server.js';
 import type { RunningServer, ServerOptions } from './server.js';
 import { generateSelfSignedCertificate } from './tls/certificate.js';
-import { articleXml } from './testkit.js';
+import { articleXml, signAs } from './testkit.js';
 
 const RECORDS = '/users/alice/financialrecords';
 const started: RunningServer[] = [];
@@ -38,7 +38,7 @@ async function status(url: string, options: { method?: Dispatcher.HttpMethod; he
 }
 
 function nonceHeaders(method: string, target: string, nonce: string): Record<string, string> {
-  const signed = signRequest({ method, target, user: 'alice', secret: 'alice-secret-1', nonce, date: new Date() });
+  const signed = signAs({ method, target, nonce, date: new Date() });
   return { authentication: signed.authentication, date: signed.date ?? '' };
 }
 
@@ -134,7 +134,7 @@ describe('per-connection state', () => {
   async function sameConnection(server: RunningServer): Promise<number[]> {
     const client = new Client(server.url);
     try {
-      const first = await client.request({ method: 'GET', path: RECORDS, headers: { ...signRequest({ method: 'GET', target: RECORDS, user: 'alice', secret: 'alice-secret-1' }) } });
+      const first = await client.request({ method: 'GET', path: RECORDS, headers: { ...signAs({ method: 'GET', target: RECORDS }) } });
       await first.body.dump();
       const second = await client.request({ method: 'GET', path: RECORDS });
       await second.body.dump();

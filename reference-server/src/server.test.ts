@@ -2,14 +2,13 @@ import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { Client, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signRequest } from './auth/sign.js';
 import { resolveServerOptions, startServer } from './server.js';
 import type { RunningServer } from './server.js';
-import { articleXml } from './testkit.js';
+import { articleXml, signAs } from './testkit.js';
 
 /** Simple-form hmac headers of alice for one request (body hash included for PUT and POST). */
 function alice(method: string, target: string, body = ''): { authentication: string } {
-  return signRequest({ method, target, user: 'alice', secret: 'alice-secret-1', body });
+  return signAs({ method, target, body });
 }
 
 let running: RunningServer | undefined;

@@ -1,7 +1,8 @@
 import type { ServerOptions } from './options.js';
 import type { ConnectionMemory } from './records.js';
 import { basicAuthorization, signRequest } from './auth/sign.js';
-import type { SignedHeaders } from './auth/sign.js';
+import type { SignedHeaders, SignInput } from './auth/sign.js';
+import { DEFAULT_USERS } from './auth/users.js';
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
 import { createState, handle, handleAsync } from './handle.js';
@@ -124,6 +125,17 @@ export function testServer(options: TestServerOptions = {}): TestServer {
     return send({ method, target: path, body, headers: { ...sign(method, path, { body, user: signAs }), ...headers } });
   };
   return { state, deps, clock, call, send, sendAsync, sign, basic };
+}
+
+/**
+ * Signed-request headers as one of the default users (alice unless `user` says), with that user's secret: for tests
+ * through real sockets, where no {@link TestServer} holds the accounts. Simple form unless `nonce` is given.
+ */
+export function signAs(input: Omit<SignInput, 'user' | 'secret'> & { user?: string }): SignedHeaders {
+  const user = input.user ?? 'alice';
+  const account = DEFAULT_USERS.find((u) => u.name === user);
+  if (!account) throw new Error(`no default user "${user}"`);
+  return signRequest({ ...input, user, secret: account.secret });
 }
 
 function record(r: TestRequest): RequestRecord {

@@ -3,12 +3,13 @@
  * `resolveProfile` fills every default once, so the runner never asks "is this set?".
  */
 import { z } from 'zod';
+import { AuthSchema, resolveAuth, type ResolvedAuth } from './auth-schema.js';
+import { PathTemplate, Url, stripUndefined } from './fields.js';
 
-const PathTemplate = z.string().regex(/^\//, 'a path starts with "/"');
-const Url = z.string().regex(/^https?:\/\/[^\s]+$/, 'an http:// or https:// URL');
+export { INT64_MAX, SchemeSchema, type AuthData, type ResolvedAuth, type Scheme } from './auth-schema.js';
+
 /** Resources OPTIONS may be implemented on: the article collection and items, `/`, the per-user records. */
 export const OptionsResourceSchema = z.enum(['collection', 'item', 'root', 'records']);
-export const SchemeSchema = z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1']);
 
 export const ProfileSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -91,81 +92,10 @@ export const ProfileSchema = z.strictObject({
       }),
     )
     .optional(),
-  auth: z
-    .strictObject({
-      schemes: z.array(SchemeSchema).optional().describe('The schemes the target supports.'),
-      hmacHeader: z.string().optional().describe('Header carrying `hmac …` credentials. Default Authentication.'),
-      window: z.number().positive().optional().describe('Accepted clock difference, seconds. Default 600.'),
-      bodyHash: z.boolean().optional().describe('§5.2 rule 6 extension in use. Default false.'),
-      tlsOnly: z.array(SchemeSchema).optional().describe('Schemes refused over plain HTTP. Default [basic, oauth2, oauth1].'),
-      nonceScope: z.enum(['user', 'global']).optional().describe('Whether a nonce is used once per user or once for all users. Unset: not checked.'),
-      windowMargin: z.number().min(0).optional().describe('Seconds kept clear of the window edge when testing it (transit time). Default 5.'),
-      refusalStatus: z
-        .array(z.number().int().min(400).max(499))
-        .min(1)
-        .optional()
-        .describe(
-          'Statuses of a refusal of missing or wrong credentials. Default: any 4xx that means a refusal (all but 404, 405, 406, 408–417, 421, 422, 425, 426, 428, 429, 431, 451). A challenge is required only with 401.',
-        ),
-      nonceMax: z
-        .union([z.string().regex(/^[1-9][0-9]*$/, 'a decimal integer without leading zeros'), z.number().int().positive()])
-        .refine((v) => BigInt(v) >= 10n ** 16n - 1n, 'nonceMax must be at least 9999999999999999: fresh nonces carry 16 digits from the clock')
-        .optional()
-        .describe('Largest nonce the target accepts, as a decimal integer (text for values beyond 2^53). At least 10^16 − 1. Default 9223372036854775807 (signed 64-bit).'),
-      signedPathIncludesQuery: z
-        .boolean()
-        .optional()
-        .describe('The <path> of a signed request (§5.2) includes "?query" when there is one. Default true; false: the path alone is signed, and auth/hmac-binds-query is skipped.'),
-      nonceMemoryWait: z
-        .number()
-        .positive()
-        .optional()
-        .describe('Opt-in: seconds auth/nonce-remembered-in-window waits before replaying a nonce whose Date is still inside the window (must stay below window − windowMargin). Unset: that scenario is skipped.'),
-      nonceLeadingZeros: z.boolean().optional().describe('Nonces with leading zeros are distinct nonces the target accepts. Default false: no generated nonce has one.'),
-      strictDate: z
-        .boolean()
-        .optional()
-        .describe('The target refuses every Date of the date-and-nonce form not of the shape "DD Mon YYYY hh:mm:ss". Default false: only dates malformed under any reading are sent.'),
-      oauth2: z
-        .strictObject({
-          tokenEndpoint: PathTemplate.describe('Client credentials grant (RFC 6749 §4.4).'),
-          clientAuth: z
-            .array(z.enum(['basic', 'form']))
-            .min(1)
-            .optional()
-            .describe('Client authentication methods the token endpoint supports (RFC 6749 §2.3.1: Basic is required, form fields optional). Default [basic].'),
-          clientId: z.string(),
-          clientSecret: z.string(),
-          user: z.string().optional().describe('Whose protected resources the token opens.'),
-          ttl: z.number().positive().optional().describe('Token lifetime, seconds.'),
-          revokeEndpoint: PathTemplate.optional().describe('Token revocation (RFC 7009).'),
-          otherClient: z
-            .strictObject({ clientId: z.string(), clientSecret: z.string(), user: z.string() })
-            .optional()
-            .describe("A second client acting for another user: its tokens must not open the first user's resources."),
-        })
-        .optional(),
-      oauth1: z
-        .strictObject({
-          consumerKey: z.string(),
-          consumerSecret: z.string(),
-          temporaryEndpoint: PathTemplate.describe('Temporary credentials (RFC 5849 §2.1).'),
-          authorizeEndpoint: PathTemplate.describe('Resource owner authorization (§2.2); the user authenticates with Basic.'),
-          tokenEndpoint: PathTemplate.describe('Token credentials (§2.3).'),
-          user: z.string().optional().describe('The resource owner who approves (a profile user with a password).'),
-          otherConsumer: z
-            .strictObject({ consumerKey: z.string(), consumerSecret: z.string() })
-            .optional()
-            .describe("A second consumer of the target: its secret must not verify a request naming consumerKey (identity binding)."),
-        })
-        .optional()
-        .describe('OAuth 1.0a (RFC 5849), HMAC-SHA1.'),
-    })
-    .optional(),
+  auth: AuthSchema.optional(),
 });
 
 export type ProfileData = z.infer<typeof ProfileSchema>;
-export type Scheme = z.infer<typeof SchemeSchema>;
 export type OptionsResource = z.infer<typeof OptionsResourceSchema>;
 
 /** Bounds of article values the target stores exactly (`articles.bounds`), resolved. */
@@ -209,52 +139,11 @@ export interface ResolvedProfile {
   /** The out-of-band listener: where it binds, and the URL the target reaches it by (when set). */
   oob: { host: string; port: number; url?: string };
   protected: Array<{ path: string; ownerOnly: boolean }>;
-  auth: {
-    schemes: Scheme[];
-    hmacHeader: string;
-    window: number;
-    bodyHash: boolean;
-    tlsOnly: Scheme[];
-    nonceScope?: 'user' | 'global';
-    windowMargin: number;
-    /** Statuses of a refusal; absent: any 4xx that means a refusal (see {@link isRefusalStatus}). */
-    refusalStatus?: number[];
-    /** Largest nonce the target accepts (decimal text). */
-    nonceMax: string;
-    nonceLeadingZeros: boolean;
-    strictDate: boolean;
-    /** Whether the signed <path> includes the query string (default true). */
-    signedPathIncludesQuery: boolean;
-    /** Seconds to wait before replaying a nonce still inside the window (opt-in). */
-    nonceMemoryWait?: number;
-    oauth2?: {
-      tokenEndpoint: string;
-      clientAuth: Array<'basic' | 'form'>;
-      clientId: string;
-      clientSecret: string;
-      user?: string;
-      ttl?: number;
-      revokeEndpoint?: string;
-      otherClient?: { clientId: string; clientSecret: string; user: string };
-    };
-    oauth1?: {
-      consumerKey: string;
-      consumerSecret: string;
-      temporaryEndpoint: string;
-      authorizeEndpoint: string;
-      tokenEndpoint: string;
-      user?: string;
-      otherConsumer?: { consumerKey: string; consumerSecret: string };
-    };
-  };
+  auth: ResolvedAuth;
 }
-
-/** The largest signed 64-bit integer: the default `auth.nonceMax`. */
-export const INT64_MAX = '9223372036854775807';
 
 export function resolveProfile(data: ProfileData, file: string): ResolvedProfile {
   const a = data.articles ?? {};
-  const auth = data.auth ?? {};
   return {
     file,
     target: { ...stripUndefined({ http: data.target?.http, https: data.target?.https, origins: data.target?.origins }), insecure: data.target?.insecure ?? false },
@@ -275,33 +164,11 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
     options: { ...resolveOptions(data.options?.implemented ?? true), allowDependsOnAuth: data.options?.allowDependsOnAuth ?? false },
     oob: resolveOob(data.oob),
     protected: (data.protected ?? []).map((p) => ({ path: p.path, ownerOnly: p.ownerOnly ?? false })),
-    auth: {
-      schemes: auth.schemes ?? [],
-      hmacHeader: auth.hmacHeader ?? 'Authentication',
-      window: auth.window ?? 600,
-      bodyHash: auth.bodyHash ?? false,
-      tlsOnly: auth.tlsOnly ?? ['basic', 'oauth2', 'oauth1'],
-      windowMargin: auth.windowMargin ?? 5,
-      nonceMax: auth.nonceMax === undefined ? INT64_MAX : BigInt(auth.nonceMax).toString(),
-      nonceLeadingZeros: auth.nonceLeadingZeros ?? false,
-      strictDate: auth.strictDate ?? false,
-      signedPathIncludesQuery: auth.signedPathIncludesQuery ?? true,
-      ...stripUndefined({
-        nonceMemoryWait: auth.nonceMemoryWait,
-        refusalStatus: auth.refusalStatus,
-        oauth2: auth.oauth2 && { ...auth.oauth2, clientAuth: auth.oauth2.clientAuth ?? ['basic'], user: auth.oauth2.user ?? data.users?.[0]?.name },
-        oauth1: auth.oauth1 && { ...auth.oauth1, user: auth.oauth1.user ?? data.users?.[0]?.name },
-        nonceScope: auth.nonceScope,
-      }),
-    },
+    auth: resolveAuth(data.auth ?? {}, data.users?.[0]?.name),
   };
 }
 
 function resolveOptions(implemented: boolean | OptionsResource[]): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
   const on = implemented === true ? [...OPTIONS_RESOURCES] : implemented === false ? [] : OPTIONS_RESOURCES.filter((r) => implemented.includes(r));
   return { implemented: on.includes('collection') && on.includes('item'), on };
-}
-
-function stripUndefined<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }

@@ -1,23 +1,21 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
+import { it } from '../../../test/temp-dir.js';
 import { InvalidFileError, formatIssue } from '../errors.js';
 import { checkProfileSource } from '../profile/load.js';
 import { loadRulesSync, loadSuiteSync, readSourceSync } from './load.js';
 import type { RuleCatalogue } from './types.js';
 
 const RULES = path.resolve(import.meta.dirname, '../../../specs/rules.yaml');
-let dir: string;
 let catalogue: RuleCatalogue;
 
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'conform-load-'));
+beforeAll(() => {
   catalogue = loadRulesSync(RULES);
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function issuesOf(text: string): Promise<string[]> {
+/** The issues of a scenario file holding `text`, written into `dir`, each as `F:line:col: message`. */
+async function issuesOf(dir: string, text: string): Promise<string[]> {
   const file = path.join(dir, `s${Math.random().toString(36).slice(2)}.yaml`);
   await writeFile(file, text);
   try {
@@ -40,27 +38,27 @@ scenarios:
 `;
 
 describe('scenario loading', () => {
-  it('accepts a valid file and derives the level from its rules', async () => {
+  it('accepts a valid file and derives the level from its rules', async ({ tempDir: dir }) => {
     const file = path.join(dir, 'ok.yaml');
     await writeFile(file, ok);
     const suite = loadSuiteSync([file], catalogue);
     expect(suite.scenarios[0]).toMatchObject({ id: 'x/one', level: 'MUST', property: false, line: 3 });
   });
 
-  it('names file, line and column of an unknown key', async () => {
-    expect(await issuesOf(ok.replace('        expect:', '        expct:'))).toEqual(['F:8:9: unknown key "expct"']);
+  it('names file, line and column of an unknown key', async ({ tempDir: dir }) => {
+    expect(await issuesOf(dir, ok.replace('        expect:', '        expct:'))).toEqual(['F:8:9: unknown key "expct"']);
   });
 
-  it('locates a wrong type at the value', async () => {
-    expect(await issuesOf(ok.replace('status: 200', 'status: true'))).toEqual([expect.stringMatching(/^F:8:27: .*status: expected number or string/)]);
+  it('locates a wrong type at the value', async ({ tempDir: dir }) => {
+    expect(await issuesOf(dir, ok.replace('status: 200', 'status: true'))).toEqual([expect.stringMatching(/^F:8:27: .*status: expected number or string/)]);
   });
 
-  it('locates a missing required field at its parent', async () => {
-    const issues = await issuesOf(ok.replace('    title: t\n', ''));
+  it('locates a missing required field at its parent', async ({ tempDir: dir }) => {
+    const issues = await issuesOf(dir, ok.replace('    title: t\n', ''));
     expect(issues).toEqual([expect.stringMatching(/^F:3:5: scenarios\.0\.title: required/)]);
   });
 
-  it('reports unknown rules, capabilities, generators, filters and undefined names', async () => {
+  it('reports unknown rules, capabilities, generators, filters and undefined names', async ({ tempDir: dir }) => {
     const text = `version: 1
 scenarios:
   - id: x/two
@@ -73,7 +71,7 @@ scenarios:
       - request: { method: GET, path: "{{ b }}" }
       - request: { method: GET, path: "{{ a | shout }}" }
 `;
-    const issues = await issuesOf(text);
+    const issues = await issuesOf(dir, text);
     expect(issues).toContain('F:5:13: unknown rule "no-such-rule" (not in ' + catalogue.file + ')');
     expect(issues).toContain('F:6:16: unknown capability "teleport"');
     expect(issues.some((i) => i.startsWith('F:8:10: unknown generator "unicorn"'))).toBe(true);
@@ -81,25 +79,25 @@ scenarios:
     expect(issues.some((i) => /^F:11:39: unknown filter "shout"/.test(i))).toBe(true);
   });
 
-  it('lets later steps use captures and refuses them before', async () => {
+  it('lets later steps use captures and refuses them before', async ({ tempDir: dir }) => {
     const text = ok.replace(
       '        expect: { status: 200 }\n',
       '        expect: { status: 200 }\n        capture: { loc: { header: Location } }\n      - request: { method: GET, path: "{{ loc }}" }\n',
     );
-    expect(await issuesOf(text)).toEqual([]);
+    expect(await issuesOf(dir, text)).toEqual([]);
     const early = ok.replace('path: /', 'path: "{{ loc }}"');
-    expect((await issuesOf(early))[0]).toMatch(/"loc" is not defined here/);
+    expect((await issuesOf(dir, early))[0]).toMatch(/"loc" is not defined here/);
   });
 
-  it('reports YAML syntax errors and duplicate ids with positions', async () => {
-    expect((await issuesOf('version: 1\nscenarios: [\n'))[0]).toMatch(/^F:\d+:\d+: /);
+  it('reports YAML syntax errors and duplicate ids with positions', async ({ tempDir: dir }) => {
+    expect((await issuesOf(dir, 'version: 1\nscenarios: [\n'))[0]).toMatch(/^F:\d+:\d+: /);
     const dup = ok + ok.split('scenarios:\n')[1];
-    expect(await issuesOf(dup)).toEqual([expect.stringMatching(/^F:9:9: duplicate scenario id "x\/one"/)]);
+    expect(await issuesOf(dir, dup)).toEqual([expect.stringMatching(/^F:9:9: duplicate scenario id "x\/one"/)]);
   });
 });
 
 describe('profile validation', () => {
-  it('rejects unknown keys with file:line:col', async () => {
+  it('rejects unknown keys with file:line:col', async ({ tempDir: dir }) => {
     const file = path.join(dir, 'p.yaml');
     await writeFile(file, 'articles:\n  collection: /articles\n  colection: /x\nauth:\n  schemes: [basic, carrier-pigeon]\n');
     const { issues } = checkProfileSource(readSourceSync(file));
@@ -108,7 +106,7 @@ describe('profile validation', () => {
     expect(lines.some((l) => l.startsWith('P:5:20: auth.schemes.1: expected one of'))).toBe(true);
   });
 
-  it("reads CONTRACT.md's unquoted path templates in flow sequences", async () => {
+  it("reads CONTRACT.md's unquoted path templates in flow sequences", async ({ tempDir: dir }) => {
     const file = path.join(dir, 'c.yaml');
     await writeFile(file, 'articles:\n  item: /articles/{id}\n  aliases: [/article/{id}]\n');
     const { profile, issues } = checkProfileSource(readSourceSync(file));

@@ -1,13 +1,12 @@
-import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signRequest } from '../auth/sign.js';
+import { afterEach, describe, expect, vi } from 'vitest';
+import { it } from '../../../test/temp-dir.js';
 import { createState } from '../handle.js';
 import { startServer } from '../server.js';
 import type { RunningServer, ServerOptions } from '../server.js';
-import { articleXml } from '../testkit.js';
+import { articleXml, signAs } from '../testkit.js';
 import { encodeChange } from './changes.js';
 import { DataDirInUseError, JOURNAL_FILE, JournalCorruptError, openJournal } from './journal.js';
 
@@ -15,12 +14,6 @@ const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'conform-journal-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 async function start(options: ServerOptions): Promise<RunningServer> {
   const server = await startServer({ port: 0, ...options });
@@ -40,13 +33,12 @@ async function send(server: RunningServer, method: string, target: string, heade
 }
 
 function signed(method: string, now: Date, nonce: string, target: string, body: string): Record<string, string> {
-  const auth = signRequest({ method, target, user: 'alice', secret: 'alice-secret-1', body, nonce, date: now });
+  const auth = signAs({ method, target, body, nonce, date: now });
   return { authentication: auth.authentication, date: auth.date!, 'content-type': 'application/xml' };
 }
 
 describe('--data journal (in-process restarts)', () => {
-  it('keeps articles and live nonces across a clean restart, and forgets nonces once their window has passed', async () => {
-    const dir = await tempDir();
+  it('keeps articles and live nonces across a clean restart, and forgets nonces once their window has passed', async ({ tempDir: dir }) => {
     const time = clock();
     const body = articleXml({ title: 'kept' });
     const headers = signed('PUT', time.now(), '123', '/articles/a', body);
@@ -73,8 +65,7 @@ describe('--data journal (in-process restarts)', () => {
     expect(lines).toHaveLength(1); // the restart rewrote the journal as a snapshot: one article, no nonce
   });
 
-  it('compacts the journal as it grows, so the disk use follows the live state', async () => {
-    const dir = await tempDir();
+  it('compacts the journal as it grows, so the disk use follows the live state', async ({ tempDir: dir }) => {
     const state = createState({ maxArticles: 10, maxBodyBytes: 1000 }, {}, (change) => journal.append(change));
     const logged: string[] = [];
     const journal = await openJournal(dir, state, { nowMs: () => 0, log: (l) => logged.push(l), compactAfterBytes: 4096 });
@@ -93,8 +84,7 @@ describe('--data journal (in-process restarts)', () => {
     expect([...again.store.keys()].map((k) => again.store.get(k)!.title)).toEqual(['t995', 't996', 't997', 't998', 't999']);
   });
 
-  it('drops a torn last line, and refuses a journal damaged in the middle (releasing the directory)', async () => {
-    const dir = await tempDir();
+  it('drops a torn last line, and refuses a journal damaged in the middle (releasing the directory)', async ({ tempDir: dir }) => {
     const line = encodeChange({ kind: 'article-set', key: 'a', article: { title: 'x', price: '1.0', currency: 'eur' }, generated: false });
     await writeFile(path.join(dir, JOURNAL_FILE), line + line.slice(0, 20));
     const logged: string[] = [];
@@ -111,12 +101,11 @@ describe('--data journal (in-process restarts)', () => {
     await fine.close();
   });
 
-  it('answers 503 to everything, acknowledging nothing, once the journal cannot be written (a full disk)', async () => {
-    const dir = await tempDir();
+  it('answers 503 to everything, acknowledging nothing, once the journal cannot be written (a full disk)', async ({ tempDir: dir }) => {
     const logged: string[] = [];
     const server = await start({ dataDir: dir, log: (l) => logged.push(l) });
     const body = articleXml({ title: 'never acknowledged' });
-    const auth = signRequest({ method: 'PUT', target: '/articles/full', user: 'alice', secret: 'alice-secret-1', body });
+    const auth = signAs({ method: 'PUT', target: '/articles/full', body });
     const probe = await open(path.join(dir, 'probe'), 'w');
     const fileHandle = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
     await probe.close();
@@ -132,18 +121,16 @@ describe('--data journal (in-process restarts)', () => {
     }
   });
 
-  it('refuses a data directory another server holds', async () => {
-    const dir = await tempDir();
+  it('refuses a data directory another server holds', async ({ tempDir: dir }) => {
     await start({ dataDir: dir });
     await expect(startServer({ port: 0, dataDir: dir })).rejects.toThrow(DataDirInUseError);
   });
 
-  it('keeps articles beyond a lowered capacity rather than dropping them', async () => {
-    const dir = await tempDir();
+  it('keeps articles beyond a lowered capacity rather than dropping them', async ({ tempDir: dir }) => {
     const first = await startServer({ port: 0, dataDir: dir });
     for (const id of ['a', 'b', 'c']) {
       const body = articleXml({ title: id });
-      const auth = signRequest({ method: 'PUT', target: `/articles/${id}`, user: 'alice', secret: 'alice-secret-1', body });
+      const auth = signAs({ method: 'PUT', target: `/articles/${id}`, body });
       expect((await send(first, 'PUT', `/articles/${id}`, { ...auth, 'content-type': 'application/xml' }, body)).status).toBe(201);
     }
     await first.close();
