@@ -10,7 +10,7 @@ import { loadProfileSync } from '../../dist/harness/src/profile/load.js';
 import { RUN_OPTION_SPEC } from '../../dist/harness/src/runner/options.js';
 import { runSuite } from '../../dist/harness/src/runner/run-suite.js';
 import { loadRulesSync, loadSuiteSync } from '../../dist/harness/src/spec/load.js';
-import { EMBEDDED_TOKEN_TTL } from '../../dist/cli/src/commands/run.js';
+import { EMBEDDED_TOKEN_TTL } from '../../dist/cli/src/embedded.js';
 import { startServer } from '../../dist/reference-server/src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -12,11 +12,11 @@ import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/
 import { githubOutputs, writeReports } from '../output.js';
 import { exitCodeFor, runSuite, selectScenarios } from '../../../harness/src/runner/run-suite.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
-import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
 import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
 import { parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
 import { loadVariantProfile } from '../variant-profile.js';
+import { EMBEDDED_TOKEN_TTL, embeddedProfile } from '../embedded.js';
 import { faultList, listOption, parse } from '../args.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';
 
@@ -186,23 +186,6 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
   };
 }
 
-
-/**
- * OAuth 2 token lifetime of the embedded server, seconds: the expiry scenario waits it out, so it sets the floor of
- * an embedded run's wall time. Two seconds is ample for the other scenarios, which use a token within milliseconds
- * of getting it (and the harness never caches a token that has less than two seconds left).
- */
-export const EMBEDDED_TOKEN_TTL = 2;
-
-/** The profile with the embedded server's URLs and token lifetime. */
-function embeddedProfile(profile: ResolvedProfile, server: { url: string; httpsUrl?: string }): ResolvedProfile {
-  const oauth2 = profile.auth.oauth2 ? { oauth2: { ...profile.auth.oauth2, ttl: EMBEDDED_TOKEN_TTL } } : {};
-  return {
-    ...profile,
-    target: { ...profile.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) },
-    auth: { ...profile.auth, ...oauth2 },
-  };
-}
 
 /** The command line that reproduces one scenario's result. */
 export function replayCommand(options: RunCommandOptions, io: CliIo, scenarioId: string, counterexamplePath?: string): string {
