@@ -10,7 +10,7 @@ import { missingCapability } from '../profile/capabilities.js';
 import type { ExecDeps, IterationOutcome } from '../runner/exec-types.js';
 import { executeOnce } from '../runner/execute.js';
 import type { Redactor } from '../runner/redact.js';
-import { profileRedactor, scenarioUniq, selectScenarios } from '../runner/run-suite.js';
+import { profileRedactor, scenarioUniq, selectScenarios, waitsForClock } from '../runner/run-suite.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 import { runAll } from '../runner/schedule.js';
 import { createTokenSource } from '../runner/tokens.js';
@@ -215,7 +215,7 @@ export async function runDiff(suite: Suite, reference: DiffSideDeps, target: Dif
     const results = await runAll(selected, {
       concurrency: options.concurrency ?? RUN_OPTION_SPEC.concurrency.default,
       exclusive: (s) => s.exclusive,
-      priority: (s) => (s.steps.some((step) => step.wait !== undefined) ? 1 : 0),
+      priority: waitsForClock,
       run: (scenario, index, _lane, idle) => diffScenario(scenario, index, c, idle),
       onStart: (index) => options.onEvent?.({ type: 'scenario-start', index, total: selected.length, id: selected[index]!.id }),
       onOrdered: (index, result) => options.onEvent?.({ type: 'scenario-end', index, total: selected.length, result }),

@@ -140,7 +140,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     // lets the rest run; none at all, and each is reported unreachable without sending anything.
     concurrency: unreachable ? 1 : (options.concurrency ?? RUN_OPTION_SPEC.concurrency.default),
     exclusive: (s) => s.exclusive,
-    priority: (s) => (s.steps.some((step) => step.wait !== undefined) ? 1 : 0),
+    priority: waitsForClock,
     run: runOne,
     onStart: (index, running) => emit({ type: 'scenario-start', index, total: selected.length, scenario: selected[index]!, running }),
     onSettled: (index, result, done) => emit({ type: 'scenario-settled', index, total: selected.length, result, done }),
@@ -164,6 +164,11 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   };
   emit({ type: 'run-end', result: run });
   return run;
+}
+
+/** Start-order priority: scenarios that wait out a clock (`wait:` steps) start first, so their waits overlap the rest. */
+export function waitsForClock(scenario: Scenario): number {
+  return scenario.steps.some((step) => step.wait !== undefined) ? 1 : 0;
 }
 
 /**
