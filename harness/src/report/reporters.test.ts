@@ -65,3 +65,38 @@ describe.each([false, true])('reporters (strict: %s)', (strict) => {
   it('GitHub annotations', () => expect(githubAnnotations(run)).toMatchSnapshot());
   it('console', () => expect(consoleText(run)).toMatchSnapshot());
 });
+
+describe('console on a terminal (live)', () => {
+  it('redraws one status line of what runs, and erases it before each block, which come whole in catalogue order', () => {
+    const run = runOf(false);
+    const [first, second] = run.scenarios as [ScenarioResult, ScenarioResult];
+    let out = '';
+    const reporter = createConsoleReporter({ write: (t) => (out += t), color: false, live: true });
+    const total = 2;
+    reporter({ type: 'run-start', total, target: run.target, seed: run.seed });
+    reporter({ type: 'scenario-start', index: 0, total, scenario: { id: first.id } as never, running: 1 });
+    reporter({ type: 'scenario-start', index: 1, total, scenario: { id: second.id } as never, running: 2 });
+    // The second finishes first: progress moves on, but its block waits for the first.
+    reporter({ type: 'scenario-settled', index: 1, total, result: second, done: 1 });
+    expect(out).not.toContain('✗ articles/post-create');
+    reporter({ type: 'scenario-settled', index: 0, total, result: first, done: 2 });
+    reporter({ type: 'scenario-end', index: 0, total, result: first });
+    reporter({ type: 'scenario-end', index: 1, total, result: second });
+    expect(out).toContain('[0/2] running articles/put-create, articles/post-create');
+    expect(out).toContain('[1/2] running articles/put-create');
+    // Every block starts on a clean line: the status line is erased first.
+    expect(out).toContain('\r\u001b[K[1/2] ✓ articles/put-create');
+    expect(out.indexOf('✓ articles/put-create')).toBeLessThan(out.indexOf('✗ articles/post-create'));
+    // Nothing is redrawn once nothing runs.
+    expect(out.endsWith('\n')).toBe(true);
+  });
+
+  it('writes no status line when not live', () => {
+    const run = runOf(false);
+    let out = '';
+    const reporter = createConsoleReporter({ write: (t) => (out += t), color: false });
+    reporter({ type: 'scenario-start', index: 0, total: 1, scenario: { id: 'x' } as never, running: 1 });
+    reporter({ type: 'scenario-settled', index: 0, total: 1, result: run.scenarios[0]!, done: 1 });
+    expect(out).toBe('');
+  });
+});
