@@ -6,6 +6,7 @@ import { InvalidOAuthClientError } from './oauth/accounts.js';
 import { JournalCorruptError } from './store/changes.js';
 import { DataDirInUseError, JournalWriteError } from './store/journal.js';
 import { VariantError } from './variants.js';
+import { RedisEvictionError, SharedStoreError } from './cluster/redis.js';
 
 // Every error the reference server throws: its class, name and REF_* code (undici's test/errors.js is the model).
 const TABLE: [string, () => ReferenceServerError, string, RefErrorCode][] = [
@@ -17,6 +18,8 @@ const TABLE: [string, () => ReferenceServerError, string, RefErrorCode][] = [
   ['DataDirInUseError', () => new DataDirInUseError('/d', 42), 'DataDirInUseError', 'REF_DATA_DIR_IN_USE'],
   ['JournalCorruptError', () => new JournalCorruptError(3, 'bad crc'), 'JournalCorruptError', 'REF_JOURNAL_CORRUPT'],
   ['JournalWriteError', () => new JournalWriteError(new Error('EIO')), 'JournalWriteError', 'REF_JOURNAL_WRITE_FAILED'],
+  ['SharedStoreError', () => new SharedStoreError('m'), 'SharedStoreError', 'REF_REDIS_UNAVAILABLE'],
+  ['RedisEvictionError', () => new RedisEvictionError('allkeys-lru'), 'RedisEvictionError', 'REF_REDIS_EVICTS'],
 ];
 
 describe('reference-server errors', () => {
@@ -33,6 +36,7 @@ describe('reference-server errors', () => {
     const codes: Record<RefErrorCode, true> = {
       REF_UNKNOWN_FAULT: true, REF_UNKNOWN_VARIANT: true, REF_VARIANT_CONFLICT: true, REF_INVALID_USER: true,
       REF_INVALID_OAUTH_CLIENT: true, REF_DATA_DIR_IN_USE: true, REF_JOURNAL_CORRUPT: true, REF_JOURNAL_WRITE_FAILED: true,
+      REF_REDIS_UNAVAILABLE: true, REF_REDIS_EVICTS: true,
     };
     expect([...new Set(TABLE.map((row) => row[3]))].sort()).toEqual(Object.keys(codes).sort());
   });

@@ -12,7 +12,9 @@ export type RefErrorCode =
   | 'REF_INVALID_OAUTH_CLIENT'
   | 'REF_DATA_DIR_IN_USE'
   | 'REF_JOURNAL_CORRUPT'
-  | 'REF_JOURNAL_WRITE_FAILED';
+  | 'REF_JOURNAL_WRITE_FAILED'
+  | 'REF_REDIS_UNAVAILABLE'
+  | 'REF_REDIS_EVICTS';
 
 export class ReferenceServerError extends Error {
   /** Stable error code. */

@@ -720,6 +720,6 @@ describe('parseFaultNames', () => {
     }
     expect(error).toBeInstanceOf(UnknownFaultError);
     expect(error).toMatchObject({ code: 'REF_UNKNOWN_FAULT', fault: 'nope' });
-    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked, oauth2-.*oauth2-any-grant, (.*, )?journal-on-exit, nonces-not-journaled$/);
+    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked, oauth2-.*oauth2-any-grant, (.*, )?journal-on-exit, nonces-not-journaled, nonce-per-instance, tokens-per-instance, articles-per-instance$/);
   });
 });

@@ -110,6 +110,9 @@ export const FAULTS = {
   'hmac-missing-parts-500': 'An hmac credential without its digest (or with an empty part) answers 500 instead of a refusal.',
   'journal-on-exit': 'With --data, answers before anything is written: the journal is written only at a clean shutdown, so a kill -9 loses acknowledged writes.',
   'nonces-not-journaled': 'With --data, nonces are kept in memory only: after a restart a request replayed inside its window is accepted again.',
+  'nonce-per-instance': 'In a cluster (--instances), each instance keeps its own nonce set (§5.2 and OAuth 1): a signed request is accepted once per instance.',
+  'tokens-per-instance': 'In a cluster (--instances), each instance keeps its own OAuth credentials: a token issued through one instance is unknown to the others, and revoking it on one leaves it working on the one that issued it.',
+  'articles-per-instance': 'In a cluster (--instances), each instance keeps its own articles: an article written through one instance is missing on the others.',
 } as const satisfies Record<string, string>;
 
 /** Name of one fault mode. */
@@ -127,11 +130,27 @@ export const RESTART_FAULTS = ['journal-on-exit', 'nonces-not-journaled'] as con
 /** A fault of {@link RESTART_FAULTS}. */
 export type RestartFaultName = (typeof RESTART_FAULTS)[number];
 
-/** A fault a scenario run against a live server shows. */
-export type ScenarioFaultName = Exclude<FaultName, RestartFaultName>;
+/**
+ * Faults only a cluster of several instances shows (a single server has one set of everything): `conform serve
+ * --instances N` switches them on, and `test/cluster.test.ts` catches them with the cluster scenarios.
+ */
+export const CLUSTER_FAULTS = ['nonce-per-instance', 'tokens-per-instance', 'articles-per-instance'] as const satisfies readonly FaultName[];
 
-/** The faults of {@link FAULT_NAMES} that are not {@link RESTART_FAULTS}. */
-export const SCENARIO_FAULT_NAMES = FAULT_NAMES.filter((name): name is ScenarioFaultName => !(RESTART_FAULTS as readonly string[]).includes(name));
+/** A fault of {@link CLUSTER_FAULTS}. */
+export type ClusterFaultName = (typeof CLUSTER_FAULTS)[number];
+
+/** A fault a scenario run against one live server shows. */
+export type ScenarioFaultName = Exclude<FaultName, RestartFaultName | ClusterFaultName>;
+
+/** The faults of {@link FAULT_NAMES} that are neither {@link RESTART_FAULTS} nor {@link CLUSTER_FAULTS}. */
+export const SCENARIO_FAULT_NAMES = FAULT_NAMES.filter(
+  (name): name is ScenarioFaultName => !(RESTART_FAULTS as readonly string[]).includes(name) && !(CLUSTER_FAULTS as readonly string[]).includes(name),
+);
+
+/** True when `name` is one of the {@link CLUSTER_FAULTS}. */
+export function isClusterFault(name: string): name is ClusterFaultName {
+  return (CLUSTER_FAULTS as readonly string[]).includes(name);
+}
 
 /** True when `name` names a fault in {@link FAULTS}. */
 export function isFaultName(name: string): name is FaultName {

@@ -17,7 +17,7 @@ import { ArticleStore } from './store/articles.js';
 import type { ChangeListener } from './store/changes.js';
 import { isKnownMethod } from './records.js';
 import type { HeaderMap, Limits, Method, RequestRecord, ResponseRecord } from './records.js';
-import type { HandlerDeps, ServerState } from './types.js';
+import type { HandlerDeps, LocalState, ServerState } from './types.js';
 
 /** Authentication settings of {@link createState} (OAuth ones included); every field is optional. */
 export interface AuthOptions extends OAuthOptions {
@@ -38,7 +38,7 @@ export interface AuthOptions extends OAuthOptions {
  * @throws {InvalidOAuthClientError} for an empty or repeated OAuth client id or consumer key.
  * @throws {RangeError} for a `tokenTtl` or `tokenCapacity` that is not a positive integer.
  */
-export function createState(limits: Limits, auth: AuthOptions = {}, listener?: ChangeListener): ServerState {
+export function createState(limits: Limits, auth: AuthOptions = {}, listener?: ChangeListener): LocalState {
   return {
     store: new ArticleStore(limits.maxArticles, listener),
     limits,

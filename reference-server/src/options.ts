@@ -7,6 +7,7 @@ import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH2_CLIENTS } from './oauth/accoun
 import type { OAuth1Consumer, OAuth2Client } from './oauth/accounts.js';
 import { DEFAULT_TOKEN_CAPACITY, DEFAULT_TOKEN_TTL, checkOAuthLimits } from './oauth/state.js';
 import type { TlsCredentials } from './tls/certificate.js';
+import { DEFAULT_PREFIX, PREFIX_PATTERN } from './cluster/keys.js';
 
 /** Options of {@link startServer}; every field is optional. */
 export interface ServerOptions {
@@ -60,12 +61,28 @@ export interface ServerOptions {
   tokenCapacity?: number;
   /** OAuth 1.0a consumers. Default: `conform-consumer` / `consumer-secret-1`, authorized by alice. */
   oauth1Consumers?: readonly OAuth1Consumer[];
+  /**
+   * Share articles, nonces and OAuth credentials with the other instances of a cluster through Redis (cluster/):
+   * `url` (`redis://[user:password@]host:port[/db]`), `prefix` of every key (default `conform`: keys `{conform}:…`),
+   * and this instance's number (1-based, default 1; the cluster faults key its own data by it). Default: undefined,
+   * everything in memory. Not with `dataDir`: Redis keeps the shared state.
+   */
+  redis?: RedisSettings;
   /** Clock (Date window, nonce expiry). Default: the system clock. */
   now?: () => Date;
   /** Id source for POST. Default: 16 random hex characters from `node:crypto`. */
   newId?: () => string;
   /** Receives one line per request. Default: discard. */
   log?: (line: string) => void;
+}
+
+/** Where and how an instance shares its state (see {@link ServerOptions.redis}). */
+export interface RedisSettings {
+  url: string;
+  prefix?: string;
+  instance?: number;
+  /** Deadline of every Redis command, ms. Default: 2000. */
+  timeoutMs?: number;
 }
 
 /** {@link ServerOptions} with every default filled in (`httpsPort` and `tls` stay optional). */
@@ -82,6 +99,7 @@ export interface ResolvedServerOptions {
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
   dataDir?: string;
+  redis?: Required<RedisSettings>;
   users: readonly UserAccount[];
   window: number;
   bodyHash: boolean;
@@ -118,6 +136,8 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
   const tokenTtl = options.tokenTtl ?? DEFAULT_TOKEN_TTL;
   const tokenCapacity = options.tokenCapacity ?? DEFAULT_TOKEN_CAPACITY;
   checkOAuthLimits(tokenTtl, tokenCapacity);
+  const redis = resolveRedis(options.redis);
+  if (redis !== undefined && options.dataDir !== undefined) throw new RangeError('dataDir and redis cannot be combined: with redis, Redis keeps the shared state');
   return {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -131,6 +151,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     requestTimeoutMs: positiveInteger(options.requestTimeoutMs ?? 5000, 'requestTimeoutMs'),
     keepAliveTimeoutMs: positiveInteger(options.keepAliveTimeoutMs ?? 5000, 'keepAliveTimeoutMs'),
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(redis === undefined ? {} : { redis }),
     users: (options.users ?? DEFAULT_USERS).map((u) => ({ ...u })),
     window,
     bodyHash: options.bodyHash ?? true,
@@ -143,4 +164,11 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     newId: options.newId ?? randomId,
     log: options.log ?? (() => {}),
   };
+}
+
+function resolveRedis(settings: RedisSettings | undefined): Required<RedisSettings> | undefined {
+  if (settings === undefined) return undefined;
+  const prefix = settings.prefix ?? DEFAULT_PREFIX;
+  if (!PREFIX_PATTERN.test(prefix)) throw new RangeError(`redis prefix must be 1 to 64 letters, digits or . _ : -, not ${JSON.stringify(prefix)}`);
+  return { url: settings.url, prefix, instance: positiveInteger(settings.instance ?? 1, 'redis instance'), timeoutMs: positiveInteger(settings.timeoutMs ?? 2000, 'redis timeoutMs') };
 }

@@ -12,6 +12,10 @@ import type { ChangeListener } from './store/changes.js';
 import { openJournal } from './store/journal.js';
 import type { Journal } from './store/journal.js';
 import { generateSelfSignedCertificate } from './tls/certificate.js';
+import { keyLayout } from './cluster/keys.js';
+import { connectRedis } from './cluster/redis.js';
+import { handleShared } from './cluster/shared-handler.js';
+import type { SharedContext } from './cluster/shared-handler.js';
 import type { ResponseRecord } from './records.js';
 import type { HandlerDeps, ServerState } from './types.js';
 
@@ -44,6 +48,8 @@ interface Shared {
   journal?: Journal;
   /** Per-socket memory, only under the `connection-remembers` fault. */
   memory?: WeakMap<object, ConnectionMemory>;
+  /** With `redis`: the store this instance shares with the others of its cluster. */
+  cluster?: SharedContext;
 }
 
 /**
@@ -71,16 +77,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     journal = await openJournal(resolved.dataDir, state, { nowMs: () => resolved.now().getTime(), log: resolved.log });
   }
   const deps: HandlerDeps = { now: resolved.now, newId: resolved.newId, faults: resolved.faults, variants: resolved.variants };
+  const { redis } = resolved;
+  const store = redis === undefined ? undefined : await connectRedis(redis.url, { timeoutMs: redis.timeoutMs, connectionName: `conform-${redis.prefix}-${redis.instance}`, log: resolved.log });
   const shared: Shared = {
     state,
     deps,
     options: resolved,
     ...(journal === undefined ? {} : { journal }),
     ...(resolved.faults.has('connection-remembers') ? { memory: new WeakMap() } : {}),
+    ...(store === undefined || redis === undefined ? {} : { cluster: { store, layout: keyLayout(redis.prefix, redis.instance, resolved.faults), local: state, log: resolved.log } }),
   };
   const base: HttpServerOptions = { maxHeaderSize: resolved.maxHeaderBytes, connectionsCheckingInterval: 1000 };
   const servers: Server[] = [];
-  const close = closer(servers, journal);
+  const close = closer(servers, journal, store);
   try {
     const plain = wire(createServer(base), false, shared);
     servers.push(plain);
@@ -129,7 +138,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean,
   if (read.kind === 'aborted') return;
   if (read.kind === 'too-large') return reply(req, res, tooLarge(options), options);
   const record = toRequestRecord(req, read.body, secure, memory === undefined ? undefined : remembered(memory, req.socket));
-  const response = await handleAsync(record, state, deps);
+  const response = shared.cluster ? await handleShared(record, shared.cluster, deps) : await handleAsync(record, state, deps);
   reply(req, res, await durable(response, shared), options);
 }
 
@@ -246,8 +255,8 @@ function hostPart(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** One idempotent close for every listener started so far, then the journal. */
-function closer(servers: readonly Server[], journal: Journal | undefined): () => Promise<void> {
+/** One idempotent close for every listener started so far, then the journal and the shared store. */
+function closer(servers: readonly Server[], journal: Journal | undefined, store: { close(): Promise<void> } | undefined): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= Promise.all(
@@ -259,7 +268,10 @@ function closer(servers: readonly Server[], journal: Journal | undefined): () =>
             server.closeAllConnections();
           }),
       ),
-    ).then(() => journal?.close());
+    ).then(async () => {
+      await journal?.close();
+      await store?.close();
+    });
     return closing;
   };
 }

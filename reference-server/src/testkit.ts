@@ -7,7 +7,7 @@ import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
 import { createState, handle, handleAsync } from './handle.js';
 import type { Article, HeaderMap, RequestRecord, ResponseRecord } from './records.js';
-import type { HandlerDeps, ServerState } from './types.js';
+import type { HandlerDeps, LocalState } from './types.js';
 
 /** The fixed start of a test server's clock. */
 export const TEST_NOW = new Date('2025-01-01T00:00:00Z');
@@ -38,7 +38,7 @@ export interface TestSignOptions {
 
 /** A fresh state plus deps and a settable clock, and ways to run requests through {@link handle}. For unit tests. */
 export interface TestServer {
-  state: ServerState;
+  state: LocalState;
   deps: HandlerDeps;
   clock: { set(at: Date | number): void; advance(seconds: number): void; now(): Date };
   /**

@@ -4,14 +4,20 @@ import type { NonceStore } from './auth/nonces.js';
 import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
-import type { OAuth1State, OAuth2State } from './oauth/state.js';
+import type { LocalOAuth1State, LocalOAuth2State, OAuth1State, OAuth2State } from './oauth/state.js';
 import type { Limits } from './records.js';
 import type { ArticleStore } from './store/articles.js';
+import type { Articles, Nonces } from './store/interfaces.js';
 
 /** Injected effects: the clock, the id source and the switched-on faults. */
 export interface HandlerDeps {
   now: () => Date;
   newId: () => string;
+  /**
+   * Random bytes for credentials and UUIDs. Default: `node:crypto` randomBytes. The shared store replays one
+   * request's draws when it runs the request again (cluster/shared-handler.ts), so a pass is a function of its input.
+   */
+  random?: (size: number) => Buffer;
   faults: ReadonlySet<FaultName>;
   /** Open points of the spec chosen differently from the default (variants.ts); empty for the default server. */
   variants: ReadonlySet<VariantName>;
@@ -27,16 +33,25 @@ export interface AuthSettings {
 }
 
 /**
- * Mutable server state shared by every listener: articles, nonces (§5.2 and OAuth 1 alike), OAuth clients and
- * issued credentials (and sessions, under a fault only).
+ * The state a request is handled against: articles, nonces (§5.2 and OAuth 1 alike), OAuth clients and issued
+ * credentials (and sessions, under a fault only). The stores are interfaces: in memory by default
+ * ({@link LocalState}), or views of the shared store of a cluster (cluster/views.ts).
  */
 export interface ServerState {
-  store: ArticleStore;
+  store: Articles;
   limits: Limits;
   auth: AuthSettings;
-  nonces: NonceStore;
+  nonces: Nonces;
   oauth2: OAuth2State;
   oauth1: OAuth1State;
   /** Used only by the `session-cookie` fault. */
   sessions: SessionTable;
+}
+
+/** {@link ServerState} held in memory and shared by every listener of one server (what `createState` makes). */
+export interface LocalState extends ServerState {
+  store: ArticleStore;
+  nonces: NonceStore;
+  oauth2: LocalOAuth2State;
+  oauth1: LocalOAuth1State;
 }

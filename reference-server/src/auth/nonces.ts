@@ -1,13 +1,9 @@
 import type { ChangeListener } from '../store/changes.js';
+import type { NonceOutcome, Nonces } from '../store/interfaces.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import type { Expiry } from './expiry-queue.js';
 
-/** Outcome of {@link NonceStore.checkAndStore}. */
-export type NonceOutcome =
-  | { kind: 'stored' }
-  | { kind: 'replayed' }
-  /** The store holds `capacity` live entries; `retryAfterSeconds` is when the oldest one expires. */
-  | { kind: 'full'; retryAfterSeconds: number };
+export type { NonceOutcome } from '../store/interfaces.js';
 
 /**
  * Nonces seen, per scope (the user). Each entry is kept until its expiry instant (`max(date, now) + window`,
@@ -17,7 +13,7 @@ export type NonceOutcome =
  *
  * Every method is synchronous, so {@link NonceStore.checkAndStore} is one atomic step in Node.
  */
-export class NonceStore {
+export class NonceStore implements Nonces {
   private readonly scopes = new Map<string, Map<string, Expiry>>();
   private readonly queue = new ExpiryQueue();
   private live = 0;

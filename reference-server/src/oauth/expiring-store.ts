@@ -1,10 +1,7 @@
 import { ExpiryQueue } from '../auth/expiry-queue.js';
+import type { CredentialStore, StoreOutcome } from '../store/interfaces.js';
 
-/** Outcome of {@link ExpiringStore.add}. */
-export type StoreOutcome =
-  | { kind: 'stored' }
-  /** The store holds `capacity` live entries; `retryAfterSeconds` is when the first of them expires. */
-  | { kind: 'full'; retryAfterSeconds: number };
+export type { StoreOutcome } from '../store/interfaces.js';
 
 interface Entry<T> {
   value: T;
@@ -23,7 +20,7 @@ const MIN_REBUILD = 1024;
  * retry). Entries deleted before they expire (revocation, single use) leave a queue item behind; the queue is
  * rebuilt when those outnumber the live entries. Every method is synchronous, so check-then-change is atomic.
  */
-export class ExpiringStore<T> {
+export class ExpiringStore<T> implements CredentialStore<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private queue = new ExpiryQueue();
   private seq = 0;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH2_CLIENTS, clientTable, consumerTable } from './accounts.js';
 import type { OAuth1Consumer, OAuth2Client } from './accounts.js';
 import { ExpiringStore } from './expiring-store.js';
+import type { CredentialStore } from '../store/interfaces.js';
 
 /** An issued OAuth 2 access token: its client, the user it acts for, and when it expires (ms). */
 export interface AccessToken {
@@ -33,12 +34,23 @@ export interface OAuth2State {
   clients: ReadonlyMap<string, OAuth2Client>;
   /** Access token lifetime, seconds. */
   ttl: number;
-  tokens: ExpiringStore<AccessToken>;
+  tokens: CredentialStore<AccessToken>;
 }
 
 /** OAuth 1 settings and issued credentials. */
 export interface OAuth1State {
   consumers: ReadonlyMap<string, OAuth1Consumer>;
+  temporary: CredentialStore<TemporaryCredentials>;
+  tokens: CredentialStore<TokenCredentials>;
+}
+
+/** {@link OAuth2State} with its tokens in memory. */
+export interface LocalOAuth2State extends OAuth2State {
+  tokens: ExpiringStore<AccessToken>;
+}
+
+/** {@link OAuth1State} with its credentials in memory. */
+export interface LocalOAuth1State extends OAuth1State {
   temporary: ExpiringStore<TemporaryCredentials>;
   tokens: ExpiringStore<TokenCredentials>;
 }
@@ -78,7 +90,7 @@ export function checkOAuthLimits(tokenTtl: number, tokenCapacity: number): void 
  * @throws {InvalidOAuthClientError} for an empty or repeated client id or consumer key.
  * @throws {RangeError} for a `tokenTtl` or `tokenCapacity` that is not a positive integer.
  */
-export function createOAuthState(options: OAuthOptions = {}): { oauth2: OAuth2State; oauth1: OAuth1State } {
+export function createOAuthState(options: OAuthOptions = {}): { oauth2: LocalOAuth2State; oauth1: LocalOAuth1State } {
   const ttl = options.tokenTtl ?? DEFAULT_TOKEN_TTL;
   const capacity = options.tokenCapacity ?? DEFAULT_TOKEN_CAPACITY;
   checkOAuthLimits(ttl, capacity);
@@ -92,7 +104,16 @@ export function createOAuthState(options: OAuthOptions = {}): { oauth2: OAuth2St
   };
 }
 
-/** A fresh opaque credential: 32 random bytes, base64url without padding (43 characters). */
-export function randomToken(): string {
-  return randomBytes(32).toString('base64url');
+/** A fresh opaque credential: 32 random bytes (from `random`, default `node:crypto`), base64url without padding (43 characters). */
+export function randomToken(random: (size: number) => Buffer = randomBytes): string {
+  return random(32).toString('base64url');
+}
+
+/** A random (version 4) UUID from 16 random bytes of `random` (default `node:crypto`). */
+export function randomUuid(random: (size: number) => Buffer = randomBytes): string {
+  const b = Buffer.from(random(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

@@ -26,8 +26,8 @@ export function temporaryCredentialsEndpoint(req: RequestRecord, state: ServerSt
   const spent = deps.faults.has('oauth1-temporary-replay') ? undefined : consumeNonce(req, state, deps, v.nonce);
   if (spent !== undefined) return spent;
   const now = deps.now().getTime();
-  const token = randomToken();
-  const secret = randomToken();
+  const token = randomToken(deps.random);
+  const secret = randomToken(deps.random);
   const stored = state.oauth1.temporary.add(token, { consumer: v.consumer.key, secret, callback }, now + TEMPORARY_TTL * 1000, now);
   if (stored.kind === 'full') return credentialStoreFull(stored.retryAfterSeconds);
   return formResponse([
@@ -60,7 +60,7 @@ export function authorizeEndpoint(req: RequestRecord, state: ServerState, deps: 
   if (consumer === undefined) return problem(403, `${owner} may not authorize this client; only its user may`);
   if (consumer.user !== owner && !deps.faults.has('oauth1-authorize-any-user')) return problem(403, `${owner} may not authorize this client; only its user may`);
   if (temporary.verifier !== undefined && !deps.faults.has('oauth1-authorize-twice')) return problem(400, 'these temporary credentials are already authorized');
-  temporary.verifier = randomToken();
+  temporary.verifier = randomToken(deps.random);
   temporary.user = owner;
   return formResponse([
     ['oauth_token', token],
@@ -88,8 +88,8 @@ export function tokenCredentialsEndpoint(req: RequestRecord, state: ServerState,
   if (credentials?.user === undefined || expected === undefined) return oauth1Refusal(req, 401, 'the resource owner has not authorized these temporary credentials', deps.faults);
   if (!textEqual(v.protocol.get('oauth_verifier') ?? '', expected)) return oauth1Refusal(req, 401, 'wrong oauth_verifier', deps.faults);
   const now = deps.now().getTime();
-  const token = randomToken();
-  const secret = randomToken();
+  const token = randomToken(deps.random);
+  const secret = randomToken(deps.random);
   const stored = tokens.add(token, { consumer: v.consumer.key, secret, user: credentials.user }, now + TOKEN_CREDENTIALS_TTL * 1000, now);
   if (stored.kind === 'full') return credentialStoreFull(stored.retryAfterSeconds);
   if (!deps.faults.has('oauth1-verifier-reusable')) temporary.delete(v.token?.key ?? '');
@@ -101,13 +101,16 @@ export function tokenCredentialsEndpoint(req: RequestRecord, state: ServerState,
   return response;
 }
 
-/** Under `oauth1-token-endpoint-replay`: the answers of earlier token requests, by their exact bytes (at most 256). */
-const ANSWERED = new WeakMap<ServerState, Map<string, ResponseRecord>>();
+/**
+ * Under `oauth1-token-endpoint-replay`: the answers of earlier token requests, by their exact bytes (at most 256),
+ * per server (keyed by its consumer table, which lives as long as the server, whatever state a request sees).
+ */
+const ANSWERED = new WeakMap<object, Map<string, ResponseRecord>>();
 const MAX_ANSWERED = 256;
 
 function answeredTokenRequests(state: ServerState): Map<string, ResponseRecord> {
-  let map = ANSWERED.get(state);
-  if (map === undefined) ANSWERED.set(state, (map = new Map()));
+  let map = ANSWERED.get(state.oauth1.consumers);
+  if (map === undefined) ANSWERED.set(state.oauth1.consumers, (map = new Map()));
   return map;
 }
 

@@ -5,7 +5,7 @@ import { withinWindow } from '../auth/window.js';
 import type { FaultName } from '../faults.js';
 import type { OAuth1Consumer } from '../oauth/accounts.js';
 import { percentEncode } from '../oauth/encoding.js';
-import type { ExpiringStore } from '../oauth/expiring-store.js';
+import type { CredentialStore } from '../store/interfaces.js';
 import { headerValue } from '../request.js';
 import type { RequestRecord } from '../records.js';
 import type { HandlerDeps, ServerState } from '../types.js';
@@ -22,7 +22,7 @@ export interface TokenSecret {
 /** What {@link verifyOAuth1} expects of a request. */
 export interface OAuth1Expectation<T extends TokenSecret> {
   /** Where `oauth_token` is looked up; absent for the temporary credential request, which has no token. */
-  tokens?: ExpiringStore<T>;
+  tokens?: CredentialStore<T>;
   /** Protocol parameters required beyond the consumer key, signature method, signature, timestamp and nonce. */
   required?: readonly string[];
 }

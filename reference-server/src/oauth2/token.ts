@@ -33,7 +33,7 @@ export function tokenEndpoint(req: RequestRecord, state: ServerState, deps: Hand
   const now = deps.now().getTime();
   const { ttl, tokens } = state.oauth2;
   const expiresAt = now + ttl * 1000;
-  const token = randomToken();
+  const token = randomToken(deps.random);
   const stored = tokens.add(token, { client: auth.client.id, user: auth.client.user, expiresAt }, faults.has('oauth2-expired-accepted') ? Infinity : expiresAt, now);
   if (stored.kind === 'full') {
     const retry = String(stored.retryAfterSeconds);

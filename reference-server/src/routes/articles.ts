@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../oauth/state.js';
 import { problem, xmlResponse } from '../responses.js';
 import type { Article, HeaderMap, ResponseRecord } from '../records.js';
 import { serializeArticle } from '../xml/article.js';
@@ -123,7 +123,7 @@ function remove(ctx: HandlerContext, key: string): ResponseRecord {
 /** Draws ids until one is unused (and differs from `avoid`); undefined after {@link MAX_ID_DRAWS} collisions. */
 function freshId(ctx: HandlerContext, avoid?: string): string | undefined {
   for (let i = 0; i < MAX_ID_DRAWS; i++) {
-    const id = ctx.deps.variants.has('ids-uuid') ? randomUUID() : ctx.deps.newId();
+    const id = ctx.deps.variants.has('ids-uuid') ? randomUuid(ctx.deps.random) : ctx.deps.newId();
     if (id !== avoid && !ctx.state.store.has(id)) return id;
   }
   return undefined;

@@ -1,11 +1,12 @@
 import type { Article } from '../records.js';
 import type { ChangeListener, StateChange } from './changes.js';
+import type { Articles } from './interfaces.js';
 
 /**
  * In-memory article store keyed by a string, bounded to a fixed number of articles. Each change is told to the
  * listener (the journal of `--data`) right after it is made.
  */
-export class ArticleStore {
+export class ArticleStore implements Articles {
   private readonly articles = new Map<string, Article>();
   private readonly generated = new Set<string>();
 

@@ -9,7 +9,7 @@ import { constants, createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { ServerState } from '../types.js';
+import type { LocalState } from '../types.js';
 import { JournalCorruptError, JournalReader, encodeChange } from './changes.js';
 import type { StateChange } from './changes.js';
 import { ReferenceServerError } from '../errors.js';
@@ -75,7 +75,7 @@ export interface Journal {
  * @throws {DataDirInUseError} when another live process has the directory.
  * @throws {JournalCorruptError} when the journal is damaged other than at its end.
  */
-export async function openJournal(dir: string, state: ServerState, options: JournalOptions): Promise<Journal> {
+export async function openJournal(dir: string, state: LocalState, options: JournalOptions): Promise<Journal> {
   await mkdir(dir, { recursive: true });
   await lock(dir);
   try {
@@ -105,7 +105,7 @@ class FileJournal implements Journal {
 
   constructor(
     private readonly dir: string,
-    private readonly state: ServerState,
+    private readonly state: LocalState,
     private readonly options: JournalOptions,
     private file: FileHandle,
     private snapshotBytes: number,
@@ -178,7 +178,7 @@ class FileJournal implements Journal {
   }
 }
 
-async function restore(dir: string, state: ServerState, nowMs: number): Promise<JournalLoad> {
+async function restore(dir: string, state: LocalState, nowMs: number): Promise<JournalLoad> {
   const file = path.join(dir, JOURNAL_FILE);
   const reader = new JournalReader((change) => {
     if (change.kind === 'nonce') state.nonces.restore(change.scope, change.key, change.expiresAt, nowMs);
@@ -203,7 +203,7 @@ async function restore(dir: string, state: ServerState, nowMs: number): Promise<
  * directory fsynced, so a crash at any point leaves either the old journal or the new one whole.
  * @returns the number of bytes written.
  */
-async function writeSnapshot(dir: string, state: ServerState, nowMs: number): Promise<number> {
+async function writeSnapshot(dir: string, state: LocalState, nowMs: number): Promise<number> {
   const target = path.join(dir, SNAPSHOT_FILE);
   const file = await open(target, 'w');
   let bytes = 0;
