@@ -35,6 +35,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   rules: async () => (await import('./commands/rules.js')).rulesCommand,
   schemas: async () => (await import('./commands/schemas.js')).schemasCommand,
   sign: async () => (await import('./commands/sign.js')).signCommand,
+  // Not listed in the help: one instance of `conform serve --instances N`, started by it over IPC.
+  'serve-instance': async () => (await import('./commands/serve-instance.js')).serveInstanceCommand,
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {

@@ -1,15 +1,18 @@
 /** `conform serve`: the bundled reference server, optionally with fault modes. Runs until SIGINT/SIGTERM. */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConformError } from '../../../harness/src/errors.js';
-import { FAULTS, ReferenceServerError, VARIANTS, parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
+import { DEFAULT_PREFIX, FAULTS, ReferenceServerError, VARIANTS, displayRedisUrl, parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
+import { startCluster, type ClusterInstance, type RunningCluster } from '../cluster/supervisor.js';
 import { defaults } from '../io.js';
+import { SERVE_OPTIONS, clusterSettings, serveSettings, type ClusterSettings, type ServeSettings, type ServeValues } from '../serve-options.js';
 import { variantProfileText } from '../variant-profile.js';
-import { faultList, intOption, parse } from '../args.js';
+import { intOption, parse } from '../args.js';
 import type { CliIo } from '../io.js';
 
 const HELP = `Usage: conform serve [--port N] [--https-port N] [--host H] [--data DIR] [--fault NAME]… [--list-faults]
        [--variant NAME]… [--list-variants] [--profile-out FILE] [--quiet]
+       conform serve --instances N --redis URL [--redis-prefix P] [--instance-port N] [options above but --data]
 
 Runs the bundled reference server (the implementation that passes every scenario): plain HTTP and, beside it,
 TLS with a self-signed certificate made at start (or --cert/--key).
@@ -33,6 +36,18 @@ TLS with a self-signed certificate made at start (or --cert/--key).
   --data DIR        Keep articles and nonces in DIR (an fsynced append-only journal): every answer goes out
                     only once its changes are on disk, so a restart, even after kill -9, loses no acknowledged
                     write and still refuses replayed nonces. Default: memory only
+Cluster (docs/cluster.md):
+  --instances N     Run N instances (separate processes, each on its own ports, printed at start) and a
+                    round-robin TCP balancer in front of them on --port and --https-port. They share articles,
+                    nonces and OAuth credentials through --redis; without it they are refused (each instance with
+                    its own nonces accepts a signed request once per instance), unless the faults
+                    nonce-per-instance, tokens-per-instance and articles-per-instance all ask for that
+  --redis URL       redis://[user:password@]host:port[/db]: where the state is shared (also for one instance).
+                    Redis down → 503, nothing acknowledged that was not stored. Its maxmemory-policy must be
+                    noeviction
+  --redis-prefix P  Prefix of every Redis key: {P}:… (default conform), so several clusters can share one Redis
+  --instance-port N Instance k listens on N+2(k-1) (HTTP) and the port after it (TLS). Default: free ports
+  --profile-out FILE  With --instances, the profile also lists the instances (target.instances)
 Limits (see the README's "Limits" section):
   --max-body N      Largest request body accepted, bytes; larger → 413 (default 65536)
   --max-header N    Largest request head, bytes; larger → 431 (default 16384)
@@ -48,32 +63,7 @@ Limits (see the README's "Limits" section):
 const ENVIRONMENT_ERRORS = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'ENOSPC', 'EISDIR', 'EEXIST']);
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parse(argv, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    fault: { type: 'string', multiple: true },
-    'list-faults': { type: 'boolean' },
-    variant: { type: 'string', multiple: true },
-    'list-variants': { type: 'boolean' },
-    'profile-out': { type: 'string' },
-    'max-body': { type: 'string' },
-    'max-articles': { type: 'string' },
-    quiet: { type: 'boolean', short: 'q' },
-    'https-port': { type: 'string' },
-    cert: { type: 'string' },
-    key: { type: 'string' },
-    'cert-out': { type: 'string' },
-    window: { type: 'string' },
-    'body-hash': { type: 'string' },
-    'token-ttl': { type: 'string' },
-    data: { type: 'string' },
-    'max-header': { type: 'string' },
-    'nonce-capacity': { type: 'string' },
-    'token-capacity': { type: 'string' },
-    'request-timeout': { type: 'string' },
-    'keep-alive-timeout': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values } = parse(argv, SERVE_OPTIONS);
   if (values.help) {
     io.stdout.write(HELP);
     return 0;
@@ -84,58 +74,78 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     for (const [name, description] of entries) io.stdout.write(`${name.padEnd(width)}  ${description}\n`);
     return 0;
   }
-  const faults = parseFaultNames(faultList(values.fault, parseFaultNames));
-  const variants = parseVariantNames(faultList(values.variant, parseVariantNames));
-  const maxBodyBytes = intOption(values['max-body'], 'max-body', 1, 1024 ** 3);
-  const maxArticles = intOption(values['max-articles'], 'max-articles', 1, 100_000_000);
-  const limits = {
-    maxHeaderBytes: intOption(values['max-header'], 'max-header', 1024, 1024 ** 2),
-    nonceCapacity: intOption(values['nonce-capacity'], 'nonce-capacity', 1, 100_000_000),
-    tokenCapacity: intOption(values['token-capacity'], 'token-capacity', 1, 100_000_000),
-    requestTimeoutMs: intOption(values['request-timeout'], 'request-timeout', 100, 3_600_000),
-    keepAliveTimeoutMs: intOption(values['keep-alive-timeout'], 'keep-alive-timeout', 100, 3_600_000),
-  };
+  const settings = await serveSettings(values, io);
+  const cluster = clusterSettings(values, settings.faults);
   const httpsPort = values['https-port'] === 'off' ? undefined : (intOption(values['https-port'], 'https-port', 0, 65535) ?? 8443);
-  if ((values.cert === undefined) !== (values.key === undefined)) throw new ConformError('CONFORM_USAGE', '--cert and --key go together');
-  const readPem = async (file: string) => readFile(path.resolve(io.cwd, file), 'utf8').catch((err: Error) => {
-    throw new ConformError('CONFORM_USAGE', `cannot read ${file}: ${err.message}`);
-  });
-  const tls = values.cert !== undefined && values.key !== undefined ? { cert: await readPem(values.cert), key: await readPem(values.key) } : undefined;
-  const window = intOption(values.window, 'window', 1, 10 * 365 * 86_400);
-  const tokenTtl = intOption(values['token-ttl'], 'token-ttl', 1, 365 * 86_400);
-  const bodyHash = values['body-hash'] === undefined ? undefined : values['body-hash'] === 'on' ? true : values['body-hash'] === 'off' ? false : undefined;
-  if (values['body-hash'] !== undefined && bodyHash === undefined) throw new ConformError('CONFORM_USAGE', '--body-hash takes on or off');
+  const port = intOption(values.port, 'port', 0, 65535) ?? 8080;
+  const log = values.quiet ? () => {} : (line: string) => io.stderr.write(`${line}\n`);
+  if (cluster !== undefined && cluster.instances > 1) {
+    const running = await startCluster({ settings, cluster, port, ...(httpsPort !== undefined ? { httpsPort } : {}), quiet: values.quiet ?? false, log }).catch(environmentError);
+    try {
+      await writeOutputs(values, io, settings.variants, running, running.instances);
+      io.stdout.write(clusterBanner(running, cluster, settings));
+      const reason = await Promise.race([(io.untilSignal ?? untilSignal)().then(() => undefined), running.crashed]);
+      if (reason !== undefined) throw new ConformError('CONFORM_IO', `${reason}; the cluster was stopped`);
+    } finally {
+      await running.close();
+    }
+    return 0;
+  }
+  const faults = parseFaultNames(settings.faults);
+  const variants = parseVariantNames(settings.variants);
   const server = await startServer({
-    ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
-    ...(values.data !== undefined ? { dataDir: path.resolve(io.cwd, values.data) } : {}),
-    ...(httpsPort !== undefined ? { httpsPort } : {}),
-    ...(tls ? { tls } : {}),
-    ...(window !== undefined ? { window } : {}),
-    ...(tokenTtl !== undefined ? { tokenTtl } : {}),
-    ...(bodyHash !== undefined ? { bodyHash } : {}),
-    host: values.host ?? '127.0.0.1',
-    port: intOption(values.port, 'port', 0, 65535) ?? 8080,
+    ...settings,
     faults,
     variants,
-    ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
-    ...(maxArticles !== undefined ? { maxArticles } : {}),
-    log: values.quiet ? () => {} : (line) => io.stderr.write(`${line}\n`),
-  }).catch((err: unknown) => {
-    if (err instanceof ReferenceServerError) throw new ConformError(err.code === 'REF_JOURNAL_WRITE_FAILED' ? 'CONFORM_IO' : 'CONFORM_USAGE', err.message, { cause: err });
-    if (ENVIRONMENT_ERRORS.has(String((err as NodeJS.ErrnoException).code))) throw new ConformError('CONFORM_IO', (err as Error).message);
-    throw err;
-  });
-  if (values['cert-out'] && server.certificate) await writeFile(path.resolve(io.cwd, values['cert-out']), server.certificate);
-  if (values['profile-out']) {
-    const target = { http: server.url, https: server.httpsUrl ?? null, insecure: server.httpsUrl !== undefined };
-    const header = `# Profile of: conform serve${variants.map((v) => ` --variant ${v}`).join('')}\n`;
-    await writeFile(path.resolve(io.cwd, values['profile-out']), header + variantProfileText(defaults.profile(), variants, { target }));
-  }
+    ...(values.data !== undefined ? { dataDir: path.resolve(io.cwd, values.data) } : {}),
+    ...(cluster?.redis ? { redis: cluster.redis } : {}),
+    ...(httpsPort !== undefined ? { httpsPort } : {}),
+    port,
+    log,
+  }).catch(environmentError);
+  await writeOutputs(values, io, variants, server, []);
   const urls = [server.url, server.httpsUrl].filter(Boolean).join(' and ');
-  io.stdout.write(`conform reference server listening on ${urls}${faults.length ? ` with fault${faults.length > 1 ? 's' : ''} ${faults.join(', ')}` : ''}${variants.length ? ` (variant${variants.length > 1 ? 's' : ''} ${variants.join(', ')})` : ''}\n`);
+  const shared = cluster?.redis ? `, sharing its state through ${displayRedisUrl(cluster.redis.url)}` : '';
+  io.stdout.write(`conform reference server listening on ${urls}${shared}${faults.length ? ` with fault${faults.length > 1 ? 's' : ''} ${faults.join(', ')}` : ''}${variants.length ? ` (variant${variants.length > 1 ? 's' : ''} ${variants.join(', ')})` : ''}\n`);
   await (io.untilSignal ?? untilSignal)();
   await server.close();
   return 0;
+}
+
+/** Startup errors as conform errors: bad options (exit 2), or the machine's (a port taken, Redis unreachable). */
+function environmentError(err: unknown): never {
+  if (err instanceof ReferenceServerError) {
+    const io = err.code === 'REF_JOURNAL_WRITE_FAILED' || err.code === 'REF_REDIS_UNAVAILABLE';
+    throw new ConformError(io ? 'CONFORM_IO' : 'CONFORM_USAGE', err.message, { cause: err });
+  }
+  if (ENVIRONMENT_ERRORS.has(String((err as NodeJS.ErrnoException).code))) throw new ConformError('CONFORM_IO', (err as Error).message);
+  throw err;
+}
+
+/** `--cert-out` and `--profile-out` (the profile lists the instances of a cluster). */
+async function writeOutputs(values: ServeValues, io: CliIo, variants: readonly string[], server: { url: string; httpsUrl?: string; certificate?: string }, instances: readonly ClusterInstance[]): Promise<void> {
+  if (values['cert-out'] && server.certificate) await writeFile(path.resolve(io.cwd, values['cert-out']), server.certificate);
+  if (!values['profile-out']) return;
+  const target = {
+    http: server.url,
+    https: server.httpsUrl ?? null,
+    insecure: server.httpsUrl !== undefined,
+    ...(instances.length > 0 ? { instances: instances.map((i) => ({ http: i.url, ...(i.httpsUrl ? { https: i.httpsUrl } : {}) })) } : {}),
+  };
+  const parsed = parseVariantNames(variants);
+  const header = `# Profile of: conform serve${parsed.map((v) => ` --variant ${v}`).join('')}${instances.length > 0 ? ` --instances ${instances.length}` : ''}\n`;
+  await writeFile(path.resolve(io.cwd, values['profile-out']), header + variantProfileText(defaults.profile(), parsed, { target }));
+}
+
+/** What `conform serve --instances N` prints at start: each instance (pid, URLs), then the balancer. */
+function clusterBanner(running: RunningCluster, cluster: ClusterSettings, settings: ServeSettings): string {
+  const store = cluster.redis ? `sharing articles, nonces and OAuth credentials through ${displayRedisUrl(cluster.redis.url)} (keys {${cluster.redis.prefix ?? DEFAULT_PREFIX}}:…)` : 'each keeping its own state (the broken design, on purpose)';
+  const lines = [`conform reference cluster: ${running.instances.length} instances ${store}`];
+  for (const i of running.instances) lines.push(`  instance ${i.instance} (pid ${i.pid}): ${[i.url, i.httpsUrl].filter(Boolean).join(' ')}`);
+  const urls = [running.url, running.httpsUrl].filter(Boolean).join(' and ');
+  const faults = settings.faults.length ? ` with fault${settings.faults.length > 1 ? 's' : ''} ${settings.faults.join(', ')}` : '';
+  lines.push(`conform reference server listening on ${urls} (a round-robin balancer over the ${running.instances.length} instances)${faults}`);
+  return `${lines.join('\n')}\n`;
 }
 
 function untilSignal(): Promise<void> {
