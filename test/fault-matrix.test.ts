@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadProfileSync } from '../harness/src/profile/load.js';
 import { SCENARIO_FAULT_NAMES, type FaultName, type RunningServer, type ScenarioFaultName } from '../reference-server/src/index.js';
 import { bundledSuite, byStatus, REFERENCE_PROFILE, runAgainst, useReferenceServer, withReferenceServer } from './helpers.js';
+import { CLUSTER_MATRIX, CLUSTER_SCENARIOS } from './cluster/matrix.js';
 
 /** Fault → the scenarios that must fail under it (others may fail too). */
 export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
@@ -152,7 +153,9 @@ describe('clean reference server', () => {
     const s = byStatus(run);
     expect(s['failed'], JSON.stringify(run.scenarios.filter((x) => x.status !== 'passed' && x.status !== 'skipped').map((x) => [x.id, x.reason]))).toEqual([]);
     expect(s['errored']).toEqual([]);
-    expect([...(s['skipped'] ?? [])].sort()).toEqual([...Object.keys(PROFILE_MISMATCHES), ...Object.keys(OPT_IN)].sort());
+    // The cluster scenarios need a profile that lists instances (test/cluster.test.ts runs them against a cluster).
+    expect([...(s['skipped'] ?? [])].sort()).toEqual([...Object.keys(PROFILE_MISMATCHES), ...Object.keys(OPT_IN), ...CLUSTER_SCENARIOS].sort());
+    for (const id of CLUSTER_SCENARIOS) expect(run.scenarios.find((x) => x.id === id)?.reason).toMatch(/profile lacks target\.instances/);
     expect(run.summary.passed).toBeGreaterThan(0);
   });
 
@@ -167,7 +170,8 @@ describe('fault matrix', () => {
   it('names every fault the server has, and every scenario of the suite', async () => {
     expect(Object.keys(FAULT_MATRIX).sort()).toEqual([...SCENARIO_FAULT_NAMES].sort());
     const suite = await bundledSuite();
-    const aimed = new Set([...Object.values(FAULT_MATRIX).flat(), ...Object.keys(PROFILE_MISMATCHES)]);
+    // The cluster faults are caught in test/cluster.test.ts (they need several instances).
+    const aimed = new Set([...Object.values(FAULT_MATRIX).flat(), ...Object.values(CLUSTER_MATRIX).flat(), ...Object.keys(PROFILE_MISMATCHES)]);
     for (const id of Object.keys(OPT_IN)) expect(aimed.has(id), `opt-in ${id} needs a fault`).toBe(true);
     const unaimed = suite.scenarios.map((s) => s.id).filter((id) => !aimed.has(id));
     expect(unaimed, 'scenarios no fault mode shows failing').toEqual([]);

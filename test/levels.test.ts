@@ -73,9 +73,10 @@ describe('rule catalogue: levels rest on quoted words', () => {
     expect(level('auth/oauth1-stale-timestamp')).toBe('MAY');
     expect(level('auth/oauth2-revoked-rejected')).toBe('SHOULD');
     expect(level('auth/hmac-accepted')).toBe('MUST');
-    // No scenario leans on the catch-all §5.3 rule for an RFC detail any more.
+    // No scenario leans on the catch-all §5.3 rule for an RFC detail any more: only those that obtain a token and
+    // use it (§5.3 rule 1's own words), on one server or across the instances of a cluster.
     const tokenRule = suite.scenarios.filter((s) => s.rules.includes('5.3-temporary-token')).map((s) => s.id).sort();
-    expect(tokenRule).toEqual(['auth/oauth1-three-legged', 'auth/oauth2-token-used']);
+    expect(tokenRule).toEqual(['auth/oauth1-three-legged', 'auth/oauth2-token-used', 'cluster/oauth1-credentials-any-instance', 'cluster/oauth2-token-any-instance']);
   });
 
   it('a scenario listing only client or deployment rules is refused', async ({ tempDir }) => {

@@ -125,7 +125,8 @@ function showOutcomes(c: OutcomeCounts): string {
 export function formatDifference(d: GroupedDifference, runs: number): string {
   const step = `step ${d.step}${d.stepName ? ` "${d.stepName}"` : ''}${d.exchange > 1 ? ` (${d.method} #${d.exchange})` : ''}`;
   const seen = runs > 1 ? ` (${d.runs.length} of ${runs} runs)` : '';
-  return `${step} ${d.method} ${d.path}: ${d.field}: reference ${showValue(d.field, d.reference)}, target ${showValue(d.field, d.target)}${seen}`;
+  const at = d.instance !== undefined ? ` on instance ${d.instance}` : '';
+  return `${step} ${d.method} ${d.path}${at}: ${d.field}: reference ${showValue(d.field, d.reference)}, target ${showValue(d.field, d.target)}${seen}`;
 }
 
 const MAX_LINES = 12;
@@ -191,7 +192,11 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     let reference: Side;
     if (server) {
-      referenceProfile = { ...referenceProfile, target: { ...referenceProfile.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) } };
+      // A target that lists n instances is compared with the one embedded server reached n times: one server is
+      // trivially a correct cluster of itself, so the cluster scenarios run on both sides.
+      const own = { http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) };
+      const instances = targetProfile.target.instances.map(() => ({ ...own }));
+      referenceProfile = { ...referenceProfile, target: { ...referenceProfile.target, ...own, instances } };
       reference = side(referenceProfile, undefined, clientFor(false, server.certificate), 'reference');
     } else {
       reference = side(referenceProfile, options.reference, clientFor(options.insecure || referenceProfile.target.insecure, ca), 'reference');

@@ -192,7 +192,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     if (options.verifier !== undefined) protocol.push(['oauth_verifier', options.verifier]);
     if (options.callback !== undefined) protocol.push(['oauth_callback', options.callback]);
     const isForm = /^application\/x-www-form-urlencoded/i.test(request.headers['content-type'] ?? '');
-    const signedUrl = options.signUrl !== undefined ? new URL(options.signUrl, request.url).toString() : request.url;
+    // The base string URI's authority is the Host the request carries (RFC 5849 §3.4.1.2), which a request sent to
+    // one instance of a cluster sets to the load-balanced target's.
+    const sent = request.headers['host'] === undefined ? request.url : withHost(request.url, request.headers['host']);
+    const signedUrl = options.signUrl !== undefined ? new URL(options.signUrl, sent).toString() : sent;
     const formBody = isForm && typeof request.body === 'string' ? request.body : '';
     const base = oauth1BaseString(options.signAs?.method ?? request.method, signedUrl, formBody, protocol);
     let signature: string;
@@ -222,4 +225,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     }
   };
   return { apply, freshNonce };
+}
+
+/** `url` with the authority of a Host header value (host and optional port). */
+function withHost(url: string, host: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${host}${u.pathname}${u.search}`;
 }

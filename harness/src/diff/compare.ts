@@ -110,6 +110,7 @@ export function compareTranscripts(reference: readonly RawExchange[], target: re
       method: present.method,
       path: present.path,
       ...(r && t && t.path !== r.path ? { targetPath: t.path } : {}),
+      ...(slot.target?.instance !== undefined ? { instance: slot.target.instance } : {}),
       field,
       reference: refValue,
       target: targetValue,

@@ -9,9 +9,9 @@ import type { ResolvedProfile } from '../profile/schema.js';
 import { readArticleXml } from '../xml/article-xml.js';
 import type { ArticleData, LocationVerdict, Observation, ResourceKind, SideContext } from './types.js';
 
-/** The side's base URL that a request URL was sent under (the longest matching one). */
-export function baseOf(url: string, bases: Bases): string {
-  const candidates = [bases.primary, bases.plain, bases.tls].filter((b): b is string => b !== undefined);
+/** The side's base URL that a request URL was sent under (the longest matching one; an instance's, too). */
+export function baseOf(url: string, bases: Bases, instances: ReadonlyArray<{ http?: string; https?: string }> = []): string {
+  const candidates = [bases.primary, bases.plain, bases.tls, ...instances.flatMap((i) => [i.http, i.https])].filter((b): b is string => b !== undefined);
   const matching = candidates.filter((b) => url.startsWith(b.replace(/\/$/, '')));
   return matching.sort((a, b) => b.length - a.length)[0] ?? bases.primary;
 }
@@ -107,7 +107,7 @@ function articleOf(text: string, optionalNames: readonly string[]): ArticleData 
  * comparison decides which of them count).
  */
 export function observe(x: RawExchange, side: SideContext, optionalNames: readonly string[]): Observation {
-  const base = baseOf(x.request.url, side.bases);
+  const base = baseOf(x.request.url, side.bases, side.profile.target.instances);
   const path = pathBelow(x.request.url, base);
   const obs: Observation = { method: x.request.method, path, resource: resourceKind(path, side.profile), location: 'absent', challenges: [], body: 'empty' };
   const res = x.response;

@@ -83,7 +83,7 @@ export function groupDifferences(perRun: ReadonlyArray<readonly Difference[]>): 
   const groups = new Map<string, GroupedDifference>();
   perRun.forEach((diffs, i) => {
     for (const d of diffs) {
-      const key = JSON.stringify([d.step, d.exchange, d.method, d.field, d.reference, d.target]);
+      const key = JSON.stringify([d.step, d.exchange, d.method, d.instance, d.field, d.reference, d.target]);
       const g = groups.get(key);
       if (g) {
         if (!g.runs.includes(i + 1)) g.runs.push(i + 1);

@@ -76,6 +76,8 @@ export interface Difference {
   path: string;
   /** The request path on the target side, when it differs from `path`. */
   targetPath?: string;
+  /** The instance of the target's `target.instances` the request went to (1-based); absent: the target itself. */
+  instance?: number;
   field: DiffField;
   reference: DiffValue;
   target: DiffValue;

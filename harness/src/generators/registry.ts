@@ -89,6 +89,11 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
       return fc.array(fc.tuple(fc.oneof(text.filter((t) => t.length > 0), fc.constantFrom('a', 'b', 'a')), text), { minLength: 1, maxLength: 5 });
     },
   },
+  instance: {
+    description: "One of the profile's target.instances, by its number (1 = the first listed); 1 when none are listed.",
+    options: NoOptions,
+    make: (_o, p) => fc.integer({ min: 1, max: Math.max(1, p.target.instances.length) }),
+  },
   count: {
     description: 'An integer between min and max (defaults 1 and 5).',
     options: z.strictObject({ min: z.number().int().optional(), max: z.number().int().optional() }),

@@ -23,6 +23,7 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'options.records': { test: (p) => p.options.on.includes('records'), key: 'options.implemented: true (or a list with records)' },
   'target.http': { test: (p) => p.target.http !== undefined, key: 'target.http' },
   'target.https': { test: (p) => p.target.https !== undefined, key: 'target.https' },
+  'target.instances': { test: (p) => p.target.instances.length >= 2, key: 'target.instances (two or more instances of a cluster, each with its own base URLs)' },
   'users.two': { test: (p) => p.users.length >= 2, key: 'users (two or more)' },
   protected: { test: (p) => p.protected.length > 0, key: 'protected' },
   'protected.ownerOnly': { test: (p) => p.protected.some((x) => x.ownerOnly), key: 'protected[].ownerOnly' },

@@ -8,6 +8,14 @@ import { PathTemplate, Url, stripUndefined } from './fields.js';
 
 export { INT64_MAX, SchemeSchema, type AuthData, type ResolvedAuth, type Scheme } from './auth-schema.js';
 
+/** One instance of a clustered target: its own plain and TLS base URLs (at least one). */
+export const InstanceSchema = z
+  .strictObject({
+    http: Url.optional().describe("This instance's plain-HTTP base URL."),
+    https: Url.optional().describe("This instance's TLS base URL."),
+  })
+  .refine((i) => i.http !== undefined || i.https !== undefined, 'an instance needs http or https (or both)');
+
 /** Resources OPTIONS may be implemented on: the article collection and items, `/`, the per-user records. */
 export const OptionsResourceSchema = z.enum(['collection', 'item', 'root', 'records']);
 
@@ -23,6 +31,12 @@ export const ProfileSchema = z.strictObject({
         .optional()
         .describe(
           "Other origins that are the target's own (e.g. the public URL in front of a proxy): a Location on one of them is read through the base URL. When set, an absolute Location on any other origin fails; unset, any absolute Location is read through the base URL by its path.",
+        ),
+      instances: z
+        .array(InstanceSchema)
+        .optional()
+        .describe(
+          "The instances behind the load-balanced target (a cluster), each with its own base URLs; the first is instance 1. The cluster scenarios send to them directly (with the Host of the target, as the balancer would) and need two or more; without them they are skipped. Default: none.",
         ),
     })
     .optional(),
@@ -119,7 +133,8 @@ function resolveOob(o: { listen?: string | undefined; url?: string | undefined }
 /** A profile with every default filled. */
 export interface ResolvedProfile {
   file: string;
-  target: { http?: string; https?: string; insecure: boolean; origins?: string[] };
+  /** `instances`: the instances of a cluster behind the target, in the profile's order (empty: one server). */
+  target: { http?: string; https?: string; insecure: boolean; origins?: string[]; instances: Array<{ http?: string; https?: string }> };
   users: Array<{ name: string; password?: string; secret?: string }>;
   articles: {
     collection: string;
@@ -146,7 +161,11 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
   const a = data.articles ?? {};
   return {
     file,
-    target: { ...stripUndefined({ http: data.target?.http, https: data.target?.https, origins: data.target?.origins }), insecure: data.target?.insecure ?? false },
+    target: {
+      ...stripUndefined({ http: data.target?.http, https: data.target?.https, origins: data.target?.origins }),
+      insecure: data.target?.insecure ?? false,
+      instances: (data.target?.instances ?? []).map((i) => stripUndefined({ http: i.http, https: i.https })),
+    },
     users: (data.users ?? []).map((u) => ({ ...u })),
     articles: {
       collection: a.collection ?? '/articles',

@@ -11,6 +11,12 @@ const Headers = z.record(z.string(), z.union([z.string(), z.array(z.string())]))
 const Exchange = z.object({
   step: z.number().int(),
   stepName: z.string().optional(),
+  instance: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("The instance of the profile's target.instances the request was sent to (1 = the first listed); absent: the load-balanced target."),
   request: z.object({ method: z.string(), url: z.string(), headers: Headers, body: z.string().optional() }),
   response: z.object({ status: z.number().int(), headers: Headers, body: z.string().optional(), durationMs: z.number() }).optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),

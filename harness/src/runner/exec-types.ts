@@ -42,6 +42,8 @@ export interface ExecDeps {
 export interface RawExchange {
   step: number;
   stepName?: string;
+  /** The instance of the profile's `target.instances` it was sent to (1-based); absent: the target. */
+  instance?: number;
   request: HttpRequest;
   response?: HttpResponse;
   error?: { code: string; message: string };

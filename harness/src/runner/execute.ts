@@ -1,5 +1,5 @@
 /** Executes a scenario's steps once, for one set of generated values: the unit a property run repeats. */
-import type { HttpRequest, SendResult } from '../http/client.js';
+import type { SendResult } from '../http/client.js';
 import type { CheckName } from '../spec/schema.js';
 import type { Scope } from '../spec/template.js';
 import type { Scenario } from '../spec/types.js';
@@ -10,6 +10,7 @@ import { STANDARD_METHODS, chooseScheme } from './credentials.js';
 import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';
 import { render, toList, truthy } from './render.js';
 import { buildRequest } from './request.js';
+import { instanceNumber, instanceNumbers, toInstance, type BuiltRequest } from './instances.js';
 import { articleSetup, chargedRules, checkCounts, originsOf, setupOf } from './step-checks.js';
 
 /** Waits for the target's clock (a token's lifetime): bounded to 300 s, and 0 for anything not a number. */
@@ -62,12 +63,13 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
     protectedPaths: profile.protected.map((r) => r.path),
     // A scheme the plain listener cannot carry (TLS-only) is still the best one when a TLS base URL is known.
     bestScheme: chooseScheme(profile, deps.bases.primary.startsWith('https:')) ?? (deps.bases.tls ? chooseScheme(profile, true) : undefined),
+    instances: instanceNumbers(deps),
     '@freshNonce': deps.authenticator.freshNonce,
     ...values,
   };
   const transcript: RawExchange[] = [];
   const maxTranscript = deps.maxTranscript ?? 40;
-  const sentByStep = new Map<string, { request: HttpRequest; base: string }>();
+  const sentByStep = new Map<string, BuiltRequest>();
   let requests = 0;
   // The first step whose `each` list was empty: when nothing at all was sent, it says why (a vacuous run).
   let emptyEach: string | undefined;
@@ -75,7 +77,7 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
   const named = () => (at.name ? { stepName: at.name } : {});
   const error = (message: string): IterationOutcome => ({ kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests });
 
-  const checkContext = (built: { request: HttpRequest; base: string }, local: Scope) => ({
+  const checkContext = (built: BuiltRequest, local: Scope) => ({
     requestUrl: built.request.url,
     baseUrl: built.base,
     origins: originsOf(deps),
@@ -104,12 +106,14 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
         const setup = setupOf(step, scenario.id);
         if (step.concurrent !== undefined) {
           // Different requests at once: built in order (fresh nonces, tokens), then sent together, each checked alone.
-          const group: { request: HttpRequest; base: string }[] = [];
+          const group: BuiltRequest[] = [];
           for (const sub of step.concurrent) {
-            const b = await buildRequest({ request: sub.request }, local, deps);
+            const n = sub.instance === undefined ? undefined : instanceNumber(render(sub.instance, local), deps);
+            if (typeof n === 'object') return error(n.error);
+            const b = await buildRequest({ request: sub.request }, local, deps, n);
             for (const x of b.obtained ?? []) {
               requests++;
-              if (transcript.length < maxTranscript) transcript.push({ step: at.index, ...named(), ...x });
+              if (transcript.length < maxTranscript) transcript.push({ step: at.index, ...named(), ...onInstance(n), ...x });
             }
             if ('error' in b) return error(b.error);
             group.push(b);
@@ -121,8 +125,8 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
           for (const [k, sent] of answers.entries()) {
             const b = group[k]!;
             const sub = step.concurrent[k]!;
-            const where = `${b.request.method} ${pathOf(b.request.url)} (${sub.name ?? `request ${k + 1} of ${group.length}`})`;
-            const exchange: RawExchange = { step: at.index, ...named(), request: b.request };
+            const where = `${b.request.method} ${pathOf(b.request.url)}${onInstanceText(b.instance)} (${sub.name ?? `request ${k + 1} of ${group.length}`})`;
+            const exchange: RawExchange = { step: at.index, ...named(), ...onInstance(b.instance), request: b.request };
             if (transcript.length < maxTranscript) transcript.push(exchange);
             if (!sent.ok) {
               exchange.error = sent.error;
@@ -141,41 +145,48 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
           if (messages.length > 0) return { kind: 'fail', step: at.index, ...named(), messages, transcript, requests, ...(charged ? { rules: charged } : {}) };
           continue;
         }
-        let built: { request: HttpRequest; base: string };
+        const instance = written.instance === undefined ? undefined : instanceNumber(render(written.instance, local), deps);
+        if (typeof instance === 'object') return error(instance.error);
+        let built: BuiltRequest;
         if (step.replayOf !== undefined) {
           const earlier = sentByStep.get(step.replayOf);
           if (!earlier) return error(`replayOf "${step.replayOf}": that step sent nothing`);
-          built = earlier;
+          const moved = instance === undefined ? earlier : toInstance(earlier, instance, deps);
+          if ('error' in moved) return error(moved.error);
+          built = moved;
         } else {
-          const b = await buildRequest(step, local, deps);
+          const b = await buildRequest(step, local, deps, instance);
           for (const x of b.obtained ?? []) {
             requests++;
-            if (transcript.length < maxTranscript) transcript.push({ step: at.index, ...named(), ...x });
+            if (transcript.length < maxTranscript) transcript.push({ step: at.index, ...named(), ...onInstance(instance), ...x });
           }
           if ('error' in b) return error(b.error);
           built = b;
         }
         if (step.name) sentByStep.set(step.name, built);
         const times = step.repeat?.times ?? 1;
+        const copies = spreadOver(built, times, step.repeat?.spread === true, deps);
+        if ('error' in copies) return error(copies.error);
         requests += times;
         const results: SendResult[] = step.repeat?.concurrent
-          ? await Promise.all(Array.from({ length: times }, () => deps.client.send(built.request, { concurrent: true })))
-          : await sequential(times, () => deps.client.send(built.request));
+          ? await Promise.all(copies.map((c) => deps.client.send(c.request, { concurrent: true })))
+          : await sequential(times, (k) => deps.client.send(copies[k]!.request));
         const messages: string[] = [];
         const failedChecks = new Set<CheckName>();
         // Only messages use it: parsing the URL for every passing exchange would cost a URL parse per request.
-        const where = () => `${built.request.method} ${pathOf(built.request.url)}`;
-        for (const sent of results) {
-          const exchange: RawExchange = { step: at.index, ...named(), request: built.request };
+        const where = (c: BuiltRequest = built) => `${c.request.method} ${pathOf(c.request.url)}${onInstanceText(c.instance)}`;
+        for (const [k, sent] of results.entries()) {
+          const copy = copies[k]!;
+          const exchange: RawExchange = { step: at.index, ...named(), ...onInstance(copy.instance), request: copy.request };
           if (transcript.length < maxTranscript) transcript.push(exchange);
           if (!sent.ok) {
             exchange.error = sent.error;
-            return error(`${where()}: ${sent.error.message}`);
+            return error(`${where(copy)}: ${sent.error.message}`);
           }
           exchange.response = sent.response;
-          const found = checkResponseByCheck(sent.response, step.expect, checkContext(built, local));
+          const found = checkResponseByCheck(sent.response, step.expect, checkContext(copy, local));
           for (const f of found) failedChecks.add(f.check);
-          messages.push(...found.map(({ message: m }) => (times > 1 ? `answer ${results.indexOf(sent) + 1} of ${times}: ${m}` : m)));
+          messages.push(...found.map(({ message: m }) => (times > 1 ? `answer ${k + 1} of ${times}${onInstanceText(copy.instance)}: ${m}` : m)));
         }
         const counts = checkCounts(step, results, (t) => render(t, local));
         if (counts.length > 0) failedChecks.add('expectCount');
@@ -206,12 +217,36 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
   }
 }
 
-async function sequential(times: number, send: () => Promise<SendResult>): Promise<SendResult[]> {
+async function sequential(times: number, send: (k: number) => Promise<SendResult>): Promise<SendResult[]> {
   const out: SendResult[] = [];
   for (let k = 0; k < times; k++) {
-    const r = await send();
+    const r = await send(k);
     out.push(r);
     if (!r.ok) break;
   }
   return out;
+}
+
+/** The copies of a repeated request: all to where it was built, or spread round-robin over the instances. */
+function spreadOver(built: BuiltRequest, times: number, spread: boolean, deps: ExecDeps): BuiltRequest[] | { error: string } {
+  if (!spread) return Array.from({ length: times }, () => built);
+  const n = deps.profile.target.instances.length;
+  if (n === 0) return { error: 'repeat.spread needs the instances of the profile (target.instances)' };
+  const out: BuiltRequest[] = [];
+  for (let k = 0; k < times; k++) {
+    const copy = toInstance(built, (k % n) + 1, deps);
+    if ('error' in copy) return copy;
+    out.push(copy);
+  }
+  return out;
+}
+
+/** The `instance` field of an exchange sent to one (none for the target). */
+function onInstance(instance: number | undefined): { instance?: number } {
+  return instance === undefined ? {} : { instance };
+}
+
+/** How messages name the instance a request went to. */
+function onInstanceText(instance: number | undefined): string {
+  return instance === undefined ? '' : ` on instance ${instance}`;
 }

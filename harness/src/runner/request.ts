@@ -11,6 +11,7 @@ import { serializeArticle } from '../xml/article-xml.js';
 import { type TokenExchange } from './tokens.js';
 import { chooseScheme, needsCredentials, pickBase, tokensOf } from './credentials.js';
 import type { ExecDeps } from './exec-types.js';
+import { instanceBase, targetHost, type BuiltRequest } from './instances.js';
 import { num, render } from './render.js';
 
 function joinUrl(base: string, path: string): string {
@@ -36,9 +37,14 @@ function bodyOf(b: BodyData | undefined, scope: Scope): string | undefined {
 
 const MEDIA_TYPES = { form: 'application/x-www-form-urlencoded' } as const;
 
-type Built = ({ request: HttpRequest; base: string } | { error: string }) & { obtained?: TokenExchange[] };
+type Built = (BuiltRequest | { error: string }) & { obtained?: TokenExchange[] };
 
-export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps): Promise<Built> {
+/**
+ * Builds one step's request on the base its transport and credentials call for — or, with `instance`, on that
+ * instance's base URL for the same transport, with the target's Host (runner/instances.ts); OAuth tokens it needs
+ * are then obtained from that instance too.
+ */
+export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps, instance?: number): Promise<Built> {
   const r = step.request;
   if (!r) return { error: 'the step has neither request nor replayOf' };
   const method = stringify(render(r.method, scope)).toUpperCase();
@@ -61,6 +67,13 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps)
       if (autoScheme) picked = { base: deps.bases.tls };
     }
   }
+  const at = instance === undefined ? {} : { instance };
+  if (instance !== undefined) {
+    const own = instanceBase(deps, instance, picked.base.startsWith('https:'));
+    if ('error' in own) return own;
+    headers['host'] ??= targetHost(picked.base);
+    picked = own;
+  }
   let request: HttpRequest = { method, url: joinUrl(picked.base, path), headers, ...(body !== undefined ? { body } : {}) };
   const after = (req: HttpRequest): HttpRequest => {
     const t = r.bodyAfterSigning;
@@ -68,13 +81,13 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps)
     const tampered = 'mutate' in t ? applyMutation(stringify(req.body ?? ''), render(t.mutate, scope) as Mutation) : bodyOf(t, scope);
     return { ...req, body: tampered ?? '' };
   };
-  if (auth === 'none') return { request: after(request), base: picked.base };
+  if (auth === 'none') return { request: after(request), base: picked.base, ...at };
   const secure = request.url.startsWith('https:');
   let scheme: AuthScheme | undefined = explicit;
   let user = deps.profile.users[0]?.name;
   let options: AuthOptions = {};
   if (auth === 'auto') {
-    if (!needsCredentials(method, path, deps.profile)) return { request: after(request), base: picked.base };
+    if (!needsCredentials(method, path, deps.profile)) return { request: after(request), base: picked.base, ...at };
     scheme = autoScheme;
     if (scheme === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
     if (scheme === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;
@@ -123,5 +136,5 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps)
   const applied = deps.authenticator.apply(request, scheme!, user, options);
   if (!applied.ok) return { error: applied.reason, ...(obtained ? { obtained } : {}) };
   request = applied.request;
-  return { request: after(request), base: picked.base, ...(obtained ? { obtained } : {}) };
+  return { request: after(request), base: picked.base, ...at, ...(obtained ? { obtained } : {}) };
 }

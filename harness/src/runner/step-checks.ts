@@ -8,7 +8,8 @@ import type { ExecDeps } from './exec-types.js';
 /** The target's own origins: both listeners and the profile's `target.origins` (strict only when that key is set). */
 export function originsOf(deps: ExecDeps): LocationOrigins {
   const listed = deps.profile.target.origins;
-  const own = [deps.bases.plain, deps.bases.tls, deps.bases.primary, ...(listed ?? [])].filter((u): u is string => u !== undefined);
+  const instances = deps.profile.target.instances.flatMap((i) => [i.http, i.https]);
+  const own = [deps.bases.plain, deps.bases.tls, deps.bases.primary, ...instances, ...(listed ?? [])].filter((u): u is string => u !== undefined);
   return { own, strict: listed !== undefined };
 }
 

@@ -13,6 +13,7 @@ export function redactExchange(x: RawExchange, redactor: Redactor): Exchange {
   return {
     step: x.step,
     ...(x.stepName ? { stepName: x.stepName } : {}),
+    ...(x.instance !== undefined ? { instance: x.instance } : {}),
     request: {
       method: x.request.method,
       url: redactor.text(x.request.url),

@@ -4,7 +4,7 @@ import type { ScenarioData } from './schema.js';
 import { compileTemplate, referencedNames } from './template.js';
 
 /** Names every scenario can read. */
-export const BUILTIN_NAMES = ['profile', 'target', 'uniq', 'methods', 'seed', 'users', 'now', 'recordsPath', 'protectedPaths', 'bestScheme'] as const;
+export const BUILTIN_NAMES = ['profile', 'target', 'uniq', 'methods', 'seed', 'users', 'now', 'recordsPath', 'protectedPaths', 'bestScheme', 'instances'] as const;
 
 interface PathIssue { path: PropertyKey[]; message: string }
 
@@ -55,6 +55,10 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
     if (step.replayOf !== undefined && !stepNames.has(step.replayOf)) issues.push({ path: ['steps', i, 'replayOf'], message: `no earlier step is named "${step.replayOf}"` });
     if (step.expect?.oob !== undefined && !withOob) issues.push({ path: ['steps', i, 'expect', 'oob'], message: 'an oob expectation needs requires: [oob]' });
     if (step.expectCount !== undefined && step.repeat === undefined) issues.push({ path: ['steps', i, 'expectCount'], message: 'expectCount needs repeat' });
+    const clustered = step.instance !== undefined || step.repeat?.spread === true || step.concurrent?.some((sub) => sub.instance !== undefined) === true;
+    if (clustered && !(s.requires ?? []).includes('target.instances')) issues.push({ path: ['steps', i], message: 'a step sent to an instance (instance, repeat.spread) needs requires: [target.instances]' });
+    if (step.repeat?.spread === true && step.instance !== undefined) issues.push({ path: ['steps', i, 'instance'], message: 'a step spread over the instances names no instance' });
+    if (step.concurrent !== undefined && step.instance !== undefined) issues.push({ path: ['steps', i, 'instance'], message: 'a concurrent step names the instance of each request' });
     if (step.name !== undefined) stepNames.add(step.name);
     const scope = new Set(defined);
     if (step.when !== undefined) check(step.when, ['steps', i, 'when'], defined);
@@ -63,9 +67,11 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
       scope.add('item');
     }
     if (step.request) check(step.request, ['steps', i, 'request'], scope);
+    if (step.instance !== undefined) check(step.instance, ['steps', i, 'instance'], scope);
     if (step.expect) check(step.expect, ['steps', i, 'expect'], scope);
     step.concurrent?.forEach((sub, k) => {
       check(sub.request, ['steps', i, 'concurrent', k, 'request'], scope);
+      if (sub.instance !== undefined) check(sub.instance, ['steps', i, 'concurrent', k, 'instance'], scope);
       if (sub.expect) check(sub.expect, ['steps', i, 'concurrent', k, 'expect'], scope);
     });
     if (step.createArticle) {

@@ -199,9 +199,16 @@ const StepSchema = z.strictObject({
     ),
   replayOf: z.string().optional().describe('Send again, byte for byte, the request an earlier step (by name) sent; no `request` then.'),
   repeat: z
-    .strictObject({ times: z.number().int().min(2).max(1000), concurrent: z.boolean().optional() })
+    .strictObject({
+      times: z.number().int().min(2).max(1000),
+      concurrent: z.boolean().optional(),
+      spread: z.boolean().optional().describe("Send copy k to instance ((k − 1) mod n) + 1 of the profile's n target.instances (byte for byte, with the target's Host)."),
+    })
     .optional()
     .describe('Send the same signed request this many times (at once when concurrent); `expect` applies to each answer.'),
+  instance: Template.optional().describe(
+    "Send this step's request (a request, a replayOf, a repeat) to instance N of the profile's target.instances (1 = the first), instead of the load-balanced target: same transport, same Host (the target's), so a replay is byte for byte. Needs requires: [target.instances].",
+  ),
   expectCount: z
     .array(z.strictObject({ status: StatusSpec, count: z.number().int().min(0) }))
     .optional()
@@ -213,7 +220,7 @@ const StepSchema = z.strictObject({
   expect: ExpectSchema.optional(),
   capture: z.record(Name, CaptureSchema).optional(),
   concurrent: z
-    .array(z.strictObject({ name: z.string().optional(), request: RequestSchema, expect: ExpectSchema.optional() }))
+    .array(z.strictObject({ name: z.string().optional(), instance: Template.optional().describe('Send this request to instance N of target.instances.'), request: RequestSchema, expect: ExpectSchema.optional() }))
     .min(2)
     .max(64)
     .optional()

@@ -40,7 +40,7 @@ export function targetFromServer(server: Pick<ConformTargetServer, 'url' | 'http
 }
 
 function withTarget(profile: ResolvedProfile, http: string | undefined, https: string | undefined): ResolvedProfile {
-  return { ...profile, target: { insecure: profile.target.insecure, ...(http ? { http } : {}), ...(https ? { https } : {}) } };
+  return { ...profile, target: { insecure: profile.target.insecure, instances: [], ...(http ? { http } : {}), ...(https ? { https } : {}) } };
 }
 
 /** TLS trust and limits of the suite's HTTP client. */

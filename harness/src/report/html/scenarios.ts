@@ -73,7 +73,7 @@ function statusClass(code: number): string {
 }
 
 function exchange(x: Exchange): string {
-  const step = `Step ${x.step}${x.stepName ? ` · ${esc(x.stepName)}` : ''}`;
+  const step = `Step ${x.step}${x.stepName ? ` · ${esc(x.stepName)}` : ''}${x.instance !== undefined ? ` · instance ${x.instance}` : ''}`;
   const req = `<div class="req"><div class="line"><span class="dir">→</span> <span class="method">${esc(x.request.method)}</span> <span class="url">${esc(x.request.url)}</span></div>${headers(x.request.headers)}${body(x.request.body)}</div>`;
   const res = x.response
     ? `<div class="res"><div class="line"><span class="dir">←</span> <span class="code ${statusClass(x.response.status)}">${x.response.status}</span> <span class="muted">${duration(x.response.durationMs)}</span></div>${headers(x.response.headers)}${body(x.response.body)}</div>`
