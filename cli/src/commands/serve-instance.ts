@@ -21,6 +21,8 @@ export async function serveInstanceCommand(_argv: string[], io: CliIo): Promise<
     return 2;
   }
   const start = parsed.data;
+  // Listen for a stop (and for SIGINT from a terminal's Ctrl-C, which reaches every instance) from now on.
+  const stopped = untilStopped();
   let server: RunningServer;
   try {
     server = await startServer(serverOptions(start, io));
@@ -31,7 +33,7 @@ export async function serveInstanceCommand(_argv: string[], io: CliIo): Promise<
     return 2;
   }
   report({ type: 'listening', instance: start.instance, url: server.url, ...(server.httpsUrl ? { httpsUrl: server.httpsUrl } : {}) });
-  await untilStopped();
+  await stopped;
   await server.close();
   if (process.connected) process.disconnect();
   return 0;

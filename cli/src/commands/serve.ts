@@ -82,9 +82,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   if (cluster !== undefined && cluster.instances > 1) {
     const running = await startCluster({ settings, cluster, port, ...(httpsPort !== undefined ? { httpsPort } : {}), quiet: values.quiet ?? false, log }).catch(environmentError);
     try {
+      // Listen for the signals before anything says the cluster is up: a stop sent at once must stop it cleanly.
+      const stopped = (io.untilSignal ?? untilSignal)();
       await writeOutputs(values, io, settings.variants, running, running.instances);
       io.stdout.write(clusterBanner(running, cluster, settings));
-      const reason = await Promise.race([(io.untilSignal ?? untilSignal)().then(() => undefined), running.crashed]);
+      const reason = await Promise.race([stopped.then(() => undefined), running.crashed]);
       if (reason !== undefined) throw new ConformError('CONFORM_IO', `${reason}; the cluster was stopped`);
     } finally {
       await running.close();
@@ -103,11 +105,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     port,
     log,
   }).catch(environmentError);
+  const stopped = (io.untilSignal ?? untilSignal)();
   await writeOutputs(values, io, variants, server, []);
   const urls = [server.url, server.httpsUrl].filter(Boolean).join(' and ');
   const shared = cluster?.redis ? `, sharing its state through ${displayRedisUrl(cluster.redis.url)}` : '';
   io.stdout.write(`conform reference server listening on ${urls}${shared}${faults.length ? ` with fault${faults.length > 1 ? 's' : ''} ${faults.join(', ')}` : ''}${variants.length ? ` (variant${variants.length > 1 ? 's' : ''} ${variants.join(', ')})` : ''}\n`);
-  await (io.untilSignal ?? untilSignal)();
+  await stopped;
   await server.close();
   return 0;
 }
