@@ -4,7 +4,8 @@
  * their own local state) share it. test/redis-store.test.ts runs the same against a real redis-server.
  */
 import { describe, expect, it } from 'vitest';
-import type { RequestRecord } from '../records.js';
+import type { SignedHeaders } from '../auth/sign.js';
+import type { HeaderMap, RequestRecord } from '../records.js';
 import { articleXml, testServer, text, type TestServer } from '../testkit.js';
 import { encodeCommit } from './commit.js';
 import { keyLayout } from './keys.js';
@@ -71,9 +72,9 @@ function memoryStore(now: () => number): MemoryStore {
   return store;
 }
 
-function request(method: string, target: string, headers: Record<string, string> = {}, body = '', secure = false): RequestRecord {
+function request(method: string, target: string, headers: HeaderMap | SignedHeaders = {}, body = '', secure = false): RequestRecord {
   const q = target.indexOf('?');
-  return { method, path: q < 0 ? target : target.slice(0, q), query: q < 0 ? '' : target.slice(q + 1), target, headers, body: new TextEncoder().encode(body), secure };
+  return { method, path: q < 0 ? target : target.slice(0, q), query: q < 0 ? '' : target.slice(q + 1), target, headers: { ...headers }, body: new TextEncoder().encode(body), secure };
 }
 
 /** Two instances on one store; both use the first instance's clock. */
@@ -90,14 +91,14 @@ describe('handleShared over an in-memory store', () => {
 
   it('accepts a nonce once across instances', async () => {
     const { a, ctx } = cluster();
-    const headers = a.sign('GET', records, { nonce: '1234' }) as Record<string, string>;
+    const headers = a.sign('GET', records, { nonce: '1234' });
     expect((await handleShared(request('GET', records, headers), ctx[0], a.deps)).status).toBe(200);
     expect((await handleShared(request('GET', records, headers), ctx[1], a.deps)).status).toBe(401);
   });
 
   it('refuses as a replay when another instance stores the nonce between read and commit', async () => {
     const { a, ctx, store } = cluster();
-    const headers = a.sign('GET', records, { nonce: '777' }) as Record<string, string>;
+    const headers = a.sign('GET', records, { nonce: '777' });
     store.beforeCommit = () => {
       const key = keyLayout('t', 1, new Set()).nonce('alice', '777');
       store.values.set(key, { value: '1' });
@@ -110,7 +111,7 @@ describe('handleShared over an in-memory store', () => {
   it('re-reads an article another instance replaced meanwhile, and answers as a replace', async () => {
     const { a, ctx, store } = cluster({ signAs: null });
     const path = '/articles/x';
-    const put = (title: string) => request('PUT', path, a.sign('PUT', path, { body: articleXml({ title }) }) as Record<string, string>, articleXml({ title }));
+    const put = (title: string) => request('PUT', path, a.sign('PUT', path, { body: articleXml({ title }) }), articleXml({ title }));
     store.beforeCommit = () => void store.values.set(keyLayout('t', 1, new Set()).article('x'), { value: JSON.stringify({ t: 'other', p: '1.00', c: 'eur' }) });
     expect((await handleShared(put('mine'), ctx[0], a.deps)).status).toBe(200);
     expect(text(await handleShared(request('GET', path), ctx[1], a.deps))).toContain('<title>mine</title>');
@@ -119,7 +120,7 @@ describe('handleShared over an in-memory store', () => {
   it('creates with POST (drawing the same id on every pass) and keeps --max-articles across instances', async () => {
     const { a, ctx } = cluster({ signAs: null, maxArticles: 1, newId: () => Math.random().toString(16).slice(2) });
     const body = articleXml();
-    const post = () => request('POST', '/articles', a.sign('POST', '/articles', { body }) as Record<string, string>, body);
+    const post = () => request('POST', '/articles', a.sign('POST', '/articles', { body }), body);
     const created = await handleShared(post(), ctx[0], a.deps);
     expect(created.status).toBe(201);
     expect((await handleShared(request('GET', String(created.headers['location'])), ctx[1], a.deps)).status).toBe(200);
@@ -141,7 +142,7 @@ describe('handleShared over an in-memory store', () => {
     const { a, ctx, store } = cluster({ signAs: null });
     store.down = true;
     const path = '/articles/y';
-    const answer = await handleShared(request('PUT', path, a.sign('PUT', path, { body: articleXml() }) as Record<string, string>, articleXml()), ctx[0], a.deps);
+    const answer = await handleShared(request('PUT', path, a.sign('PUT', path, { body: articleXml() }), articleXml()), ctx[0], a.deps);
     expect(answer).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
     expect(store.values.size).toBe(0);
   });
