@@ -34,16 +34,21 @@
 //   LOAD_SECONDS=60 npm run load -- --connections 64
 //   npm run load -- --seconds 10 --warmup 2 --json    also a JSON summary on stdout (human report on stderr)
 //   npm run load -- --data                            the same, durable: the journal is fsynced before each answer
+//   npm run load -- --instances 3 --redis redis://127.0.0.1:6379
+//                                                     against the reference cluster: 3 instances sharing their state
+//                                                     through that Redis, behind its round-robin balancer; memory is
+//                                                     reported per process and for Redis, and the run's keys (under
+//                                                     their own prefix) are removed at the end
 //
 // Needs dist/ (`npm run build`; `npm ci` runs it).
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startConformServe } from './lib/serve-process.mjs';
+import { instancePid, majorGc, processRssMiB, watchRedis } from './lib/cluster-load.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (!existsSync(path.join(root, 'dist', 'harness', 'src', 'auth', 'authenticator.js'))) {
@@ -62,13 +67,15 @@ const { values: opts } = parseArgs({
     warmup: { type: 'string', default: '10' },
     window: { type: 'string', default: '10' },
     data: { type: 'boolean', default: false },
+    instances: { type: 'string' },
+    redis: { type: 'string' },
     seed: { type: 'string', default: '200' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (opts.help) {
-  console.log('Usage: npm run load -- [--seconds N (or LOAD_SECONDS, default 30)] [--connections N (32)] [--warmup S (10)] [--window S (10)] [--seed N articles (200)] [--data] [--json]');
+  console.log('Usage: npm run load -- [--seconds N (or LOAD_SECONDS, default 30)] [--connections N (32)] [--warmup S (10)] [--window S (10)] [--seed N articles (200)] [--data] [--instances N --redis URL] [--json]');
   process.exit(0);
 }
 const positive = (name, text) => {
@@ -85,6 +92,14 @@ const WARMUP = Math.min(positive('warmup', opts.warmup), SECONDS / 2);
 const SEEDED = Math.floor(positive('seed', opts.seed));
 /** The server's signed-request window, seconds: how long it keeps each nonce (600 is its default). */
 const WINDOW = Math.floor(positive('window', opts.window));
+/** With --instances and --redis: the reference cluster, its Redis, and the key prefix of this run (removed at the end). */
+const INSTANCES = opts.instances === undefined ? 1 : Math.floor(positive('instances', opts.instances));
+const REDIS = opts.redis;
+if ((INSTANCES > 1 || REDIS !== undefined) && (REDIS === undefined || opts.data)) {
+  console.error('load: --instances needs --redis URL (and neither goes with --data)');
+  process.exit(2);
+}
+const REDIS_PREFIX = `load-${process.pid}-${Date.now().toString(36)}`;
 /** With --data: the server's data directory, removed at the end. */
 const DATA_DIR = opts.data ? mkdtempSync(path.join(os.tmpdir(), 'conform-load-')) : undefined;
 const PROGRESS_MS = 5_000;
@@ -119,13 +134,18 @@ let childExit; // set when the server exits by itself
  * the warm-up is a leak.
  */
 const majorGcs = [];
+/** The pids of a cluster's instances (their parent, the balancer, is `child`). */
+const instancePids = [];
 let stopTarget = async () => {};
 /** `conform serve` as a separate process, like any target, with --trace-gc so that its major GCs can be read. */
 async function startTarget() {
-  const serveArgs = ['--port', '0', '--https-port', 'off', '--quiet', '--max-articles', '1000000', '--window', String(WINDOW), ...(DATA_DIR ? ['--data', DATA_DIR] : [])];
+  const cluster = REDIS === undefined ? [] : ['--redis', REDIS, '--redis-prefix', REDIS_PREFIX, ...(INSTANCES > 1 ? ['--instances', String(INSTANCES)] : [])];
+  const serveArgs = ['--port', '0', '--https-port', 'off', '--quiet', '--max-articles', '1000000', '--window', String(WINDOW), ...(DATA_DIR ? ['--data', DATA_DIR] : []), ...cluster];
   const onLine = (line) => {
-    const gc = /Mark-Compact.*?->\s*([\d.]+)\s*\(/.exec(line);
-    if (gc) majorGcs.push([performance.now(), Number(gc[1])]);
+    const gc = majorGc(line);
+    if (gc) majorGcs.push([performance.now(), gc.heapMiB, gc.pid]);
+    const instance = instancePid(line);
+    if (instance) instancePids.push(instance.pid);
   };
   const started = await startConformServe({ serveArgs, nodeArgs: ['--trace-gc'], onLine });
   child = started.child;
@@ -140,20 +160,13 @@ process.on('exit', () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-/** Resident set size of the server process, MiB: VmRSS from /proc on Linux, else `ps`. */
+/** Resident set size of the server, MiB: of its process, plus each instance's for a cluster. */
 function serverRssMiB() {
-  try {
-    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    if (m) return Number(m[1]) / 1024;
-  } catch {
-    // not Linux, or the process is gone
-  }
-  try {
-    return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(child.pid)], { encoding: 'utf8' }).trim()) / 1024;
-  } catch {
-    return NaN;
-  }
+  return [child.pid, ...instancePids].reduce((sum, pid) => sum + processRssMiB(pid), 0);
+}
+/** Each process's RSS, MiB, by name: `server` (or `balancer`), `instance k`. */
+function rssByProcess() {
+  return Object.fromEntries([[instancePids.length > 0 ? 'balancer' : 'server', processRssMiB(child.pid)], ...instancePids.map((pid, k) => [`instance ${k + 1}`, processRssMiB(pid)])]);
 }
 
 // ---- statistics ----------------------------------------------------------------------------------------------
@@ -195,6 +208,11 @@ const totalConnectionErrors = () => Object.values(stats.connection).reduce((a, b
 
 // ---- requests ------------------------------------------------------------------------------------------------
 const url = await startTarget();
+/** With --redis: Redis's memory and the run's keys, watched on a connection of our own. */
+const redisWatch = REDIS === undefined ? undefined : await watchRedis(REDIS, REDIS_PREFIX);
+const redisSamples = [];
+let redisWarm;
+let redisEnd;
 const profile = loadProfileSync(path.join(root, 'reference-server', 'profile.yaml'));
 const authenticator = createAuthenticator({ profile });
 const USERS = profile.users.map((u) => u.name); // alice, bob, carol
@@ -315,7 +333,9 @@ process.on('SIGTERM', () => {
 let exitCode = 0;
 try {
   const rssStart = serverRssMiB();
-  say(`load: server ${url} (pid ${child.pid}), ${CONNECTIONS} connections, ${SECONDS} s (warm-up ${WARMUP} s), seeding ${SEEDED} articles, nonces kept ${WINDOW} s${DATA_DIR ? `, journal in ${DATA_DIR}` : ', memory only'}`);
+  const processesStart = rssByProcess();
+  const store = DATA_DIR ? `, journal in ${DATA_DIR}` : REDIS ? `, ${INSTANCES} instance${INSTANCES > 1 ? `s (pids ${instancePids.join(', ')}) behind a balancer` : ''} sharing their state through Redis (keys {${REDIS_PREFIX}}:…)` : ', memory only';
+  say(`load: server ${url} (pid ${child.pid}), ${CONNECTIONS} connections, ${SECONDS} s (warm-up ${WARMUP} s), seeding ${SEEDED} articles, nonces kept ${WINDOW} s${store}`);
 
   // Seed the articles the GETs read; every one must be created, or the figures below would mean nothing.
   for (let i = 0; i < SEEDED; i += CONNECTIONS) {
@@ -340,16 +360,21 @@ try {
   let rssWarm = NaN;
   let warmRequests = 0;
   let warmAt = NaN;
+  let processesWarm = {};
   const warmTimer = setTimeout(() => {
     rssWarm = serverRssMiB();
+    processesWarm = rssByProcess();
     warmRequests = stats.requests;
     warmAt = performance.now();
+    redisWatch?.sample().then((r) => (redisWarm = r), () => {});
   }, WARMUP * 1000);
   // RSS once a second after the warm-up: V8's heap grows and shrinks in a sawtooth, so one reading at the end can
   // land on a peak or a trough. The mean of the first and the last third of these readings shows the trend.
   const rssSamples = [];
   const rssTimer = setInterval(() => {
-    if (!Number.isNaN(warmAt)) rssSamples.push(serverRssMiB());
+    if (Number.isNaN(warmAt)) return;
+    rssSamples.push(serverRssMiB());
+    redisWatch?.sample().then((r) => redisSamples.push(r), () => {});
   }, 1_000);
   let lastRequests = 0;
   let lastAt = t0;
@@ -372,6 +397,8 @@ try {
   clearInterval(rssTimer);
   await pool.close();
   const rssEnd = serverRssMiB();
+  const processesEnd = rssByProcess();
+  redisEnd = await redisWatch?.sample().catch(() => undefined);
   if (Number.isNaN(warmAt)) {
     // The run ended before the warm-up did (interrupted): compare with the start instead.
     rssWarm = rssStart;
@@ -413,6 +440,8 @@ try {
       ? `  server heap   after each major GC since the warm-up (${heapTrend.majorGcs}): first ${mib(heapTrend.first)}, last ${mib(heapTrend.last)}, min ${mib(heapTrend.min)}, max ${mib(heapTrend.max)}`
       : '  server heap   no major GC after the warm-up (run longer to see the heap trend)',
   );
+  const cluster = clusterFigures(processesStart, processesWarm, processesEnd, warmAt);
+  for (const line of cluster.lines) say(line);
   if (childExit !== undefined) say(`  SERVER EXITED during the load: code ${childExit.code}, signal ${childExit.signal}`);
 
   const failed = stats.serverErrors > 0 || stats.unexpected > 0 || connErrors > 0 || childExit !== undefined;
@@ -437,6 +466,7 @@ try {
       errors: { serverErrors: stats.serverErrors, unexpected: stats.unexpected, connection: stats.connection, samples: stats.samples },
       serverRssMiB: { start: round(rssStart), afterWarmup: round(rssWarm), end: round(rssEnd), growthAfterWarmup: round(rssEnd - rssWarm), ...(rssTrend ? { trend: Object.fromEntries(Object.entries(rssTrend).map(([k, v]) => [k, round(v)])) } : {}) },
       serverHeapAfterMajorGcMiB: heapTrend ?? null,
+      ...(REDIS ? { cluster: cluster.json } : {}),
       articlesHeld: SEEDED + stats.created - stats.deleted,
       noncesConsumed: stats.nonces,
       serverExited: childExit ?? null,
@@ -451,5 +481,29 @@ try {
   await pool.close().catch(() => {});
   await stopTarget();
   if (DATA_DIR) rmSync(DATA_DIR, { recursive: true, force: true });
+  if (redisWatch) {
+    await redisWatch.cleanup().catch((err) => console.error(`load: could not remove the run's Redis keys {${REDIS_PREFIX}}:*: ${err?.message ?? err}`));
+    await redisWatch.close();
+  }
+}
+
+/** With --redis: memory per process (start, after the warm-up, end), heap per process after its major GCs, Redis. */
+function clusterFigures(start, warm, end, warmAt) {
+  if (!REDIS) return { lines: [], json: undefined };
+  const mib = (x) => `${Number(x).toFixed(1)} MiB`;
+  const lines = ['  processes     RSS at start / after warm-up / end:'];
+  for (const name of Object.keys(end)) lines.push(`    ${name.padEnd(12)} ${mib(start[name])} / ${mib(warm[name] ?? NaN)} / ${mib(end[name])}`);
+  const heaps = {};
+  for (const [at, heap, pid] of majorGcs) if (at >= warmAt) (heaps[pid] ??= []).push(heap);
+  const heapByProcess = Object.fromEntries(Object.entries(heaps).map(([pid, h]) => {
+    const k = instancePids.indexOf(Number(pid));
+    return [k >= 0 ? `instance ${k + 1}` : Number(pid) === child.pid ? (instancePids.length > 0 ? 'balancer' : 'server') : `pid ${pid}`, { majorGcs: h.length, first: h[0], last: h[h.length - 1], min: Math.min(...h), max: Math.max(...h) }];
+  }));
+  for (const [name, h] of Object.entries(heapByProcess)) lines.push(`    ${name.padEnd(12)} heap after ${h.majorGcs} major GCs since the warm-up: first ${mib(h.first)}, last ${mib(h.last)}, min ${mib(h.min)}, max ${mib(h.max)}`);
+  const third = Math.floor(redisSamples.length / 3);
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const redisTrend = third > 0 ? { firstThirdMiB: mean(redisSamples.slice(0, third).map((r) => r.usedMiB)), lastThirdMiB: mean(redisSamples.slice(-third).map((r) => r.usedMiB)), maxKeys: Math.max(...redisSamples.map((r) => r.keys)) } : undefined;
+  lines.push(`  redis         used memory after warm-up ${mib(redisWarm?.usedMiB ?? NaN)}, end ${mib(redisEnd?.usedMiB ?? NaN)}; keys of this run after warm-up ${redisWarm?.keys ?? '?'}, end ${redisEnd?.keys ?? '?'}${redisTrend ? `; mean used memory of the first third ${mib(redisTrend.firstThirdMiB)}, of the last third ${mib(redisTrend.lastThirdMiB)}` : ''}`);
+  return { lines, json: { instances: INSTANCES, rssMiB: { start, afterWarmup: warm, end }, heapAfterMajorGcMiB: heapByProcess, redis: { afterWarmup: redisWarm ?? null, end: redisEnd ?? null, trend: redisTrend ?? null } } };
 }
 process.exitCode = exitCode;

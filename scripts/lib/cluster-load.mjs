@@ -1,0 +1,69 @@
+// What the load script needs to watch a reference cluster (`conform serve --instances N --redis URL`): the memory
+// of each of its processes, the heap of each after its major GCs (from --trace-gc lines, which V8 prefixes with the
+// pid), and Redis's own memory and key count; and, at the end, the removal of the run's keys.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** Resident set size of a process, MiB: VmRSS from /proc on Linux, else `ps`; NaN when it is gone. */
+export function processRssMiB(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    if (m) return Number(m[1]) / 1024;
+  } catch {
+    // not Linux, or the process is gone
+  }
+  try {
+    return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** `instance k (pid P)` lines of `conform serve --instances N`: the instances' pids, by number. */
+export function instancePid(line) {
+  const m = /^ {2}instance (\d+) \(pid (\d+)\)/.exec(line);
+  return m ? { instance: Number(m[1]), pid: Number(m[2]) } : undefined;
+}
+
+/** A `--trace-gc` line of a major GC: the pid it came from and the heap after it, MiB. */
+export function majorGc(line) {
+  const m = /^\[(\d+):0x[0-9a-f]+\].*?Mark-Compact.*?->\s*([\d.]+)\s*\(/.exec(line);
+  return m ? { pid: Number(m[1]), heapMiB: Number(m[2]) } : undefined;
+}
+
+/**
+ * A Redis watcher on its own connection (ioredis, from the package's dependencies): `sample()` → { usedMiB, keys }
+ * for the run's prefix, `cleanup()` removes every key of the prefix (articles stay in Redis otherwise).
+ */
+export async function watchRedis(url, prefix) {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  const pattern = `{${prefix}}:*`;
+  const scan = async (each) => {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      await each(keys);
+    } while (cursor !== '0');
+  };
+  return {
+    async sample() {
+      const info = await redis.info('memory');
+      const used = Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN) / 1024 / 1024;
+      let keys = 0;
+      await scan(async (batch) => {
+        keys += batch.length;
+      });
+      return { usedMiB: used, keys };
+    },
+    async cleanup() {
+      await scan(async (batch) => {
+        if (batch.length > 0) await redis.unlink(...batch);
+      });
+    },
+    close: () => redis.quit().catch(() => redis.disconnect()),
+  };
+}
