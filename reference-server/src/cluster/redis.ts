@@ -70,6 +70,8 @@ export async function connectRedis(url: string, options: RedisOptions): Promise<
   const timeoutMs = options.timeoutMs ?? 2000;
   const shown = displayRedisUrl(url);
   const redis = new Redis(url, {
+    // RESP2: every Redis since 2.6 and the proxies in front of managed ones speak it (RESP3 needs HELLO, Redis 6+).
+    protocol: 2,
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
