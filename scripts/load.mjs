@@ -48,7 +48,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startConformServe } from './lib/serve-process.mjs';
-import { instancePid, majorGc, processRssMiB, watchRedis } from './lib/cluster-load.mjs';
+import { clusterFigures, instancePid, majorGc, processRssMiB, watchRedis } from './lib/cluster-load.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (!existsSync(path.join(root, 'dist', 'harness', 'src', 'auth', 'authenticator.js'))) {
@@ -440,7 +440,9 @@ try {
       ? `  server heap   after each major GC since the warm-up (${heapTrend.majorGcs}): first ${mib(heapTrend.first)}, last ${mib(heapTrend.last)}, min ${mib(heapTrend.min)}, max ${mib(heapTrend.max)}`
       : '  server heap   no major GC after the warm-up (run longer to see the heap trend)',
   );
-  const cluster = clusterFigures(processesStart, processesWarm, processesEnd, warmAt);
+  const cluster = REDIS
+    ? clusterFigures({ instances: INSTANCES, rss: { start: processesStart, warm: processesWarm, end: processesEnd }, warmAt, majorGcs, instancePids, serverPid: child.pid, redis: { warm: redisWarm, end: redisEnd, samples: redisSamples } })
+    : { lines: [], json: undefined };
   for (const line of cluster.lines) say(line);
   if (childExit !== undefined) say(`  SERVER EXITED during the load: code ${childExit.code}, signal ${childExit.signal}`);
 
@@ -486,24 +488,3 @@ try {
     await redisWatch.close();
   }
 }
-
-/** With --redis: memory per process (start, after the warm-up, end), heap per process after its major GCs, Redis. */
-function clusterFigures(start, warm, end, warmAt) {
-  if (!REDIS) return { lines: [], json: undefined };
-  const mib = (x) => `${Number(x).toFixed(1)} MiB`;
-  const lines = ['  processes     RSS at start / after warm-up / end:'];
-  for (const name of Object.keys(end)) lines.push(`    ${name.padEnd(12)} ${mib(start[name])} / ${mib(warm[name] ?? NaN)} / ${mib(end[name])}`);
-  const heaps = {};
-  for (const [at, heap, pid] of majorGcs) if (at >= warmAt) (heaps[pid] ??= []).push(heap);
-  const heapByProcess = Object.fromEntries(Object.entries(heaps).map(([pid, h]) => {
-    const k = instancePids.indexOf(Number(pid));
-    return [k >= 0 ? `instance ${k + 1}` : Number(pid) === child.pid ? (instancePids.length > 0 ? 'balancer' : 'server') : `pid ${pid}`, { majorGcs: h.length, first: h[0], last: h[h.length - 1], min: Math.min(...h), max: Math.max(...h) }];
-  }));
-  for (const [name, h] of Object.entries(heapByProcess)) lines.push(`    ${name.padEnd(12)} heap after ${h.majorGcs} major GCs since the warm-up: first ${mib(h.first)}, last ${mib(h.last)}, min ${mib(h.min)}, max ${mib(h.max)}`);
-  const third = Math.floor(redisSamples.length / 3);
-  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const redisTrend = third > 0 ? { firstThirdMiB: mean(redisSamples.slice(0, third).map((r) => r.usedMiB)), lastThirdMiB: mean(redisSamples.slice(-third).map((r) => r.usedMiB)), maxKeys: Math.max(...redisSamples.map((r) => r.keys)) } : undefined;
-  lines.push(`  redis         used memory after warm-up ${mib(redisWarm?.usedMiB ?? NaN)}, end ${mib(redisEnd?.usedMiB ?? NaN)}; keys of this run after warm-up ${redisWarm?.keys ?? '?'}, end ${redisEnd?.keys ?? '?'}${redisTrend ? `; mean used memory of the first third ${mib(redisTrend.firstThirdMiB)}, of the last third ${mib(redisTrend.lastThirdMiB)}` : ''}`);
-  return { lines, json: { instances: INSTANCES, rssMiB: { start, afterWarmup: warm, end }, heapAfterMajorGcMiB: heapByProcess, redis: { afterWarmup: redisWarm ?? null, end: redisEnd ?? null, trend: redisTrend ?? null } } };
-}
-process.exitCode = exitCode;
