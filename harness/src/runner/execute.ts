@@ -108,7 +108,7 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
           // Different requests at once: built in order (fresh nonces, tokens), then sent together, each checked alone.
           const group: BuiltRequest[] = [];
           for (const sub of step.concurrent) {
-            const n = sub.instance === undefined ? undefined : instanceNumber(render(sub.instance, local), deps);
+            const n = sub.instance === undefined ? undefined : instanceNumber(typeof sub.instance === 'number' ? sub.instance : render(sub.instance, local), deps);
             if (typeof n === 'object') return error(n.error);
             const b = await buildRequest({ request: sub.request }, local, deps, n);
             for (const x of b.obtained ?? []) {
@@ -145,7 +145,7 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
           if (messages.length > 0) return { kind: 'fail', step: at.index, ...named(), messages, transcript, requests, ...(charged ? { rules: charged } : {}) };
           continue;
         }
-        const instance = written.instance === undefined ? undefined : instanceNumber(render(written.instance, local), deps);
+        const instance = written.instance === undefined ? undefined : instanceNumber(typeof written.instance === 'number' ? written.instance : render(written.instance, local), deps);
         if (typeof instance === 'object') return error(instance.error);
         let built: BuiltRequest;
         if (step.replayOf !== undefined) {

@@ -89,6 +89,15 @@ scenarios:
     expect((await issuesOf(dir, early))[0]).toMatch(/"loc" is not defined here/);
   });
 
+  it('checks the cluster fields: an instance needs requires: [target.instances], and spread names no instance', async ({ tempDir: dir }) => {
+    const step = (extra: string) => ok.replace("      - request: { method: GET, path: / }\n", `      - request: { method: GET, path: / }\n${extra}`);
+    expect((await issuesOf(dir, step('        instance: "{{ instances | at: 0 }}"\n')))[0]).toMatch(/^F:7:9: a step sent to an instance .* needs requires: \[target\.instances\]/);
+    const required = (text: string) => text.replace('    steps:', '    requires: [target.instances]\n    steps:');
+    expect(await issuesOf(dir, required(step('        instance: "{{ instances | at: 0 }}"\n')))).toEqual([]);
+    const both = required(step('        instance: 1\n        repeat: { times: 2, spread: true }\n'));
+    expect(await issuesOf(dir, both)).toEqual([expect.stringMatching(/^F:\d+:\d+: a step spread over the instances names no instance/)]);
+  });
+
   it('reports YAML syntax errors and duplicate ids with positions', async ({ tempDir: dir }) => {
     expect((await issuesOf(dir, 'version: 1\nscenarios: [\n'))[0]).toMatch(/^F:\d+:\d+: /);
     const dup = ok + ok.split('scenarios:\n')[1];
@@ -104,6 +113,15 @@ describe('profile validation', () => {
     const lines = issues.map((i) => formatIssue({ ...i, file: 'P' }));
     expect(lines).toContain('P:3:3: unknown key "colection"');
     expect(lines.some((l) => l.startsWith('P:5:20: auth.schemes.1: expected one of'))).toBe(true);
+  });
+
+  it('reads target.instances, each with http or https', async ({ tempDir: dir }) => {
+    const file = path.join(dir, 'i.yaml');
+    await writeFile(file, 'target:\n  http: http://lb\n  instances:\n    - { http: http://a:1, https: https://a:2 }\n    - { https: https://b:2 }\n    - {}\n');
+    const { issues } = checkProfileSource(readSourceSync(file));
+    expect(issues.map((i) => formatIssue({ ...i, file: 'P' }))).toEqual([expect.stringMatching(/^P:6:7: target\.instances\.2: an instance needs http or https/)]);
+    await writeFile(file, 'target:\n  instances:\n    - { http: http://a:1 }\n');
+    expect(checkProfileSource(readSourceSync(file)).profile?.target.instances).toEqual([{ http: 'http://a:1' }]);
   });
 
   it("reads CONTRACT.md's unquoted path templates in flow sequences", async ({ tempDir: dir }) => {

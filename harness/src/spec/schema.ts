@@ -7,6 +7,8 @@ import { z } from 'zod';
 const Name = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a name is letters, digits and "_", not starting with a digit');
 const Template = z.string().describe('Text; `{{ expr }}` inserts a value (see docs/scenarios.md).');
 const TemplateList = z.union([z.array(Template), Template]);
+/** An instance of the profile's target.instances: its number (1 = the first), or a template rendering to one. */
+const InstanceRef = z.union([z.number().int().min(1), Template]);
 const StatusItem = z.union([
   z.number().int().min(100).max(599),
   z.string().regex(/^(?:[1-5]xx|[1-5]\d\d|\{\{.*\}\})$/, 'a status is a code (201), a class ("2xx") or a template'),
@@ -206,7 +208,7 @@ const StepSchema = z.strictObject({
     })
     .optional()
     .describe('Send the same signed request this many times (at once when concurrent); `expect` applies to each answer.'),
-  instance: Template.optional().describe(
+  instance: InstanceRef.optional().describe(
     "Send this step's request (a request, a replayOf, a repeat) to instance N of the profile's target.instances (1 = the first), instead of the load-balanced target: same transport, same Host (the target's), so a replay is byte for byte. Needs requires: [target.instances].",
   ),
   expectCount: z
@@ -220,7 +222,7 @@ const StepSchema = z.strictObject({
   expect: ExpectSchema.optional(),
   capture: z.record(Name, CaptureSchema).optional(),
   concurrent: z
-    .array(z.strictObject({ name: z.string().optional(), instance: Template.optional().describe('Send this request to instance N of target.instances.'), request: RequestSchema, expect: ExpectSchema.optional() }))
+    .array(z.strictObject({ name: z.string().optional(), instance: InstanceRef.optional().describe('Send this request to instance N of target.instances.'), request: RequestSchema, expect: ExpectSchema.optional() }))
     .min(2)
     .max(64)
     .optional()
