@@ -82,8 +82,11 @@ export async function connectRedis(url: string, options: RedisOptions): Promise<
     ...(options.connectionName !== undefined ? { connectionName: options.connectionName } : {}),
   });
   let down = false;
+  let started = false;
+  let lastError: Error | undefined;
   redis.on('error', (err: Error) => {
-    if (down) return;
+    lastError = err;
+    if (down || !started) return;
     down = true;
     options.log(`redis ${shown}: ${err.message}; answering 503 until it is back`);
   });
@@ -95,7 +98,8 @@ export async function connectRedis(url: string, options: RedisOptions): Promise<
     await redis.connect();
   } catch (err) {
     redis.disconnect();
-    throw new SharedStoreError(`cannot reach Redis at ${shown}: ${(err as Error).message}`, { cause: err });
+    const cause = lastError ?? (err as Error);
+    throw new SharedStoreError(`cannot reach Redis at ${shown}: ${cause.message}`, { cause });
   }
   const sha = createHash('sha1').update(COMMIT_SCRIPT).digest('hex');
   try {
@@ -106,6 +110,7 @@ export async function connectRedis(url: string, options: RedisOptions): Promise<
     if (err instanceof ReferenceServerError) throw err;
     throw new SharedStoreError(`Redis at ${shown} refused the commit script: ${(err as Error).message}`, { cause: err });
   }
+  started = true;
   const fail = (what: string, err: unknown) => new SharedStoreError(`redis ${shown}: ${what} failed: ${(err as Error).message}`, { cause: err });
   return {
     fetch: async (wants, nowMs) => {
