@@ -28,10 +28,13 @@ export function instanceNumber(value: unknown, deps: Pick<ExecDeps, 'profile'>):
   return k;
 }
 
-/** Instance `k`'s base URL for plain HTTP or TLS, or why there is none. */
+/**
+ * Instance `k`'s base URL for plain HTTP or TLS, or why there is none. An instance listed with TLS only gets what was
+ * meant for plain HTTP over TLS (never the other way round).
+ */
 export function instanceBase(deps: Pick<ExecDeps, 'profile'>, k: number, secure: boolean): { base: string } | { error: string } {
   const instance = deps.profile.target.instances[k - 1];
-  const base = secure ? instance?.https : instance?.http;
+  const base = secure ? instance?.https : (instance?.http ?? instance?.https);
   if (base === undefined) return { error: `instance ${k} has no ${secure ? 'TLS (https)' : 'plain-HTTP (http)'} base URL in the profile's target.instances` };
   return { base };
 }
