@@ -3,7 +3,8 @@
  * passes the whole suite through its balancer, the cluster scenarios included; each cluster fault is caught by the
  * scenarios aimed at it, and only by them; `conform diff` names the instance of a difference; SIGINT stops every
  * instance. Where redis-server is missing those tests are skipped with the install command; the rest (usage errors,
- * a single server listed as its own instances) runs everywhere.
+ * instances with their own memory failing the cluster scenarios, a single server listed as its own instances) runs
+ * everywhere.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -143,6 +144,21 @@ describe('conform serve --instances: usage', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/cannot reach Redis at redis:\/\/\*\*\*@127\.0\.0\.1:1/);
     expect(r.err).not.toContain('hunter2');
+  });
+});
+
+describe('the broken design on purpose: instances with their own memory (no Redis)', () => {
+  it('fails every cluster scenario but the OAuth 1 nonce one, which reports its broken precondition', async () => {
+    const cluster = await serveCluster(['--instances', '2', '--fault', 'nonce-per-instance,tokens-per-instance,articles-per-instance']);
+    try {
+      expect(cluster.output).toMatch(/2 instances each keeping its own state/);
+      const run = await runCluster(cluster, { filter: ['cluster/'], seed: 9 });
+      const s = byStatus(run);
+      expect(s['failed']?.sort(), problems(run)).toEqual(CLUSTER_SCENARIOS.filter((id) => id !== 'cluster/oauth1-nonce-other-instances').sort());
+      expect(run.scenarios.find((x) => x.id === 'cluster/oauth1-nonce-other-instances')).toMatchObject({ status: 'errored', precondition: { checkedBy: ['cluster/oauth1-credentials-any-instance'] } });
+    } finally {
+      await cluster.stop();
+    }
   });
 });
 
