@@ -52,7 +52,8 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps)
   let picked = pickBase(deps, r.via, explicit);
   if ('error' in picked) return picked;
   let autoScheme: Scheme | undefined;
-  if (auth === 'auto' && needsCredentials(method, path, deps.profile)) {
+  const needed = auth === 'auto' && needsCredentials(method, path, deps.profile);
+  if (needed) {
     autoScheme = chooseScheme(deps.profile, picked.base.startsWith('https:'));
     // The only usable schemes are TLS-only: a request that needs credentials goes over TLS; the plain listener
     // stays for the scenarios about plain HTTP.
@@ -74,7 +75,7 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps)
   let user = deps.profile.users[0]?.name;
   let options: AuthOptions = {};
   if (auth === 'auto') {
-    if (!needsCredentials(method, path, deps.profile)) return { request: after(request), base: picked.base };
+    if (!needed) return { request: after(request), base: picked.base };
     scheme = autoScheme;
     if (scheme === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
     if (scheme === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;

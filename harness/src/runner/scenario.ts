@@ -70,12 +70,13 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
   let firstError: Extract<IterationOutcome, { kind: 'error' }> | undefined;
   let lastPass: IterationOutcome | undefined;
 
+  const runDeps = { ...deps, seed };
   const property = fc.asyncProperty(arb, async (values) => {
     // After a transport error, or past the budget, every further run "passes": fast-check stops shrinking and
     // reports the best counterexample found so far, and no more requests go to a target that is misbehaving.
     if (firstError || executions >= limit) return true;
     executions++;
-    const outcome = await executeOnce(scenario, values as Record<string, unknown>, { ...deps, seed });
+    const outcome = await executeOnce(scenario, values as Record<string, unknown>, runDeps);
     requests += outcome.requests;
     if (outcome.kind === 'pass') {
       lastPass = outcome;
