@@ -349,6 +349,21 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   'basic-over-http': { observe: (s) => basicGet(s, 'bob', undefined, true), correct: 401, faulty: 200 },
   'basic-password-prefix': { observe: (s) => basicGet(s, 'alice', 'wonder'), correct: 401, faulty: 200 },
   'basic-case-insensitive': { observe: (s) => basicGet(s, 'alice', 'WONDER:LAND'), correct: 401, faulty: 200 },
+  'credential-field-first-line': {
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authorization: [String(s.basic('alice')['authorization']), 'Basic !'] }, secure: true }).status,
+    correct: 401,
+    faulty: 200,
+  },
+  'credential-field-last-line': {
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authorization: ['Basic !', String(s.basic('alice')['authorization'])] }, secure: true }).status,
+    correct: 401,
+    faulty: 200,
+  },
+  'basic-beside-hmac-ignored': {
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { ...s.basic('alice'), authentication: 'hmac alice' }, secure: true }).status,
+    correct: 401,
+    faulty: 200,
+  },
   'records-any-user': {
     observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'bob' }) } }).status,
     correct: 403,

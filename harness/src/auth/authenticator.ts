@@ -191,7 +191,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     if (options.token !== undefined) protocol.push(['oauth_token', options.token]);
     if (options.verifier !== undefined) protocol.push(['oauth_verifier', options.verifier]);
     if (options.callback !== undefined) protocol.push(['oauth_callback', options.callback]);
-    const isForm = /^application\/x-www-form-urlencoded/i.test(request.headers['content-type'] ?? '');
+    const isForm = /^application\/x-www-form-urlencoded/i.test([request.headers['content-type'] ?? ''].flat()[0] ?? '');
     const signedUrl = options.signUrl !== undefined ? new URL(options.signUrl, request.url).toString() : request.url;
     const formBody = isForm && typeof request.body === 'string' ? request.body : '';
     const base = oauth1BaseString(options.signAs?.method ?? request.method, signedUrl, formBody, protocol);

@@ -9,7 +9,8 @@ export interface HttpRequest {
   method: string;
   /** Absolute URL. */
   url: string;
-  headers: Record<string, string>;
+  /** Lowercase names. A list sends the field once per value, in order (targets are tested with repeated fields). */
+  headers: Record<string, string | string[]>;
   body?: string | Uint8Array;
 }
 

@@ -7,7 +7,7 @@ export type RuleStatus = 'passed' | 'failed' | 'errored' | 'skipped' | 'uncovere
 export interface Exchange {
   step: number;
   stepName?: string;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: { method: string; url: string; headers: Record<string, string | string[]>; body?: string };
   response?: { status: number; headers: Record<string, string | string[]>; body?: string; durationMs: number };
   error?: { code: string; message: string };
 }
