@@ -44,6 +44,8 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'accepts-missing-title': ['articles/invalid-replace', 'articles/invalid-create'],
   'accepts-duplicate-title': ['articles/invalid-replace', 'articles/invalid-create'],
   'accepts-other-root': ['articles/invalid-replace', 'articles/invalid-create'],
+  'stores-any-media-type': ['articles/other-media-type-replace'],
+  'oversize-acknowledged': ['articles/oversized-replace'],
   'delete-without-auth': ['articles/delete-needs-credentials'],
   'replace-without-auth': ['articles/replace-needs-credentials'],
   'refused-write-applied': ['articles/delete-needs-credentials', 'articles/replace-needs-credentials', 'articles/create-needs-credentials', 'articles/replace-wrong-digest'],

@@ -122,6 +122,11 @@ const EXPECTED: Record<string, Expected> = {
   'options/records-allow-handled': { status: 'passed', why: "with the owner's credentials, every method OPTIONS lists on the records path is handled" },
   'articles/no-external-entities': { status: 'passed', why: 'POST is no create here (301), and nothing ever contacts the out-of-band listener' },
   'methods/unlisted-rejected': { status: 'passed', why: 'PATCH, not listed, is answered 501' },
+  'articles/other-media-type-replace': {
+    status: 'failed',
+    failsUnder: ['2-invalid-refused', 'rfc9110-put-consistent'],
+    why: 'SHOULD (a warning): a WebDAV file store keeps a JSON body sent with Content-Type application/json and serves it back as the article (RFC 9110 §9.3.4: refuse, 415 suggested, or make consistent)',
+  },
   'auth/basic-field-repeated-refused': {
     status: 'failed',
     failsUnder: ['rfc9110-credential-field-once'],

@@ -266,6 +266,16 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: [400, false],
     faulty: [201, true],
   },
+  'stores-any-media-type': {
+    observe: (s) => [s.call('PUT', '/articles/x', '{"title":"A"}', { 'content-type': 'application/json' }).status, s.call('GET', '/articles/x').body?.toString()],
+    correct: [415, expect.stringContaining('no article at /articles/x')],
+    faulty: [201, '{"title":"A"}'],
+  },
+  'oversize-acknowledged': {
+    observe: (s) => [created(s).call('PUT', '/articles/x', articleXml({ title: 'x'.repeat(70_000) })).status, String(s.call('GET', '/articles/x').body ?? '').length < 1000],
+    correct: [413, true],
+    faulty: [204, true],
+  },
   'delete-without-auth': {
     observe: (s) => [created(s).send({ method: 'DELETE', target: '/articles/x', secure: true }).status, s.call('GET', '/articles/x').status],
     correct: [401, 200],

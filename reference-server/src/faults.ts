@@ -25,6 +25,8 @@ export const FAULTS = {
   'currency-uppercase': 'Currency is stored and served uppercased.',
   'price-rounded': 'Prices with more than two fraction digits are rounded to two (half-up) and stored, instead of refused.',
   'title-truncated': 'Titles longer than 200 code points (the bound the reference profile declares) are cut to 200 and stored, instead of refused.',
+  'stores-any-media-type': 'An article body whose Content-Type is not XML is not refused (415): it is stored as sent and served back verbatim as the article.',
+  'oversize-acknowledged': 'A body over --max-body-bytes (up to 16 times it) is read, dropped, and answered 204 as if it had been stored; the article keeps its old representation.',
   'accepts-integer-price': 'A price without a fractional part ("12") is accepted and stored as sent.',
   'accepts-uppercase-currency': 'A currency in upper or mixed case ("EUR") is accepted and stored as sent.',
   'accepts-missing-title': 'An article without <title> is accepted; the document is stored and served as sent.',

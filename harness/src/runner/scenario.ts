@@ -139,7 +139,15 @@ function vacuousReason(pass: IterationOutcome | undefined): string {
     : 'sent no request: every step was left out (its `when` was false) under this profile';
 }
 
-/** Plain JSON-able data for reports (fast-check values may carry prototypes). */
+/** Longest string a report shows of a counterexample value whole (an oversized body's title runs to megabytes). */
+const SHOWN_CHARACTERS = 2000;
+
+/**
+ * Plain JSON-able data for reports (fast-check values may carry prototypes), long strings cut to their start: the
+ * seed and path replay the value itself.
+ */
 function toPlain(v: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(v)) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(v), (_key, value: unknown) =>
+    typeof value === 'string' && value.length > SHOWN_CHARACTERS ? `${value.slice(0, 200)}… (${value.length - 200} more characters)` : value,
+  ) as Record<string, unknown>;
 }
