@@ -122,12 +122,22 @@ const EXPECTED: Record<string, Expected> = {
   'options/records-allow-handled': { status: 'passed', why: "with the owner's credentials, every method OPTIONS lists on the records path is handled" },
   'articles/no-external-entities': { status: 'passed', why: 'POST is no create here (301), and nothing ever contacts the out-of-band listener' },
   'methods/unlisted-rejected': { status: 'passed', why: 'PATCH, not listed, is answered 501' },
+  'articles/other-media-type-replace': {
+    status: 'failed',
+    failsUnder: ['2-invalid-refused', 'rfc9110-put-consistent'],
+    why: 'SHOULD (a warning): a WebDAV file store keeps a JSON body sent with Content-Type application/json and serves it back as the article (RFC 9110 §9.3.4: refuse, 415 suggested, or make consistent)',
+  },
+  'auth/basic-field-repeated-refused': {
+    status: 'failed',
+    failsUnder: ['rfc9110-credential-field-once'],
+    why: 'SHOULD (a warning): a repeated Authorization field whose first line is valid Basic and whose second is junk opens the records (RFC 9110 §5.3: a client must not send it; the server serves it on one line)',
+  },
 };
 
 /**
  * The rules lighttpd honestly breaks: §4.2 and what rests on POST creating (the generated URL shape, "either method may
  * create", a collection that answers OPTIONS with POST), the Location of a creating PUT, MKCOL listed where it is
- * refused, and the MAY of an Allow list that depends on credentials.
+ * refused, the MAY of an Allow list that depends on credentials, and the SHOULD of refusing a repeated credential field.
  */
 const FAILED_RULES = [
   '4.2-post-201-location',
@@ -140,6 +150,7 @@ const FAILED_RULES = [
   '2-invalid-refused',
   'rfc9110-put-consistent',
   '4.3-allow-handled',
+  'rfc9110-credential-field-once',
 ];
 
 

@@ -266,6 +266,16 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: [400, false],
     faulty: [201, true],
   },
+  'stores-any-media-type': {
+    observe: (s) => [s.call('PUT', '/articles/x', '{"title":"A"}', { 'content-type': 'application/json' }).status, s.call('GET', '/articles/x').body?.toString()],
+    correct: [415, expect.stringContaining('no article at /articles/x')],
+    faulty: [201, '{"title":"A"}'],
+  },
+  'oversize-acknowledged': {
+    observe: (s) => [created(s).call('PUT', '/articles/x', articleXml({ title: 'x'.repeat(70_000) })).status, String(s.call('GET', '/articles/x').body ?? '').length < 1000],
+    correct: [413, true],
+    faulty: [204, true],
+  },
   'delete-without-auth': {
     observe: (s) => [created(s).send({ method: 'DELETE', target: '/articles/x', secure: true }).status, s.call('GET', '/articles/x').status],
     correct: [401, 200],
@@ -349,6 +359,21 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   'basic-over-http': { observe: (s) => basicGet(s, 'bob', undefined, true), correct: 401, faulty: 200 },
   'basic-password-prefix': { observe: (s) => basicGet(s, 'alice', 'wonder'), correct: 401, faulty: 200 },
   'basic-case-insensitive': { observe: (s) => basicGet(s, 'alice', 'WONDER:LAND'), correct: 401, faulty: 200 },
+  'credential-field-first-line': {
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authorization: [String(s.basic('alice')['authorization']), 'Basic !'] }, secure: true }).status,
+    correct: 401,
+    faulty: 200,
+  },
+  'credential-field-last-line': {
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authorization: ['Basic !', String(s.basic('alice')['authorization'])] }, secure: true }).status,
+    correct: 401,
+    faulty: 200,
+  },
+  'basic-beside-hmac-ignored': {
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { ...s.basic('alice'), authentication: 'hmac alice' }, secure: true }).status,
+    correct: 401,
+    faulty: 200,
+  },
   'records-any-user': {
     observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'bob' }) } }).status,
     correct: 403,

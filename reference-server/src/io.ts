@@ -22,6 +22,8 @@ export function originTarget(target: string): string {
   return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
 }
 
+const CREDENTIAL_FIELDS = ['authorization', 'authentication'] as const;
+
 /**
  * Builds the pure request record from a node request and its fully read body. `connection` is passed only
  * under the `connection-remembers` fault.
@@ -30,6 +32,12 @@ export function toRequestRecord(req: IncomingMessage, body: Uint8Array, secure: 
   const headers: HeaderMap = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = value;
+  }
+  // Node keeps the first line of a repeated Authorization and joins repeated unknown fields with ", ": either way the
+  // verifier could not tell a credential sent twice. It sees every line of the credential fields.
+  for (const name of CREDENTIAL_FIELDS) {
+    const lines = req.headersDistinct[name];
+    if (lines !== undefined && lines.length > 1) headers[name] = lines;
   }
   const target = req.url ?? '/';
   const record: RequestRecord = { method: req.method ?? '', ...splitTarget(target), target: originTarget(target), headers, body, secure };

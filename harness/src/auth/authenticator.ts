@@ -191,10 +191,11 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     if (options.token !== undefined) protocol.push(['oauth_token', options.token]);
     if (options.verifier !== undefined) protocol.push(['oauth_verifier', options.verifier]);
     if (options.callback !== undefined) protocol.push(['oauth_callback', options.callback]);
-    const isForm = /^application\/x-www-form-urlencoded/i.test(request.headers['content-type'] ?? '');
+    const isForm = /^application\/x-www-form-urlencoded/i.test([request.headers['content-type'] ?? ''].flat()[0] ?? '');
     // The base string URI's authority is the Host the request carries (RFC 5849 §3.4.1.2), which a request sent to
     // one instance of a cluster sets to the load-balanced target's.
-    const sent = request.headers['host'] === undefined ? request.url : withHost(request.url, request.headers['host']);
+    const host = [request.headers['host'] ?? []].flat()[0];
+    const sent = host === undefined ? request.url : withHost(request.url, host);
     const signedUrl = options.signUrl !== undefined ? new URL(options.signUrl, sent).toString() : sent;
     const formBody = isForm && typeof request.body === 'string' ? request.body : '';
     const base = oauth1BaseString(options.signAs?.method ?? request.method, signedUrl, formBody, protocol);

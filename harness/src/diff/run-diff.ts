@@ -97,7 +97,14 @@ function skipReason(scenario: Scenario, reference: SideContext, target: SideCont
   const r = missingCapability(scenario.requires, reference.profile);
   const t = missingCapability(scenario.requires, target.profile);
   const reasons = [r ? `reference profile: ${r}` : undefined, t ? `target profile: ${t}` : undefined].filter((x) => x !== undefined);
-  return reasons.length > 0 ? reasons.join('; ') : undefined;
+  if (reasons.length > 0) return reasons.join('; ');
+  // Both sides get the same generated values, sized by the reference's declared limit: a body over one side's limit
+  // may be under the other's, and each side is free to take what it declares it takes (§8 "not shown").
+  const limits = [reference.profile.articles.maxBodyBytes, target.profile.articles.maxBodyBytes];
+  if (scenario.requires.includes('articles.maxBodyBytes') && limits[0] !== limits[1]) {
+    return `the sides declare different body limits (articles.maxBodyBytes ${limits[0]} and ${limits[1]}): the same body is not over both`;
+  }
+  return undefined;
 }
 
 interface Context {

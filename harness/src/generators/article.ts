@@ -162,8 +162,11 @@ export interface ArticleOptions {
   /**
    * `inside` (default): every value inside `bounds`, so it must round-trip exactly. `beyond`: the title, the price or
    * both beyond them (the currency stays ordinary), so a target may refuse it but never store it altered.
+   * `oversized`: ordinary values, the title padded so the serialized body is larger than `bodyBytesOver`.
    */
-  values?: 'inside' | 'beyond';
+  values?: 'inside' | 'beyond' | 'oversized';
+  /** For `values: oversized`: the size the body must exceed, bytes (the profile's `articles.maxBodyBytes`). */
+  bodyBytesOver?: number;
 }
 
 /** The bounds used when none are given: what the reference server declares. */
@@ -180,6 +183,10 @@ export function articleArb(optionalFields: readonly string[], options: ArticleOp
     : fc.tuple(...optionalFields.map(fieldArb)).map((pairs) => Object.fromEntries(pairs.filter((p) => p !== undefined)) as Record<string, string>);
   const title = titleArb(40, bounds.titleMaxLength);
   const price = priceArb(bounds);
+  if (options.values === 'oversized') {
+    const padding = 'x'.repeat((options.bodyBytesOver ?? 65_536) + 1);
+    return fc.record({ title: title.map((t) => t + padding), price, currency: currencyArb(), fields });
+  }
   if (options.values !== 'beyond') return fc.record({ title, price, currency: currencyArb(), fields });
   const which = fc.constantFrom('title', 'price', 'both');
   return which.chain((w) =>

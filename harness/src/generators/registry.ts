@@ -22,9 +22,9 @@ function nonceBounds(p: ResolvedProfile): NonceBounds {
 export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
   article: {
     description:
-      "An article {title, price, currency, fields} inside the profile's articles.bounds; option optional: always | never | sometimes fills the profile's optionalFields; option values: beyond puts the title, the price or both beyond the bounds.",
-    options: z.strictObject({ optional: z.enum(['always', 'never', 'sometimes']).optional(), values: z.enum(['inside', 'beyond']).optional() }),
-    make: (o, p) => articleArb(p.articles.optionalFields, o as ArticleOptions, p.articles.bounds),
+      "An article {title, price, currency, fields} inside the profile's articles.bounds; option optional: always | never | sometimes fills the profile's optionalFields; option values: beyond puts the title, the price or both beyond the bounds; values: oversized pads the title so the body is larger than articles.maxBodyBytes.",
+    options: z.strictObject({ optional: z.enum(['always', 'never', 'sometimes']).optional(), values: z.enum(['inside', 'beyond', 'oversized']).optional() }),
+    make: (o, p) => articleArb(p.articles.optionalFields, { ...(o as ArticleOptions), ...(p.articles.maxBodyBytes !== undefined ? { bodyBytesOver: p.articles.maxBodyBytes } : {}) }, p.articles.bounds),
   },
   invalidArticle: {
     description: 'An invalid article {defect, xml}: a valid one (inside articles.bounds) with one defect — integer price, uppercase currency, a currency that is not a code, no title, a second title, another root, no price, no currency. Send {{ x.xml }} as a raw body.',

@@ -21,8 +21,11 @@ export function percentEncodeBytes(bytes: Uint8Array, all = false): string {
 
 /** The UTF-8 bytes of `text`, unreserved characters kept, every other byte `%XX` (RFC 3986, RFC 5849 §3.6). */
 export function percentEncode(text: string): string {
-  return percentEncodeBytes(Buffer.from(text, 'utf8'));
+  // Most values (slugs, ids, nonces) are unreserved already: nothing to encode, no bytes to walk.
+  return ALL_UNRESERVED.test(text) ? text : percentEncodeBytes(Buffer.from(text, 'utf8'));
 }
+
+const ALL_UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
 
 /** Every UTF-8 byte of `text` as `%XX`, unreserved ones included (a client that encodes everything). */
 export function percentEncodeAll(text: string): string {

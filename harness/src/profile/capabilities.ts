@@ -16,6 +16,7 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'articles.deletable': { test: (p) => p.articles.deletable, key: 'articles.deletable: true' },
   'articles.writeAuth': { test: (p) => p.articles.writeAuth, key: 'articles.writeAuth: true' },
   'articles.aliases': { test: (p) => p.articles.aliases.length > 0, key: 'articles.aliases' },
+  'articles.maxBodyBytes': { test: (p) => p.articles.maxBodyBytes !== undefined, key: 'articles.maxBodyBytes' },
   'articles.optionalFields': { test: (p) => p.articles.optionalFields.length > 0, key: 'articles.optionalFields' },
   options: { test: (p) => p.options.implemented, key: 'options.implemented: true (or a list with collection and item)' },
   'options.allowDependsOnAuth': { test: (p) => p.options.allowDependsOnAuth, key: 'options.allowDependsOnAuth: true' },

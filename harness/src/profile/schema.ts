@@ -61,6 +61,13 @@ export const ProfileSchema = z.strictObject({
       mediaType: z.string().optional().describe('Content-Type sent with article bodies. Default application/xml.'),
       optionalFields: z.array(z.string().regex(/^[A-Za-z_][\w.-]*$/)).optional().describe('Optional text child elements of <article> that the target stores and returns.'),
       replaceStatus: z.array(z.number().int().min(200).max(299)).min(1).optional().describe('Statuses of a successful replace. Default [200, 204] (RFC 9110 §9.3.4).'),
+      maxBodyBytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(16 * 1024 * 1024)
+        .optional()
+        .describe('The largest article body the target accepts, in bytes (§8: "payload size limits: not shown"). A larger one may be refused with a 4xx (413), never acknowledged and dropped. Unset: not declared, and articles/oversized-* are skipped.'),
       bounds: z
         .strictObject({
           priceScale: z.number().int().min(1).max(18).optional().describe('Fraction digits of a price the target stores exactly. Default 2.'),
@@ -148,6 +155,7 @@ export interface ResolvedProfile {
     optionalFields: string[];
     replaceStatus: number[];
     bounds: ArticleBounds;
+    maxBodyBytes?: number;
   };
   /** `implemented`: OPTIONS is implemented on the collection and the items; `on`: every resource it is implemented on. */
   options: { implemented: boolean; on: OptionsResource[]; allowDependsOnAuth: boolean };
@@ -179,6 +187,7 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       optionalFields: a.optionalFields ?? [],
       replaceStatus: a.replaceStatus ?? [200, 204],
       bounds: { ...DEFAULT_BOUNDS, ...stripUndefined({ ...a.bounds }) },
+      ...(a.maxBodyBytes !== undefined ? { maxBodyBytes: a.maxBodyBytes } : {}),
     },
     options: { ...resolveOptions(data.options?.implemented ?? true), allowDependsOnAuth: data.options?.allowDependsOnAuth ?? false },
     oob: resolveOob(data.oob),

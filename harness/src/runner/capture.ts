@@ -21,7 +21,8 @@ export function jsonPath(text: string, dotted: string): unknown {
 }
 
 export function capture(step: StepData, res: HttpResponse, requestUrl: string, baseUrl: string, scope: Record<string, unknown>, redactor: Redactor): void {
-  for (const [name, c] of Object.entries(step.capture ?? {})) {
+  if (step.capture === undefined) return;
+  for (const [name, c] of Object.entries(step.capture)) {
     if ('header' in c) scope[name] = headerValue(res, c.header);
     else if ('json' in c || 'form' in c) {
       const value = 'json' in c ? jsonPath(Buffer.from(res.body).toString('utf8'), c.json) : formField(Buffer.from(res.body).toString('utf8'), c.form);

@@ -19,12 +19,35 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * `Allow` shows everything an authenticated client may do.
  */
 export function needsCredentials(method: string, path: string, profile: ResolvedProfile): boolean {
-  const p = path.split('?')[0] ?? path;
+  const q = path.indexOf('?');
+  const p = q < 0 ? path : path.slice(0, q);
   const m = method.toUpperCase();
-  const articlePath = p === profile.articles.collection || p.startsWith(profile.articles.collection + '/') ||
-    [profile.articles.item, ...profile.articles.aliases].some((t) => p.startsWith(t.split('{')[0] ?? t));
-  if (articlePath && profile.articles.writeAuth && (UNSAFE.has(m) || m === 'OPTIONS')) return true;
+  if (profile.articles.writeAuth && (UNSAFE.has(m) || m === 'OPTIONS') && isArticlePath(p, articlePaths(profile))) return true;
   return m !== 'OPTIONS' && protectedPatterns(profile).some((re) => re.test(p));
+}
+
+interface ArticlePaths {
+  collection: string;
+  /** The collection followed by "/": its children. */
+  below: string;
+  /** The fixed parts of the item and alias templates (`/articles/` of `/articles/{id}`). */
+  templates: string[];
+}
+
+const articleCache = new WeakMap<ResolvedProfile, ArticlePaths>();
+
+function articlePaths(profile: ResolvedProfile): ArticlePaths {
+  let a = articleCache.get(profile);
+  if (!a) {
+    const { collection, item, aliases } = profile.articles;
+    a = { collection, below: `${collection}/`, templates: [item, ...aliases].map((t) => t.split('{')[0] ?? t) };
+    articleCache.set(profile, a);
+  }
+  return a;
+}
+
+function isArticlePath(p: string, a: ArticlePaths): boolean {
+  return p === a.collection || p.startsWith(a.below) || a.templates.some((t) => p.startsWith(t));
 }
 
 /** The profile's protected path templates as regular expressions, compiled once per profile (not per request). */

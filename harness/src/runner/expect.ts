@@ -4,6 +4,7 @@ import type { ArticleValue } from '../generators/article.js';
 import { isRefusalStatus } from '../profile/refusals.js';
 import type { CheckName, ExpectData, HeaderExpectationData } from '../spec/schema.js';
 import { compareArticle, validateArticle } from '../xml/article-xml.js';
+import { checkJson } from './json-check.js';
 
 const ORDINALS = ['first', 'second', 'third', 'fourth'];
 
@@ -53,6 +54,17 @@ export interface LocationOrigins {
 
 const prefixOf = (u: URL) => u.pathname.replace(/\/$/, '');
 
+/** Base URLs parsed once: a run has a handful, and every created resource's Location is read against one. */
+const BASES = new Map<string, URL>();
+function parsedBase(url: string): URL {
+  let u = BASES.get(url);
+  if (!u) {
+    u = new URL(url);
+    if (BASES.size < 64) BASES.set(url, u);
+  }
+  return u;
+}
+
 /**
  * Resolves a Location against the request URL and reads it through the target's base URL: the path below the base,
  * or a problem. A relative or same-origin Location loses the base's path prefix (`/api`); an absolute one on an origin
@@ -67,7 +79,7 @@ export function locationPath(location: string, requestUrl: string, baseUrl: stri
   } catch {
     return { problem: `Location ${JSON.stringify(location)} is not a valid URI reference` };
   }
-  const base = new URL(baseUrl);
+  const base = parsedBase(baseUrl);
   let prefix = prefixOf(base);
   if (resolved.origin !== base.origin) {
     const owner = (origins.own ?? []).map((o) => new URL(o)).find((o) => o.origin === resolved.origin);
@@ -153,131 +165,118 @@ export function checkRefused(res: HttpResponse, refused: { hidden?: boolean | un
   return [];
 }
 
+type Checks = { [K in Exclude<keyof ExpectData, 'oob'>]-?: (res: HttpResponse, exp: NonNullable<ExpectData[K]>, ctx: CheckContext) => string[] };
+
+/** Each check of `expect`, on its own (`oob` is the runner's: it asks the listener, not the response). */
+const CHECKS: Checks = {
+  status: (res, exp, { render }) => {
+    const set = statusSet(exp, render);
+    return statusMatches(res.status, set) ? [] : [`expected status ${describeSet(set)}, got ${res.status}`];
+  },
+  refused: (res, exp, ctx) => checkRefused(res, exp, ctx.refusalStatus),
+  statusNot: (res, exp, { render }) => {
+    const set = statusSet(exp, render);
+    return statusMatches(res.status, set) ? [`status must not be ${describeSet(set)}, got ${res.status}`] : [];
+  },
+  headers: (res, exp, { render }) => Object.entries(exp).flatMap(([name, h]) => checkHeader(res, name, h, render)),
+  location: checkLocation,
+  allow: checkAllow,
+  article: (res, exp, ctx) => {
+    const articles = [exp].flat().map((t) => ctx.render(t) as ArticleValue);
+    const text = bodyText(res.body);
+    if (text.trim() === '') return ['the body is empty, expected the article'];
+    const diffs = articles.map((a) => compareArticle(a, text, ctx.optionalFields));
+    if (diffs.length === 1) return (diffs[0] ?? []).map((d) => `article: ${d}`);
+    if (diffs.some((d) => d.length === 0)) return [];
+    return [`article: equal to none of the ${diffs.length} expected, ${diffs.map((d, i) => `not the ${ORDINALS[i] ?? `#${i + 1}`}: ${d.join(', ')}`).join('; ')}`];
+  },
+  validArticle: (res, exp) => {
+    if (!exp) return [];
+    const text = bodyText(res.body);
+    return text.trim() === '' ? ['the body is empty, expected an article'] : validateArticle(text).map((d) => `article: ${d}`);
+  },
+  json: (res, exp, { render }) => checkJson(bodyText(res.body), exp, render),
+  body: (res, exp, { render }) => {
+    const out: string[] = [];
+    const text = bodyText(res.body);
+    if (exp.empty === true && res.body.length > 0) out.push(`the body must be empty, got ${res.body.length} bytes`);
+    if (exp.empty === false && res.body.length === 0) out.push('the body is empty');
+    if (exp.contains !== undefined) {
+      const want = String(render(exp.contains));
+      if (!text.includes(want)) out.push(`the body does not contain ${JSON.stringify(want)}`);
+    }
+    if (exp.notContains !== undefined) {
+      const unwanted = String(render(exp.notContains));
+      if (text.includes(unwanted)) out.push(`the body contains ${JSON.stringify(unwanted)}`);
+    }
+    return out;
+  },
+};
+
+/** The order checks report in when a step's are run together. */
+const CHECK_ORDER = Object.keys(CHECKS) as (keyof Checks)[];
+
+function runCheck<K extends keyof Checks>(check: K, res: HttpResponse, exp: ExpectData, ctx: CheckContext): string[] {
+  const value = exp[check];
+  // Each entry takes its own key's value; TypeScript cannot correlate the two through the generic index.
+  return value === undefined ? [] : (CHECKS[check] as (r: HttpResponse, v: unknown, c: CheckContext) => string[])(res, value, ctx);
+}
+
 /** Runs every expectation of a step against the response, each failure with the check it came from. */
 export function checkResponseByCheck(res: HttpResponse, exp: ExpectData | undefined, ctx: CheckContext): { check: CheckName; message: string }[] {
   if (!exp) return [];
-  return (Object.keys(exp) as (keyof ExpectData & CheckName)[]).flatMap((check) =>
-    exp[check] === undefined ? [] : checkResponse(res, { [check]: exp[check] }, ctx).map((message) => ({ check, message })),
-  );
+  const out: { check: CheckName; message: string }[] = [];
+  for (const check in exp) {
+    if (check === 'oob') continue;
+    for (const message of runCheck(check as keyof Checks, res, exp, ctx)) out.push({ check: check as keyof Checks, message });
+  }
+  return out;
 }
 
 /** Runs every expectation of a step against the response. */
 export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ctx: CheckContext): string[] {
-  if (!exp) return [];
+  return exp ? CHECK_ORDER.flatMap((check) => runCheck(check, res, exp, ctx)) : [];
+}
+
+function checkLocation(res: HttpResponse, exp: NonNullable<ExpectData['location']>, ctx: CheckContext): string[] {
   const { render } = ctx;
+  const loc = headerValue(res, 'location');
+  if (loc === undefined) return ['Location header is missing'];
+  const r = locationPath(loc, ctx.requestUrl, ctx.baseUrl, exp.sameOrigin === false ? {} : (ctx.origins ?? {}));
+  if ('problem' in r) return [r.problem];
   const out: string[] = [];
-  if (exp.status !== undefined) {
-    const set = statusSet(exp.status, render);
-    if (!statusMatches(res.status, set)) out.push(`expected status ${describeSet(set)}, got ${res.status}`);
+  if (exp.path !== undefined) {
+    const want = (Array.isArray(exp.path) ? exp.path : [exp.path]).flatMap((t) => asList(render(t)));
+    if (!want.some((w) => samePath(r.path, w))) out.push(`Location path is ${JSON.stringify(r.path)}, expected ${want.map((w) => JSON.stringify(w)).join(' or ')}`);
   }
-  if (exp.refused !== undefined) out.push(...checkRefused(res, exp.refused, ctx.refusalStatus));
-  if (exp.statusNot !== undefined) {
-    const set = statusSet(exp.statusNot, render);
-    if (statusMatches(res.status, set)) out.push(`status must not be ${describeSet(set)}, got ${res.status}`);
+  if (exp.differsFrom !== undefined) {
+    const others = [exp.differsFrom].flat().flatMap((t) => asList(render(t)));
+    if (others.some((o) => samePath(r.path, o))) out.push(`Location path ${JSON.stringify(r.path)} is the same as an earlier one; a new resource needs a new URL`);
   }
-  for (const [name, h] of Object.entries(exp.headers ?? {})) out.push(...checkHeader(res, name, h, render));
-  if (exp.location) {
-    const loc = headerValue(res, 'location');
-    if (loc === undefined) out.push('Location header is missing');
-    else {
-      const r = locationPath(loc, ctx.requestUrl, ctx.baseUrl, exp.location.sameOrigin === false ? {} : (ctx.origins ?? {}));
-      if ('problem' in r) out.push(r.problem);
-      else {
-        if (exp.location.path !== undefined) {
-          const want = (Array.isArray(exp.location.path) ? exp.location.path : [exp.location.path]).flatMap((t) => asList(render(t)));
-          if (!want.some((w) => samePath(r.path, w))) out.push(`Location path is ${JSON.stringify(r.path)}, expected ${want.map((w) => JSON.stringify(w)).join(' or ')}`);
-        }
-        if (exp.location.differsFrom !== undefined) {
-          const others = [exp.location.differsFrom].flat().flatMap((t) => asList(render(t)));
-          const same = others.find((o) => samePath(r.path, o));
-          if (same !== undefined) out.push(`Location path ${JSON.stringify(r.path)} is the same as an earlier one; a new resource needs a new URL`);
-        }
-        if (exp.location.shape !== undefined) {
-          const shape = String(render(exp.location.shape));
-          if (!shapeRegex(shape).test(r.path.split('?')[0]!)) out.push(`Location path ${JSON.stringify(r.path)} does not have the shape ${shape}`);
-        }
-      }
-    }
+  if (exp.shape !== undefined) {
+    const shape = String(render(exp.shape));
+    if (!shapeRegex(shape).test(r.path.split('?')[0]!)) out.push(`Location path ${JSON.stringify(r.path)} does not have the shape ${shape}`);
   }
-  if (exp.allow) {
-    const allow = headerValue(res, 'allow');
-    if (allow === undefined) out.push('Allow header is missing');
-    else {
-      const { methods, bad } = parseAllow(allow);
-      if (bad.length > 0) out.push(`Allow ${JSON.stringify(allow)} is not a comma-separated list of method names (bad: ${bad.join(', ')})`);
-      const has = new Set(methods);
-      for (const m of (exp.allow.includes === undefined ? [] : [exp.allow.includes].flat()).flatMap((t) => asList(render(t)))) {
-        if (!has.has(m)) out.push(`Allow ${JSON.stringify(allow)} lacks ${m}`);
-      }
-      for (const m of (exp.allow.excludes === undefined ? [] : [exp.allow.excludes].flat()).flatMap((t) => asList(render(t)))) {
-        if (has.has(m)) out.push(`Allow ${JSON.stringify(allow)} must not list ${m}`);
-      }
-      if (exp.allow.subsetOf !== undefined) {
-        const superset = new Set([exp.allow.subsetOf].flat().flatMap((t) => asList(render(t))));
-        const extra = methods.filter((m) => !superset.has(m));
-        if (extra.length > 0) out.push(`Allow ${JSON.stringify(allow)} lists ${extra.join(', ')}, which the other answer (${[...superset].join(', ')}) does not`);
-      }
-    }
+  return out;
+}
+
+function checkAllow(res: HttpResponse, exp: NonNullable<ExpectData['allow']>, { render }: CheckContext): string[] {
+  const allow = headerValue(res, 'allow');
+  if (allow === undefined) return ['Allow header is missing'];
+  const out: string[] = [];
+  const { methods, bad } = parseAllow(allow);
+  if (bad.length > 0) out.push(`Allow ${JSON.stringify(allow)} is not a comma-separated list of method names (bad: ${bad.join(', ')})`);
+  const has = new Set(methods);
+  for (const m of (exp.includes === undefined ? [] : [exp.includes].flat()).flatMap((t) => asList(render(t)))) {
+    if (!has.has(m)) out.push(`Allow ${JSON.stringify(allow)} lacks ${m}`);
   }
-  if (exp.article !== undefined) {
-    const articles = [exp.article].flat().map((t) => render(t) as ArticleValue);
-    const text = bodyText(res.body);
-    if (text.trim() === '') out.push('the body is empty, expected the article');
-    else {
-      const diffs = articles.map((a) => compareArticle(a, text, ctx.optionalFields));
-      if (diffs.length === 1) out.push(...(diffs[0] ?? []).map((d) => `article: ${d}`));
-      else if (!diffs.some((d) => d.length === 0)) {
-        out.push(`article: equal to none of the ${diffs.length} expected, ${diffs.map((d, i) => `not the ${ORDINALS[i] ?? `#${i + 1}`}: ${d.join(', ')}`).join('; ')}`);
-      }
-    }
+  for (const m of (exp.excludes === undefined ? [] : [exp.excludes].flat()).flatMap((t) => asList(render(t)))) {
+    if (has.has(m)) out.push(`Allow ${JSON.stringify(allow)} must not list ${m}`);
   }
-  if (exp.validArticle) {
-    const text = bodyText(res.body);
-    if (text.trim() === '') out.push('the body is empty, expected an article');
-    else out.push(...validateArticle(text).map((d) => `article: ${d}`));
-  }
-  if (exp.json) {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(bodyText(res.body));
-    } catch {
-      // A body that is not JSON holds no member: it satisfies checks that only require absence.
-      if (Object.values(exp.json).some((c) => c.present !== false)) out.push('the body is not JSON');
-    }
-    if (doc !== undefined) {
-      for (const [p, c] of Object.entries(exp.json)) {
-        let v: unknown = doc;
-        for (const seg of p.split('.')) v = v !== null && typeof v === 'object' && Object.hasOwn(v, seg) ? (v as Record<string, unknown>)[seg] : undefined;
-        const kind = Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
-        if (c.present === false) {
-          if (v !== undefined) out.push(`JSON ${p} must be absent`);
-          continue;
-        }
-        if (v === undefined) {
-          out.push(`JSON ${p} is missing`);
-          continue;
-        }
-        if (c.type !== undefined && kind !== c.type) out.push(`JSON ${p} is a ${kind}, expected a ${c.type}`);
-        if (c.equals !== undefined) {
-          const want = typeof c.equals === 'string' ? render(c.equals) : c.equals;
-          if (v !== want && String(v) !== String(want)) out.push(`JSON ${p} is ${JSON.stringify(v)}, expected ${JSON.stringify(want)}`);
-        }
-        if (c.matches !== undefined && !new RegExp(c.matches).test(String(v))) out.push(`JSON ${p} ${JSON.stringify(v)} does not match /${c.matches}/`);
-      }
-    }
-  }
-  if (exp.body) {
-    const text = bodyText(res.body);
-    if (exp.body.empty === true && res.body.length > 0) out.push(`the body must be empty, got ${res.body.length} bytes`);
-    if (exp.body.empty === false && res.body.length === 0) out.push('the body is empty');
-    if (exp.body.contains !== undefined) {
-      const want = String(render(exp.body.contains));
-      if (!text.includes(want)) out.push(`the body does not contain ${JSON.stringify(want)}`);
-    }
-    if (exp.body.notContains !== undefined) {
-      const unwanted = String(render(exp.body.notContains));
-      if (text.includes(unwanted)) out.push(`the body contains ${JSON.stringify(unwanted)}`);
-    }
+  if (exp.subsetOf !== undefined) {
+    const superset = new Set([exp.subsetOf].flat().flatMap((t) => asList(render(t))));
+    const extra = methods.filter((m) => !superset.has(m));
+    if (extra.length > 0) out.push(`Allow ${JSON.stringify(allow)} lists ${extra.join(', ')}, which the other answer (${[...superset].join(', ')}) does not`);
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * external entities put its URL (and a file: URL of a file it wrote) into a document; a target that resolves them
  * makes a request here, or serves the marker back — as security scanners detect server-side requests.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +34,21 @@ export interface OobScope {
   marker: string;
 }
 
+/**
+ * One folder per process for the marker files, made when first needed and removed when the process exits: a run
+ * cut short (an aborted or killed process) leaves at most this one behind, not a folder per iteration.
+ */
+let markerDir: string | undefined;
+
+function markerFolder(): string {
+  if (markerDir === undefined || !existsSync(markerDir)) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'conform-oob-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    markerDir = dir;
+  }
+  return markerDir;
+}
+
 export class OobListener {
   private contacts = 0;
   private readonly seen: string[] = [];
@@ -41,15 +56,14 @@ export class OobListener {
 
   private constructor(
     private readonly server: Server,
-    private readonly dir: string,
+    private readonly file: string,
     readonly scope: OobScope,
   ) {}
 
   /** Starts listening and writes the marker file. */
   static async start(options: OobOptions): Promise<OobListener> {
     const marker = `conformoob${options.token}`;
-    const dir = mkdtempSync(path.join(tmpdir(), 'conform-oob-'));
-    const file = path.join(dir, 'entity.txt');
+    const file = path.join(markerFolder(), `entity-${options.token.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`);
     writeFileSync(file, marker);
     let self: OobListener | undefined;
     const server = createServer((req, res) => {
@@ -65,13 +79,13 @@ export class OobListener {
         server.listen(options.port, options.host, () => resolve());
       });
     } catch (err) {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(file, { force: true });
       throw err;
     }
     const { port } = server.address() as AddressInfo;
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;
     const base = options.url ?? `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
-    self = new OobListener(server, dir, { url: `${base}/${options.token}`, file: pathToFileURL(file).href, marker });
+    self = new OobListener(server, file, { url: `${base}/${options.token}`, file: pathToFileURL(file).href, marker });
     return self;
   }
 
@@ -105,7 +119,7 @@ export class OobListener {
     for (const w of this.waiters.splice(0)) w();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.file, { force: true });
   }
 }
 

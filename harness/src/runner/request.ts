@@ -35,6 +35,21 @@ function bodyOf(b: BodyData | undefined, scope: Scope): string | undefined {
   return stringify(render(b.raw, scope));
 }
 
+const lines = (v: string | string[], scope: Scope): string[] => [v].flat().map((t) => stringify(render(t, scope)));
+
+/** `addHeaders`: lines put before and after what the request carries once signed, so a field goes out repeated. */
+function addLines(req: HttpRequest, add: NonNullable<StepData['request']>['addHeaders'], scope: Scope): HttpRequest {
+  if (add === undefined) return req;
+  const headers = { ...req.headers };
+  for (const [k, { before, after }] of Object.entries(add)) {
+    const name = stringify(render(k, scope)).toLowerCase();
+    const current = headers[name];
+    const all = [...(before === undefined ? [] : lines(before, scope)), ...(current === undefined ? [] : [current].flat()), ...(after === undefined ? [] : lines(after, scope))];
+    if (all.length > 0) headers[name] = all.length === 1 ? all[0]! : all;
+  }
+  return { ...req, headers };
+}
+
 const MEDIA_TYPES = { form: 'application/x-www-form-urlencoded' } as const;
 
 type Built = (BuiltRequest | { error: string }) & { obtained?: TokenExchange[] };
@@ -49,8 +64,8 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
   if (!r) return { error: 'the step has neither request nor replayOf' };
   const method = stringify(render(r.method, scope)).toUpperCase();
   const path = stringify(render(r.path, scope));
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(r.headers ?? {})) headers[stringify(render(k, scope)).toLowerCase()] = stringify(render(v, scope));
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[stringify(render(k, scope)).toLowerCase()] = typeof v === 'string' ? stringify(render(v, scope)) : lines(v, scope);
   const body = bodyOf(r.body, scope);
   if (body !== undefined) headers['content-type'] ??= r.body && 'form' in r.body ? MEDIA_TYPES.form : deps.profile.articles.mediaType;
   const auth = r.auth ?? 'auto';
@@ -58,7 +73,8 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
   let picked = pickBase(deps, r.via, explicit);
   if ('error' in picked) return picked;
   let autoScheme: Scheme | undefined;
-  if (auth === 'auto' && needsCredentials(method, path, deps.profile)) {
+  const needed = auth === 'auto' && needsCredentials(method, path, deps.profile);
+  if (needed) {
     autoScheme = chooseScheme(deps.profile, picked.base.startsWith('https:'));
     // The only usable schemes are TLS-only: a request that needs credentials goes over TLS; the plain listener
     // stays for the scenarios about plain HTTP.
@@ -77,9 +93,9 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
   let request: HttpRequest = { method, url: joinUrl(picked.base, path), headers, ...(body !== undefined ? { body } : {}) };
   const after = (req: HttpRequest): HttpRequest => {
     const t = r.bodyAfterSigning;
-    if (t === undefined) return req;
+    if (t === undefined) return addLines(req, r.addHeaders, scope);
     const tampered = 'mutate' in t ? applyMutation(stringify(req.body ?? ''), render(t.mutate, scope) as Mutation) : bodyOf(t, scope);
-    return { ...req, body: tampered ?? '' };
+    return addLines({ ...req, body: tampered ?? '' }, r.addHeaders, scope);
   };
   if (auth === 'none') return { request: after(request), base: picked.base, ...at };
   const secure = request.url.startsWith('https:');
@@ -87,7 +103,7 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
   let user = deps.profile.users[0]?.name;
   let options: AuthOptions = {};
   if (auth === 'auto') {
-    if (!needsCredentials(method, path, deps.profile)) return { request: after(request), base: picked.base, ...at };
+    if (!needed) return { request: after(request), base: picked.base, ...at };
     scheme = autoScheme;
     if (scheme === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
     if (scheme === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;

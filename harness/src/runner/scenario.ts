@@ -70,12 +70,13 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
   let firstError: Extract<IterationOutcome, { kind: 'error' }> | undefined;
   let lastPass: IterationOutcome | undefined;
 
+  const runDeps = { ...deps, seed };
   const property = fc.asyncProperty(arb, async (values) => {
     // After a transport error, or past the budget, every further run "passes": fast-check stops shrinking and
     // reports the best counterexample found so far, and no more requests go to a target that is misbehaving.
     if (firstError || executions >= limit) return true;
     executions++;
-    const outcome = await executeOnce(scenario, values as Record<string, unknown>, { ...deps, seed });
+    const outcome = await executeOnce(scenario, values as Record<string, unknown>, runDeps);
     requests += outcome.requests;
     if (outcome.kind === 'pass') {
       lastPass = outcome;
@@ -138,7 +139,15 @@ function vacuousReason(pass: IterationOutcome | undefined): string {
     : 'sent no request: every step was left out (its `when` was false) under this profile';
 }
 
-/** Plain JSON-able data for reports (fast-check values may carry prototypes). */
+/** Longest string a report shows of a counterexample value whole (an oversized body's title runs to megabytes). */
+const SHOWN_CHARACTERS = 2000;
+
+/**
+ * Plain JSON-able data for reports (fast-check values may carry prototypes), long strings cut to their start: the
+ * seed and path replay the value itself.
+ */
 function toPlain(v: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(v)) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(v), (_key, value: unknown) =>
+    typeof value === 'string' && value.length > SHOWN_CHARACTERS ? `${value.slice(0, 200)}… (${value.length - 200} more characters)` : value,
+  ) as Record<string, unknown>;
 }

@@ -17,7 +17,7 @@ export function redactExchange(x: RawExchange, redactor: Redactor): Exchange {
     request: {
       method: x.request.method,
       url: redactor.text(x.request.url),
-      headers: redactor.headers(x.request.headers) as Record<string, string>,
+      headers: redactor.headers(x.request.headers),
       ...(x.request.body !== undefined ? { body: redactor.text(bodyText(Buffer.from(x.request.body))) } : {}),
     },
     ...(x.response

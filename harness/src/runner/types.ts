@@ -9,7 +9,7 @@ export interface Exchange {
   stepName?: string;
   /** The instance of the profile's `target.instances` it was sent to (1-based); absent: the target. */
   instance?: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: { method: string; url: string; headers: Record<string, string | string[]>; body?: string };
   response?: { status: number; headers: Record<string, string | string[]>; body?: string; durationMs: number };
   error?: { code: string; message: string };
 }

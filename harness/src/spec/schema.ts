@@ -79,7 +79,22 @@ const AuthSpec = z.union([
 const RequestSchema = z.strictObject({
   method: Template,
   path: Template.describe('Path (with optional query) below the target base URL.'),
-  headers: z.record(z.string(), Template).optional(),
+  headers: z
+    .record(z.string(), z.union([Template, z.array(Template).min(1)]))
+    .optional()
+    .describe('Request fields. A list sends the field once per value, in order (a repeated field).'),
+  addHeaders: z
+    .record(
+      z.string(),
+      z.strictObject({
+        before: z.union([Template, z.array(Template).min(1)]).optional().describe('Lines sent before the value the request already carries.'),
+        after: z.union([Template, z.array(Template).min(1)]).optional().describe('Lines sent after it.'),
+      }),
+    )
+    .optional()
+    .describe(
+      'Field lines added once the credentials are applied: with a name the request already carries (the signed `Authentication`), that field is then sent more than once — a valid credential beside a junk one, in either order.',
+    ),
   body: RequestBody.optional(),
   auth: AuthSpec.optional(),
   via: z

@@ -26,17 +26,25 @@ export const BASIC_HEADER = 'authorization';
  * invalid; Basic, Bearer and OAuth 1 over plain HTTP are refused without being checked.
  */
 export function verifyCredentials(req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
-  const hmac = req.headers[HMAC_HEADER];
-  const authorization = req.headers[BASIC_HEADER];
+  const hmac = oneLineByFault(req.headers[HMAC_HEADER], deps);
+  const authorization = oneLineByFault(req.headers[BASIC_HEADER], deps);
   const refused = refusedByVariant(req, deps);
   if (refused !== undefined) return invalid(refused);
   if (hmac === undefined && authorization === undefined) {
     return carriesOAuth1Params(req) ? verifyOAuth1Resource(req, state, deps) : { kind: 'none' };
   }
-  if (hmac !== undefined && authorization !== undefined) return invalid('send one credential: Authorization or Authentication, not both');
+  if (hmac !== undefined && authorization !== undefined && !deps.faults.has('basic-beside-hmac-ignored')) return invalid('send one credential: Authorization or Authentication, not both');
   if (Array.isArray(hmac) || Array.isArray(authorization)) return invalid('send one credential header, once');
   if (authorization !== undefined) return verifyAuthorization(authorization, req, state, deps);
   return verifyHmac(hmac ?? '', req, state, deps);
+}
+
+/** The faults `credential-field-first-line` and `-last-line`: a repeated credential field read by one of its lines. */
+function oneLineByFault(value: string | string[] | undefined, deps: HandlerDeps): string | string[] | undefined {
+  if (!Array.isArray(value)) return value;
+  if (deps.faults.has('credential-field-first-line')) return value[0];
+  if (deps.faults.has('credential-field-last-line')) return value[value.length - 1];
+  return value;
 }
 
 /**
