@@ -82,6 +82,7 @@ for (const [file, data] of Object.entries(report.files).sort(([a], [b]) => a.loc
 const t = scores(total);
 const out = [];
 out.push(`# Mutation summary`, '', `Generated ${new Date().toISOString()} from ${finished && streams.length === 0 ? 'reports/mutation/mutation.json' : `${streams.join(', ') || 'reports/mutation/mutants.jsonl'} (as streamed: the mutants tested so far)`}.`, '');
+if (process.env.MUTATION_SAMPLE) out.push(`A sample (scripts/mutation-sample.mjs): ${process.env.MUTATION_SAMPLE}. Scores are estimates for the whole.`, '');
 out.push(`| mutants | killed | timeout | survived | no coverage | runtime/compile errors | ignored | score | score over covered |`);
 out.push(`|---|---|---|---|---|---|---|---|---|`);
 out.push(`| ${t.valid} | ${total.Killed} | ${total.Timeout} | ${total.Survived} | ${total.NoCoverage} | ${total.RuntimeError + total.CompileError} | ${total.Ignored} | ${t.total} | ${t.ofCovered} |`, '');
