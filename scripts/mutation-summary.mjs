@@ -105,5 +105,5 @@ for (const [key, list] of [...groups].sort((a, b) => b[1].length - a[1].length))
   out.push('');
 }
 writeFileSync(path.join(dir, 'summary.md'), out.join('\n'));
-console.log(out.slice(0, 6).join('\n'));
+console.log(out.slice(0, process.env.MUTATION_SAMPLE ? 8 : 6).join('\n'));
 console.log(`\nWritten: reports/mutation/summary.md (per file, survivors by function), index.html, mutation.json`);

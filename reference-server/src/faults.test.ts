@@ -565,6 +565,13 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 200,
     oauth1: true,
   },
+  'oauth1-temporary-unsigned': {
+    // A temporary-credential request naming the consumer but signed with another secret.
+    observe: (s) => oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']], consumer: { key: CONSUMER.key, secret: 'not-the-secret' } }).res.status,
+    correct: 401,
+    faulty: 200,
+    oauth1: true,
+  },
   'oauth1-plaintext-unverified': {
     observe: (s) => oauth1Raw(s, { target: RECORDS, token: oauth1Tokens(s), plaintext: 'not-the-secrets&at-all' }).status,
     correct: 400,

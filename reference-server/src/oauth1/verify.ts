@@ -53,7 +53,8 @@ export const OAUTH1_NONCE_SCOPE = 'oauth1:';
  * the §5.2 window (401), then the signature over the base string of the request as received, compared in constant
  * time, with a dummy secret for an unknown consumer or token so the work is the same (401). The caller checks TLS.
  * Faults: `oauth1-ignores-query`, `oauth1-timestamp-unchecked`, `oauth1-nonce-unchecked`, `oauth1-token-secret-ignored`,
- * `oauth1-base-uri-no-port`, `oauth1-any-consumer-secret`, `oauth1-plaintext-unverified`, `oauth1-nonce-optional`.
+ * `oauth1-base-uri-no-port`, `oauth1-any-consumer-secret`, `oauth1-plaintext-unverified`, `oauth1-nonce-optional`,
+ * `oauth1-temporary-unsigned`.
  */
 export function verifyOAuth1<T extends TokenSecret>(req: RequestRecord, state: ServerState, deps: HandlerDeps, expect: OAuth1Expectation<T>): OAuth1Verification<T> {
   const { faults } = deps;
@@ -79,7 +80,9 @@ export function verifyOAuth1<T extends TokenSecret>(req: RequestRecord, state: S
   const tokenSecret = expect.tokens === undefined ? '' : (credentials?.secret ?? DUMMY);
   // The oauth1-any-consumer-secret fault: every consumer's secret is tried, not only the named consumer's.
   const secrets = faults.has('oauth1-any-consumer-secret') ? [...state.oauth1.consumers.values()].map((c) => c.secret) : [consumer?.secret ?? DUMMY];
-  if (!secrets.some((secret) => signatureMatches(req.method, uri, read.params, secret, tokenSecret, faults))) return refused('unknown credentials or wrong signature');
+  // The oauth1-temporary-unsigned fault: the temporary-credential request (the one without a token) is not checked.
+  const unsigned = faults.has('oauth1-temporary-unsigned') && expect.tokens === undefined;
+  if (!unsigned && !secrets.some((secret) => signatureMatches(req.method, uri, read.params, secret, tokenSecret, faults))) return refused('unknown credentials or wrong signature');
   if (consumer === undefined || (expect.tokens !== undefined && credentials === undefined)) return refused('unknown credentials or wrong signature');
   const token = credentials === undefined ? {} : { token: { key: tokenKey, credentials } };
   if (faults.has('oauth1-nonce-unchecked')) return { kind: 'valid', consumer, protocol, ...token };
