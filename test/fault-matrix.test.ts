@@ -109,6 +109,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth1-plaintext-unverified': ['auth/oauth1-plaintext-verified'],
   'oauth1-nonce-optional': ['auth/oauth1-nonce-required'],
   'oauth1-temporary-unsigned': ['auth/oauth1-temporary-signature-verified'],
+  'oauth1-callback-unconfirmed': ['auth/oauth1-callback-confirmed'],
   'oauth2-any-grant': ['auth/oauth2-unsupported-grant'],
   'digest-any-user-secret': ['auth/hmac-secret-bound-to-user'],
   'basic-any-user-password': ['auth/basic-password-bound-to-user'],

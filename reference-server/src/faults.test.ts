@@ -572,6 +572,12 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 200,
     oauth1: true,
   },
+  'oauth1-callback-unconfirmed': {
+    observe: (s) => formOf(temporaryRequest(s)).oauth_callback_confirmed,
+    correct: 'true',
+    faulty: undefined,
+    oauth1: true,
+  },
   'oauth1-plaintext-unverified': {
     observe: (s) => oauth1Raw(s, { target: RECORDS, token: oauth1Tokens(s), plaintext: 'not-the-secrets&at-all' }).status,
     correct: 400,

@@ -104,6 +104,7 @@ export const FAULTS = {
   'oauth1-plaintext-unverified': 'The PLAINTEXT signature method is accepted without checking oauth_signature against the client and token secrets.',
   'oauth1-nonce-optional': 'An HMAC-SHA1 request without oauth_nonce is accepted (the nonce check is skipped when the parameter is missing).',
   'oauth1-temporary-unsigned': 'The OAuth 1 temporary-credential endpoint issues temporary credentials to a known oauth_consumer_key without checking the signature.',
+  'oauth1-callback-unconfirmed': 'The temporary-credential answer leaves out oauth_callback_confirmed=true (as an OAuth 1.0 server, before 1.0a, did).',
   'oauth2-any-grant': 'The token endpoint issues a token whatever the grant_type (password, refresh_token, …), as if it were client_credentials.',
   'digest-any-user-secret': 'A signed request is accepted when its digest matches the secret of any user, not only of the user it names.',
   'basic-any-user-password': 'Basic credentials are accepted when the password is that of any user, not only of the user named.',

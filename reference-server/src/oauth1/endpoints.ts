@@ -15,7 +15,8 @@ const NO_FAULTS: ReadonlySet<FaultName> = new Set();
 /**
  * `POST <temporaryEndpoint>` (RFC 5849 §2.1): signed with the client credentials and no token, with
  * `oauth_callback` (`oob` or an absolute http(s) URI). Answers `oauth_token`, `oauth_token_secret` and
- * `oauth_callback_confirmed=true`; the temporary credentials live {@link TEMPORARY_TTL} seconds.
+ * `oauth_callback_confirmed=true`; the temporary credentials live {@link TEMPORARY_TTL} seconds. Fault:
+ * `oauth1-callback-unconfirmed`.
  */
 export function temporaryCredentialsEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
   if (!req.secure && !deps.faults.has('oauth1-temporary-over-http')) return tlsRequired(req);
@@ -30,11 +31,8 @@ export function temporaryCredentialsEndpoint(req: RequestRecord, state: ServerSt
   const secret = randomToken(deps.random);
   const stored = state.oauth1.temporary.add(token, { consumer: v.consumer.key, secret, callback }, now + TEMPORARY_TTL * 1000, now);
   if (stored.kind === 'full') return credentialStoreFull(stored.retryAfterSeconds);
-  return formResponse([
-    ['oauth_token', token],
-    ['oauth_token_secret', secret],
-    ['oauth_callback_confirmed', 'true'],
-  ]);
+  const confirmed: Array<[string, string]> = deps.faults.has('oauth1-callback-unconfirmed') ? [] : [['oauth_callback_confirmed', 'true']];
+  return formResponse([['oauth_token', token], ['oauth_token_secret', secret], ...confirmed]);
 }
 
 /**
