@@ -317,6 +317,62 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: false,
     faulty: true,
   },
+  'delete-then-put-resurrects': {
+    observe: (s) => {
+      created(s, '/articles/x', articleXml({ summary: 'old' })).call('DELETE', '/articles/x');
+      s.call('PUT', '/articles/x', articleXml());
+      return elementText(s.call('GET', '/articles/x'), 'summary');
+    },
+    correct: undefined,
+    faulty: 'old',
+  },
+  'post-reuses-deleted-id': {
+    observe: (s) => {
+      s.call('POST', '/articles', articleXml({ title: 'one' }));
+      s.call('DELETE', '/articles/id-1');
+      s.call('POST', '/articles', articleXml({ title: 'two' }));
+      // The first article's URL serves the second article.
+      return elementText(s.call('GET', '/articles/id-1'), 'title') === 'two';
+    },
+    correct: false,
+    faulty: true,
+  },
+  'alias-diverges-after-replace': {
+    observe: (s) => {
+      created(s, '/articles/x', articleXml({ title: 'Old' })).call('GET', '/article/x');
+      s.call('PUT', '/articles/x', articleXml({ title: 'New' }));
+      return elementText(s.call('GET', '/article/x'), 'title');
+    },
+    correct: 'New',
+    faulty: 'Old',
+  },
+  'lost-update': {
+    observe: async (s) => {
+      // Up to 20 pairs of concurrent creates of two different articles. Under the fault each rewrites the whole
+      // store from the copy it took on arrival, so the later rewrite drops the other article (on the first pair).
+      const headers = { ...s.basic('bob'), ...XML_BODY };
+      const create = (target: string) => s.sendAsync({ method: 'PUT', target, body: articleXml(), headers, secure: true });
+      for (let i = 0; i < 20; i++) {
+        const targets = [`/articles/lost${i}a`, `/articles/lost${i}b`];
+        const statuses = (await Promise.all(targets.map(create))).map((r) => r.status);
+        const kept = targets.filter((t) => s.call('GET', t).status === 200).length;
+        if (kept < 2) return { statuses, kept };
+      }
+      return 'none lost';
+    },
+    correct: 'none lost',
+    faulty: { statuses: [201, 201], kept: 1 },
+  },
+  'put-after-delete-200': {
+    observe: (s) => {
+      const first = s.call('PUT', '/articles/x', articleXml());
+      s.call('DELETE', '/articles/x');
+      const again = s.call('PUT', '/articles/x', articleXml());
+      return [again.status === first.status, again.headers.location === first.headers.location];
+    },
+    correct: [true, true],
+    faulty: [false, false],
+  },
   'nonce-race': {
     observe: async (s) => {
       const { authentication, date = '' } = s.sign('GET', RECORDS, { user: 'alice', nonce: '7' });
@@ -688,6 +744,12 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['write-digest-unchecked', 'body-hash-prefix'],
   ['delete-without-auth', 'refused-write-applied'],
   ['replace-without-auth', 'refused-write-applied'],
+  // The DELETE keeps the article, so the PUT after it replaces (200, no Location).
+  ['delete-noop', 'put-after-delete-200'],
+  // The id every POST reuses is never deleted, so the second POST overwrites the first.
+  ['post-same-id', 'post-reuses-deleted-id'],
+  // /article/x is another article: the replace through /articles/x never reaches it.
+  ['alias-separate', 'alias-diverges-after-replace'],
 ];
 
 function overlaps(a: ScenarioFaultName, b: ScenarioFaultName): boolean {
@@ -732,6 +794,54 @@ describe('fault modes', () => {
     const s = server(['post-location-shape']);
     expect(s.call('POST', '/articles', articleXml()).headers.location).toBe('/items/id-1');
     expect(s.call('GET', '/articles/id-1').status).toBe(200);
+  });
+
+  it('delete-then-put-resurrects and put-after-delete-200 apply to the first create after a DELETE only', () => {
+    const s = server(['delete-then-put-resurrects', 'put-after-delete-200']);
+    created(s, '/articles/x', articleXml({ summary: 'old' })).call('DELETE', '/articles/x');
+    expect(s.call('PUT', '/articles/y', articleXml()).status).toBe(201);
+    const again = s.call('PUT', '/articles/x', articleXml());
+    expect([again.status, again.headers.location, elementText(again, 'summary')]).toEqual([200, undefined, 'old']);
+    s.call('PUT', '/articles/x', articleXml({ summary: 'new' }));
+    expect(elementText(s.call('PUT', '/articles/x', articleXml()), 'summary')).toBeUndefined();
+  });
+
+  it('post-reuses-deleted-id: the latest deleted id first, and a fresh id once the deleted ones are used up', () => {
+    const s = server(['post-reuses-deleted-id']);
+    for (const title of ['a', 'b', 'c']) s.call('POST', '/articles', articleXml({ title }));
+    s.call('DELETE', '/articles/id-1');
+    s.call('DELETE', '/articles/id-2');
+    const locations = ['d', 'e', 'f'].map((title) => s.call('POST', '/articles', articleXml({ title })).headers.location);
+    expect(locations).toEqual(['/articles/id-2', '/articles/id-1', '/articles/id-4']);
+  });
+
+  it('alias-diverges-after-replace: a PUT through the alias updates its copy; a DELETE of either form drops it', () => {
+    const s = server(['alias-diverges-after-replace']);
+    s.call('PUT', '/article/x', articleXml({ title: 'One' }));
+    s.call('PUT', '/articles/x', articleXml({ title: 'Two' }));
+    expect([elementText(s.call('GET', '/article/x'), 'title'), elementText(s.call('GET', '/articles/x'), 'title')]).toEqual(['One', 'Two']);
+    expect(s.call('HEAD', '/article/x').headers['content-length']).toBe(s.call('GET', '/article/x').headers['content-length']);
+    s.call('PUT', '/article/x', articleXml({ title: 'Three' }));
+    expect(elementText(s.call('GET', '/article/x'), 'title')).toBe('Three');
+    s.call('DELETE', '/articles/x');
+    expect(s.call('GET', '/article/x').status).toBe(404);
+    s.call('PUT', '/articles/x', articleXml({ title: 'Four' }));
+    expect(elementText(s.call('GET', '/article/x'), 'title')).toBe('Four');
+  });
+
+  it('lost-update: nothing is lost one request at a time; a concurrent DELETE and POST undo each other', async () => {
+    const s = server(['lost-update']);
+    expect(created(s, '/articles/a').call('POST', '/articles', articleXml()).status).toBe(201);
+    expect([s.call('DELETE', '/articles/id-1').status, s.call('GET', '/articles/a').status, s.call('GET', '/articles/id-1').status]).toEqual([204, 200, 404]);
+    const headers = { ...s.basic('bob'), ...XML_BODY };
+    const [deleted, posted] = await Promise.all([
+      s.sendAsync({ method: 'DELETE', target: '/articles/a', headers, secure: true }),
+      s.sendAsync({ method: 'POST', target: '/articles', body: articleXml({ title: 'new' }), headers, secure: true }),
+    ]);
+    expect([deleted.status, posted.status]).toEqual([204, 201]);
+    const stillThere = s.call('GET', '/articles/a').status === 200;
+    const newServed = s.call('GET', String(posted.headers.location)).status === 200;
+    expect(stillThere === newServed).toBe(true);
   });
 
   it('price-float loses the fractional part of a whole price', () => {

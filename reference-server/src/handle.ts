@@ -45,6 +45,7 @@ export function createState(limits: Limits, auth: AuthOptions = {}, listener?: C
     auth: { users: userTable(auth.users ?? DEFAULT_USERS), window: auth.window ?? 600, bodyHash: auth.bodyHash ?? true },
     nonces: new NonceStore(auth.nonceCapacity ?? 1_000_000, listener),
     sessions: new SessionTable(),
+    articleFaults: { tombstones: new Map(), deletedIds: [], aliasCopies: new Map() },
     ...createOAuthState(auth),
   };
 }
@@ -71,8 +72,9 @@ function handleNow(req: RequestRecord, state: ServerState, deps: HandlerDeps): R
 
 /**
  * {@link handle} for the socket wiring. The same as `handle` (synchronous inside) except under the `nonce-race`
- * fault, whose nonce check and store are separated by a macrotask, and the `put-non-atomic` fault, whose second
- * write of a replace comes after a timer of 0–9 ms.
+ * fault, whose nonce check and store are separated by a macrotask, and the `put-non-atomic` and `lost-update`
+ * faults, whose deferred write (the second write of a replace; the rewrite of the whole store) comes after a timer
+ * of 0–9 ms. The answer is returned only after that write.
  */
 export async function handleAsync(req: RequestRecord, state: ServerState, deps: HandlerDeps): Promise<ResponseRecord> {
   const response = await handleRacy(req, state, deps);

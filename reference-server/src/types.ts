@@ -5,7 +5,7 @@ import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
 import type { LocalOAuth1State, LocalOAuth2State, OAuth1State, OAuth2State } from './oauth/state.js';
-import type { Limits } from './records.js';
+import type { Article, Limits } from './records.js';
 import type { ArticleStore } from './store/articles.js';
 import type { Articles, Nonces } from './store/interfaces.js';
 
@@ -46,6 +46,21 @@ export interface ServerState {
   oauth1: OAuth1State;
   /** Used only by the `session-cookie` fault. */
   sessions: SessionTable;
+  /** Used only by the article faults that remember deletions and alias copies (empty otherwise). */
+  articleFaults: ArticleFaultMemory;
+}
+
+/**
+ * What some article faults remember between requests, written only while they are switched on; each memory keeps
+ * a bounded number of entries, the oldest dropped first (routes/articles.ts).
+ */
+export interface ArticleFaultMemory {
+  /** `delete-then-put-resurrects`, `put-after-delete-200`: deleted articles by store key, until a PUT creates there again. */
+  tombstones: Map<string, Article>;
+  /** `post-reuses-deleted-id`: ids of deleted articles, the latest last. */
+  deletedIds: string[];
+  /** `alias-diverges-after-replace`: the copy the alias `/article/<id>` serves, by id. */
+  aliasCopies: Map<string, Article>;
 }
 
 /** {@link ServerState} held in memory and shared by every listener of one server (what `createState` makes). */

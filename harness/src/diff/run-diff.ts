@@ -94,6 +94,7 @@ export function groupDifferences(perRun: ReadonlyArray<readonly Difference[]>): 
 }
 
 function skipReason(scenario: Scenario, reference: SideContext, target: SideContext): string | undefined {
+  if (scenario.model) return 'a model scenario has no steps to compare: run it against each target with conform run';
   const r = missingCapability(scenario.requires, reference.profile);
   const t = missingCapability(scenario.requires, target.profile);
   const reasons = [r ? `reference profile: ${r}` : undefined, t ? `target profile: ${t}` : undefined].filter((x) => x !== undefined);

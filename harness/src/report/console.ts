@@ -86,7 +86,12 @@ function details(r: ScenarioResult, paint: (c: number, s: string) => string): st
     lines.push(`${r.title}`);
     lines.push(`rules: ${r.rules.join(', ')} (${r.file}:${r.line})`);
     for (const m of reasonsOf(r)) lines.push(paint(r.status === 'errored' ? 35 : 31, m));
-    if (r.counterexample) lines.push(`counterexample (after ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`);
+    const commands = r.counterexample?.values['commands'];
+    if (r.counterexample && Array.isArray(commands)) {
+      // A model scenario's counterexample is a sequence of requests: one per line, as sent, with the answer.
+      lines.push(`counterexample (after ${r.counterexample.shrinks} shrinks), ${commands.length} command${commands.length === 1 ? '' : 's'}:`);
+      commands.forEach((c, i) => lines.push(`  ${i + 1}. ${String(c)}`));
+    } else if (r.counterexample) lines.push(`counterexample (after ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`);
     if (r.replay) lines.push(`replay: ${r.replay}`);
   }
   return lines.map((l) => `      ${l}\n`).join('');

@@ -29,7 +29,7 @@ export function mergeReports(reports: readonly RunResult[], names: readonly stri
   for (const r of reports) for (const rule of r.rules) if (!ruleMeta.has(rule.id)) ruleMeta.set(rule.id, rule);
   const rules = [...ruleMeta.values()].map((rule) => {
     const covering = scenarios.filter((s) => s.rules.includes(rule.id));
-    return { ...rule, status: ruleStatus(covering), scenarios: covering.map((s) => s.id) };
+    return { ...rule, status: ruleStatus(covering, rule.id), scenarios: covering.map((s) => s.id) };
   });
   const baselines = reports.map((r) => r.baseline).filter((b): b is NonNullable<RunResult['baseline']> => !!b);
   const unreachable = reports.every((r) => r.unreachable) ? first.unreachable : undefined;

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OobListener, oobUnreachable } from './oob.js';
@@ -19,6 +20,21 @@ describe('out-of-band listener', () => {
       await oob.close();
     }
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('shares one folder among the listeners open at a time and removes it when the last closes', async () => {
+    const a = await OobListener.start({ host: '127.0.0.1', port: 0, token: 'f1' });
+    const b = await OobListener.start({ host: '127.0.0.1', port: 0, token: 'f2' });
+    const folder = path.dirname(fileURLToPath(a.scope.file));
+    expect(path.dirname(fileURLToPath(b.scope.file))).toBe(folder);
+    await a.close();
+    expect(existsSync(folder)).toBe(true);
+    await b.close();
+    expect(existsSync(folder)).toBe(false);
+    await expect(OobListener.start({ host: '127.0.0.1', port: -1, token: 'f3' })).rejects.toThrow();
+    const c = await OobListener.start({ host: '127.0.0.1', port: 0, token: 'f4' });
+    await c.close();
+    expect(existsSync(path.dirname(fileURLToPath(c.scope.file)))).toBe(false);
   });
 
   it('uses oob.url as the base the target is given', async () => {

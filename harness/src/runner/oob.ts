@@ -35,10 +35,12 @@ export interface OobScope {
 }
 
 /**
- * One folder per process for the marker files, made when first needed and removed when the process exits: a run
- * cut short (an aborted or killed process) leaves at most this one behind, not a folder per iteration.
+ * One folder for the marker files of the listeners open at a time: made when the first opens, removed when the last
+ * closes (and when the process exits), so a finished run leaves nothing behind and a run cut short (an aborted or
+ * killed process) at most this one folder, not one per iteration.
  */
 let markerDir: string | undefined;
+let markerUsers = 0;
 
 function markerFolder(): string {
   if (markerDir === undefined || !existsSync(markerDir)) {
@@ -46,7 +48,14 @@ function markerFolder(): string {
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     markerDir = dir;
   }
+  markerUsers++;
   return markerDir;
+}
+
+function releaseMarkerFolder(): void {
+  if (--markerUsers > 0 || markerDir === undefined) return;
+  rmSync(markerDir, { recursive: true, force: true });
+  markerDir = undefined;
 }
 
 export class OobListener {
@@ -80,6 +89,7 @@ export class OobListener {
       });
     } catch (err) {
       rmSync(file, { force: true });
+      releaseMarkerFolder();
       throw err;
     }
     const { port } = server.address() as AddressInfo;
@@ -120,6 +130,7 @@ export class OobListener {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.file, { force: true });
+    releaseMarkerFolder();
   }
 }
 

@@ -7,35 +7,10 @@ import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';
 import { executeOnce } from './execute.js';
 import { redactExchange } from './transcript.js';
 import type { ScenarioResult } from './types.js';
+import { baseOf, scenarioSeed, type ScenarioRunOptions } from './scenario-base.js';
+import { runModelScenario } from '../model/run-model.js';
 
-export interface ScenarioRunOptions {
-  /** Property runs when the scenario does not fix its own. */
-  runs: number;
-  /** The run's seed; the scenario's seed is derived from it and the scenario id. */
-  seed: number;
-  /** fast-check path to replay one counterexample directly. */
-  replayPath?: string;
-  /** Extra executions allowed for shrinking, beyond `runs`. Default 200. */
-  maxShrinkRuns?: number;
-  /** Time budget for one scenario, ms; shrinking stops at the best counterexample so far. Default 120 000. */
-  timeBudgetMs?: number;
-}
-
-/** FNV-1a over the id, mixed with the run seed: filtering scenarios never changes another's seed. */
-export function scenarioSeed(runSeed: number, id: string): number {
-  let h = 0x811c9dc5 ^ (runSeed >>> 0);
-  for (let i = 0; i < id.length; i++) {
-    h ^= id.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) & 0x7fffffff;
-}
-
-type Base = Pick<ScenarioResult, 'id' | 'title' | 'file' | 'line' | 'rules' | 'level' | 'tags'>;
-
-export function baseOf(s: Scenario): Base {
-  return { id: s.id, title: s.title, file: s.file, line: s.line, rules: s.rules, level: s.level, tags: s.tags };
-}
+export { baseOf, scenarioSeed, type ScenarioRunOptions } from './scenario-base.js';
 
 /**
  * Arbitraries by profile, generator and options. Building one takes milliseconds (`fc.stringMatching` precomputes
@@ -57,6 +32,7 @@ function arbitraryFor(given: Scenario['given'][number], profile: ResolvedProfile
 }
 
 export async function runScenario(scenario: Scenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
+  if (scenario.model) return runModelScenario(scenario, deps, options);
   const started = performance.now();
   const seed = scenarioSeed(options.seed, scenario.id);
   const numRuns = scenario.property ? (scenario.runs ?? options.runs) : 1;

@@ -44,7 +44,7 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
     defined.add(name);
   }
   const stepNames = new Set<string>();
-  s.steps.forEach((step, i) => {
+  (s.steps ?? []).forEach((step, i) => {
     const kinds = [step.request, step.replayOf, step.createArticle, step.concurrent].filter((k) => k !== undefined).length;
     if (kinds === 0) issues.push({ path: ['steps', i], message: 'a step needs a request, replayOf, createArticle or concurrent' });
     if (step.concurrent !== undefined && (kinds > 1 || step.repeat !== undefined || step.capture !== undefined || step.expect !== undefined)) {

@@ -45,6 +45,24 @@ describe('scenario loading', () => {
     expect(suite.scenarios[0]).toMatchObject({ id: 'x/one', level: 'MUST', property: false, line: 3 });
   });
 
+  it('loads a model scenario: no steps, a property, every rule its commands can fail listed', async ({ tempDir: dir }) => {
+    const file = path.resolve(import.meta.dirname, '../../../specs/articles/model.yaml');
+    const suite = loadSuiteSync([file], catalogue);
+    expect(suite.scenarios[0]).toMatchObject({ id: 'articles/model-sequences', property: true, steps: [], model: { resource: 'articles' } });
+    const model = `version: 1
+scenarios:
+  - id: x/model
+    title: t
+    rules: [4.2-post-201-location]
+    model: { resource: articles }
+`;
+    const issues = await issuesOf(dir, model);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^F:5:12: a model scenario lists every rule its commands can fail: add 1-protected-need-auth, /);
+    expect(await issuesOf(dir, model.replace('    model:', '    steps: [{ request: { method: GET, path: / } }]\n    model:'))).toContain('F:7:12: a scenario has either steps or a model');
+    expect(await issuesOf(dir, ok.replace(/    steps:[\s\S]*/, ''))).toEqual(['F:3:5: a scenario has either steps or a model']);
+  });
+
   it('names file, line and column of an unknown key', async ({ tempDir: dir }) => {
     expect(await issuesOf(dir, ok.replace('        expect:', '        expct:'))).toEqual(['F:8:9: unknown key "expct"']);
   });

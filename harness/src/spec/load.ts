@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConformError, InvalidFileError, type SourceIssue } from '../errors.js';
 import { GENERATORS } from '../generators/registry.js';
+import { MODEL_RULES } from '../model/articles.js';
 import { isKnownCapability } from '../profile/capabilities.js';
 import { RuleFileSchema, ScenarioFileSchema, type Level, type ScenarioData } from './schema.js';
 import { checkScenarioTemplates } from './check-templates.js';
@@ -121,7 +122,13 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
   (s.requires ?? []).forEach((cap, r) => {
     if (!isKnownCapability(cap)) at(['requires', r], `unknown capability "${cap}"`);
   });
-  s.steps.forEach((step, i) => {
+  if ((s.steps === undefined) === (s.model === undefined)) at(s.model ? ['model'] : [], 'a scenario has either steps or a model');
+  if (s.model) {
+    const missing = MODEL_RULES.filter((id) => !s.rules.includes(id));
+    if (missing.length > 0) at(['rules'], `a model scenario lists every rule its commands can fail: add ${missing.join(', ')}`);
+  }
+  if (s.model && s.given !== undefined) at(['given'], 'a model scenario draws its own values: no given');
+  (s.steps ?? []).forEach((step, i) => {
     const r = step.rules;
     if (r === undefined) return;
     const lists: [PropertyKey[], string[]][] = Array.isArray(r) ? [[[], r]] : Object.entries(r).map(([check, ids]) => [[check], ids ?? []]);
@@ -158,10 +165,11 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
     requires: s.requires ?? [],
     given,
     ...(s.runs !== undefined ? { runs: s.runs } : {}),
-    property: given.length > 0,
+    property: given.length > 0 || s.model !== undefined,
     exclusive: s.exclusive ?? false,
     let: Object.entries(s.let ?? {}).map(([name, template]) => ({ name, template })),
-    steps: s.steps,
+    steps: s.steps ?? [],
+    ...(s.model ? { model: s.model } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
  * the JSON Schema for editors (`specs/schema/scenario.v1.schema.json`) is generated from it.
  */
 import { z } from 'zod';
+import { ModelSchema } from './model-schema.js';
 
 const Name = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a name is letters, digits and "_", not starting with a digit');
 const Template = z.string().describe('Text; `{{ expr }}` inserts a value (see docs/scenarios.md).');
@@ -265,7 +266,8 @@ export const ScenarioSchema = z.strictObject({
     .optional()
     .describe('Run with no other scenario in flight (default false): for scenarios that act on state the others read — the whole collection, / or the records — or that a concurrent neighbour could disturb.'),
   let: z.record(Name, Template).optional().describe('Derived values, evaluated in order after `given`.'),
-  steps: z.array(StepSchema).min(1),
+  steps: z.array(StepSchema).min(1).optional().describe('The requests, in order. A scenario has steps or a model, not both.'),
+  model: ModelSchema.optional(),
 });
 
 export const ScenarioFileSchema = z.strictObject({

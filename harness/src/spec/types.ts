@@ -1,4 +1,5 @@
 import type { GivenData, Level, RuleData, StepData } from './schema.js';
+import type { ModelOptions } from './model-schema.js';
 
 /** A rule of the requirement catalogue. */
 export type Rule = RuleData;
@@ -30,6 +31,8 @@ export interface Scenario {
   exclusive: boolean;
   let: Array<{ name: string; template: string }>;
   steps: StepData[];
+  /** A model scenario (no steps): sequences of commands drawn against a model of the resource. */
+  model?: ModelOptions;
 }
 
 export interface Suite {

@@ -118,7 +118,9 @@ function scenarioBody(s: ScenarioResult): string {
     parts.push(
       `<div class="cex" data-testid="counterexample"><h4>Counterexample <span class="muted">(after ${plural(c.shrinks, 'shrink')})</span></h4>` +
         `<dl class="kv"><dt>seed</dt><dd><code data-testid="cex-seed">${c.seed}</code></dd><dt>path</dt><dd><code data-testid="cex-path">${esc(c.path)}</code></dd></dl>` +
-        `<pre class="json" data-testid="cex-values">${esc(prettyJson(c.values))}</pre></div>`,
+        (Array.isArray(c.values['commands'])
+          ? `<ol class="commands" data-testid="cex-commands">${c.values['commands'].map((x) => `<li><code>${esc(String(x))}</code></li>`).join('')}</ol></div>`
+          : `<pre class="json" data-testid="cex-values">${esc(prettyJson(c.values))}</pre></div>`),
     );
   }
   if (s.replay) {

@@ -1,0 +1,102 @@
+/**
+ * Runs a model scenario: `runs` sequences of commands (fc.commands), each checked against the model of the
+ * resource; a failing sequence is shrunk by fast-check to a minimal one, reported as the requests it sent.
+ */
+import fc from 'fast-check';
+import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
+import { baseOf, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario-base.js';
+import { redactExchange } from '../runner/transcript.js';
+import type { ScenarioResult } from '../runner/types.js';
+import type { Scenario } from '../spec/types.js';
+import { emptyState, makePaths, type ModelState } from './articles.js';
+import { commandArbitraries, ModelError, ModelFailure, wrongScheme, type Real } from './commands.js';
+
+/** The default `--runs`: a model scenario's own `runs` is scaled by `--runs` over this. */
+const DEFAULT_RUNS = 50;
+const DEFAULT_LENGTH = 12;
+
+/** `--replay` of a model scenario: fast-check's path, then `~` and the commands' replay path. */
+function splitReplay(path: string | undefined): { path?: string; commands?: string } {
+  if (path === undefined) return {};
+  const [p, commands] = path.split('~');
+  return { ...(p ? { path: p } : {}), ...(commands ? { commands } : {}) };
+}
+
+export async function runModelScenario(scenario: Scenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
+  const model = scenario.model!;
+  const started = performance.now();
+  const seed = scenarioSeed(options.seed, scenario.id);
+  const base = baseOf(scenario);
+  if (!deps.profile.articles.readable) {
+    return { ...base, status: 'skipped', reason: 'a model scenario reads articles back: the profile says articles.readable: false', requests: 0, runs: 0, durationMs: 0, transcript: [] };
+  }
+  const numRuns = scenario.runs === undefined ? options.runs : Math.max(1, Math.round((scenario.runs * options.runs) / DEFAULT_RUNS));
+  const replay = splitReplay(options.replayPath);
+  const commands = fc.commands(commandArbitraries(deps.profile, model, wrongScheme(deps) !== undefined), {
+    maxCommands: model.length ?? DEFAULT_LENGTH,
+    size: 'max',
+    ...(replay.commands ? { replayPath: replay.commands } : {}),
+  });
+  // Shrinking a sequence takes more runs than shrinking values: each command, then each command's values.
+  const limit = numRuns + (options.maxShrinkRuns ?? 1000);
+  let executions = 0;
+  let requests = 0;
+  let failure: { error: ModelFailure; real: Real } | undefined;
+  let firstError: { message: string; real: Real } | undefined;
+  let lastPass: Real | undefined;
+
+  const property = fc.asyncProperty(commands, async (cmds) => {
+    if (firstError || executions >= limit) return true;
+    executions++;
+    const real: Real = { deps, paths: makePaths(deps.profile, `m${deps.uniq()}`, model.slugs ?? 2), transcript: [], requests: 0, lines: [], maxTranscript: deps.maxTranscript ?? 40 };
+    const state: ModelState = emptyState();
+    try {
+      await fc.asyncModelRun(() => ({ model: state, real }), cmds);
+    } catch (err) {
+      requests += real.requests;
+      if (err instanceof ModelFailure) {
+        failure = { error: err, real };
+        return false;
+      }
+      firstError = { message: err instanceof ModelError ? err.message : `internal error: ${String(err)}`, real };
+      return false;
+    }
+    requests += real.requests;
+    lastPass = real;
+    return true;
+  });
+  const details = await fc.check(property, {
+    seed,
+    numRuns,
+    ...(replay.path ? { path: replay.path } : {}),
+    interruptAfterTimeLimit: options.timeBudgetMs ?? 120_000,
+    markInterruptAsFailure: false,
+  });
+  const durationMs = Math.round(performance.now() - started);
+  const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
+  const common = { ...base, requests, runs: executions, durationMs };
+  if (failure) {
+    const { error, real } = failure;
+    const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0] ?? ''))?.[1];
+    const step = real.lines.length;
+    return {
+      ...common,
+      status: 'failed',
+      reason: deps.redactor.text(error.messages.join('; ')),
+      failure: { step, messages: error.messages.map((m) => deps.redactor.text(m)), rules: error.rules },
+      counterexample: {
+        values: { commands: real.lines.map((l) => deps.redactor.text(l)) },
+        seed,
+        path: `${details.counterexamplePath ?? ''}${replayPath ? `~${replayPath}` : ''}`,
+        shrinks: details.numShrinks,
+      },
+      transcript: redacted(real.transcript),
+    };
+  }
+  if (firstError) {
+    return { ...common, status: 'errored', reason: deps.redactor.text(firstError.message), transcript: redacted(firstError.real.transcript) };
+  }
+  if (details.failed) return { ...common, status: 'errored', reason: `internal error: ${String(details.errorInstance ?? 'property failed')}`, transcript: [] };
+  if (requests === 0) return { ...common, status: 'skipped', reason: 'sent no request: no command of the model applies under this profile', transcript: [] };
+  return { ...common, status: 'passed', transcript: redacted(lastPass?.transcript ?? []) };
+}
