@@ -14,10 +14,10 @@ export type Target = { kind: 'slug'; n: number } | { kind: 'posted'; n: number }
 
 /** A request of the model: `form` 0 is the canonical item path, k > 0 the k-th alias of the profile. */
 export type Op =
-  | { op: 'put'; target: Target; form: number; article: ArticleValue; cred: Cred }
-  | { op: 'post'; article: ArticleValue; cred: Cred }
+  | { op: 'put'; target: Target; form: number; article: ArticleValue; cred: Cred; scheme?: string }
+  | { op: 'post'; article: ArticleValue; cred: Cred; scheme?: string }
   | { op: 'get'; target: Target; form: number }
-  | { op: 'delete'; target: Target; form: number; cred: Cred }
+  | { op: 'delete'; target: Target; form: number; cred: Cred; scheme?: string }
   | { op: 'options'; target: Target; form: number };
 
 /** What the last write to a URL was, so a GET that disagrees is charged to the rule that write relied on. */
@@ -220,7 +220,8 @@ export function linearizations<S>(initial: S, answers: ReadonlyArray<(state: S) 
 
 /** A readable line for an op, as the console and reports show a sequence. */
 export function describeOp(op: Op, path: string | undefined): string {
-  const cred = 'cred' in op && op.cred !== 'valid' ? ` (${op.cred} credentials)` : '';
+  const scheme = 'scheme' in op && op.scheme !== undefined ? ` ${op.scheme}` : '';
+  const cred = 'cred' in op ? (op.cred === 'valid' ? (scheme ? ` [${scheme.trim()}]` : '') : ` (${op.cred}${op.cred === 'wrong' ? scheme : ''} credentials)`) : '';
   const where = path ?? ('target' in op ? `<${op.target.kind} ${op.target.n}>` : '');
   switch (op.op) {
     case 'post':

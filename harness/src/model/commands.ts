@@ -7,10 +7,9 @@ import type { AuthScheme } from '../auth/authenticator.js';
 import type { Mutation } from '../auth/mutations.js';
 import type { ArticleValue } from '../generators/article.js';
 import type { HttpResponse } from '../http/client.js';
-import type { ResolvedProfile } from '../profile/schema.js';
 import type { CheckName, ExpectData, StepData } from '../spec/schema.js';
 import type { ModelOptions } from '../spec/model-schema.js';
-import { chooseScheme } from '../runner/credentials.js';
+import { usableSchemes } from '../runner/credentials.js';
 import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
 import { checkResponseByCheck, headerValue, locationPath } from '../runner/expect.js';
 import type { BuiltRequest } from '../runner/instances.js';
@@ -69,16 +68,15 @@ const MUTATION_KEY: Record<string, 'passwordMutation' | 'digestMutation' | 'toke
   oauth2: 'tokenMutation',
 };
 
-/** The scheme a wrong credential is sent with: the harness's best one (over TLS when only TLS carries it). */
-export function wrongScheme(deps: Pick<ExecDeps, 'profile' | 'bases'>): AuthScheme | undefined {
-  const { profile, bases } = deps;
-  return chooseScheme(profile, bases.primary.startsWith('https:')) ?? (bases.tls ? chooseScheme(profile, true) : undefined);
-}
-
-function authOf(cred: Cred, deps: ExecDeps): NonNullable<StepData['request']>['auth'] {
-  if (cred === 'valid') return 'auto';
-  if (cred === 'missing') return 'none';
-  const scheme = wrongScheme(deps)!;
+/**
+ * Credentials as a step's `auth`: valid ones with the op's scheme (each of the profile's usable schemes is drawn;
+ * none drawn: as the profile's policy says), none, or wrong ones — the secret, digest or token mutated.
+ */
+function authOf(op: Extract<Op, { cred: Cred }>): NonNullable<StepData['request']>['auth'] {
+  if (op.cred === 'missing') return 'none';
+  if (op.scheme === undefined) return 'auto';
+  const scheme = op.scheme as AuthScheme;
+  if (op.cred === 'valid') return { scheme };
   return { scheme, [MUTATION_KEY[scheme] ?? 'digestMutation']: '{{ wrong }}' };
 }
 
@@ -86,7 +84,7 @@ const METHOD = { put: 'PUT', post: 'POST', get: 'GET', delete: 'DELETE', options
 
 async function build(op: Op, path: string, real: Real): Promise<BuiltRequest> {
   const body = op.op === 'put' || op.op === 'post' ? { body: { article: '{{ article }}' } } : {};
-  const auth = 'cred' in op ? authOf(op.cred, real.deps) : 'auto';
+  const auth = 'cred' in op ? authOf(op) : 'auto';
   const step: StepData = { request: { method: METHOD[op.op], path, ...body, auth } };
   const built = await buildRequest(step, { article: 'article' in op ? op.article : undefined, wrong: WRONG }, real.deps);
   for (const x of built.obtained ?? []) record(real, x);
@@ -112,13 +110,17 @@ async function send(real: Real, built: BuiltRequest, concurrent = false): Promis
   return sent.response;
 }
 
-/** The checks of an expectation as a step's `expect`, with the rule each failing check is charged to. */
-function judge(res: HttpResponse, e: Expectation, built: BuiltRequest, real: Real): Array<{ message: string; rule: string }> {
+/**
+ * The checks of an expectation as a step's `expect`, with the rule each failing check is charged to. `state` only:
+ * the status, refusal and body, which say what state the answer saw or made (linearizability is judged on these;
+ * the Location of a 201 then in the order found).
+ */
+function judge(res: HttpResponse, e: Expectation, built: BuiltRequest, real: Real, stateOnly = false): Array<{ message: string; rule: string }> {
   const exp: ExpectData = {
     ...(e.status ? { status: e.status } : {}),
     ...(e.refused ? { refused: {} } : {}),
-    ...(e.location?.kind === 'put' ? { location: { path: e.location.paths, sameOrigin: false } } : {}),
-    ...(e.location?.kind === 'post' ? { location: { sameOrigin: false } } : {}),
+    ...(e.location?.kind === 'put' && !stateOnly ? { location: { path: e.location.paths, sameOrigin: false } } : {}),
+    ...(e.location?.kind === 'post' && !stateOnly ? { location: { sameOrigin: false } } : {}),
     ...(e.article ? { article: '{{ expected }}' } : {}),
     ...(e.allow ? { allow: { includes: e.allow } } : {}),
   };
@@ -257,7 +259,7 @@ class ConcurrentCommand implements fc.AsyncCommand<ModelState, Real, true> {
       readBuilt.push(b);
       reads.push(await send(real, b));
     }
-    const ok = (res: HttpResponse, e: Expectation | undefined, b: BuiltRequest) => e !== undefined && judge(res, e, b, real).length === 0;
+    const ok = (res: HttpResponse, e: Expectation | undefined, b: BuiltRequest) => e !== undefined && judge(res, e, b, real, true).length === 0;
     const explained = linearizations<ModelState>(
       m,
       this.ops.map((op, i) => (s: ModelState) => {
@@ -278,6 +280,14 @@ class ConcurrentCommand implements fc.AsyncCommand<ModelState, Real, true> {
         [`command ${real.lines.length}: no order of the ${this.ops.length} concurrent requests, applied one at a time, explains their answers and the state read right after (${sent.join('; ')})`],
         [...new Set(rules.length > 0 ? rules : [RULES.replaced])],
       );
+    }
+    // In the order found, each answer must also pass the checks that do not bear on the state (a 201's Location).
+    let state = m;
+    for (const i of explained[0]!.order) {
+      const e = expectationOf(this.ops[i]!, state, real.paths, profile)!;
+      const found = judge(answers[i]!, e, built[i]!, real);
+      if (found.length > 0) fail(`command ${real.lines.length} (${METHOD[this.ops[i]!.op]} ${paths[i]}, request ${i + 1} of ${this.ops.length} sent at once)`, found);
+      state = e.next;
     }
     Object.assign(m, explained[0]!.state);
   }
@@ -311,13 +321,19 @@ export function modelArticleArb(optionalFields: readonly string[]): fc.Arbitrary
 }
 
 /** The command arbitraries a model scenario draws from, for this profile. */
-export function commandArbitraries(profile: ResolvedProfile, options: ModelOptions, canWrong: boolean): Array<fc.Arbitrary<ModelCommand>> {
+export function commandArbitraries(deps: Pick<ExecDeps, 'profile' | 'bases'>, options: ModelOptions): Array<fc.Arbitrary<ModelCommand>> {
+  const { profile } = deps;
   const a = profile.articles;
   const kinds = new Set(options.commands ?? ['put', 'post', 'get', 'delete', 'options', 'concurrent']);
   const slugs = options.slugs ?? 2;
   const article = modelArticleArb(a.optionalFields);
-  const creds: Cred[] = a.writeAuth ? (canWrong ? ['missing', 'wrong'] : ['missing']) : [];
+  // Writes that need credentials carry valid ones with each scheme the harness can use, none, or wrong ones.
+  const schemes = a.writeAuth ? usableSchemes(profile, deps.bases) : [];
+  const scheme = schemes.length > 0 ? fc.constantFrom(...schemes) : fc.constant(undefined);
+  const creds: Cred[] = a.writeAuth ? (schemes.length > 0 ? ['missing', 'wrong'] : ['missing']) : [];
   const cred = fc.oneof({ weight: 8, arbitrary: fc.constant<Cred>('valid') }, ...creds.map((c) => ({ weight: 1, arbitrary: fc.constant(c) })));
+  const withScheme = (arb: fc.Arbitrary<Extract<Op, { cred: Cred }>>): fc.Arbitrary<Op> =>
+    fc.tuple(arb, scheme).map(([x, s]): Op => (s === undefined || x.cred === 'missing' ? x : { ...x, scheme: s }));
   const slugTarget: fc.Arbitrary<Target> = fc.nat({ max: slugs - 1 }).map((n) => ({ kind: 'slug' as const, n }));
   const postedTarget: fc.Arbitrary<Target> = fc.nat({ max: 3 }).map((n) => ({ kind: 'posted' as const, n }));
   const target = kinds.has('post') ? fc.oneof({ weight: 3, arbitrary: slugTarget }, { weight: 2, arbitrary: postedTarget }) : slugTarget;
@@ -327,9 +343,9 @@ export function commandArbitraries(profile: ResolvedProfile, options: ModelOptio
     if (op.op === 'options' && !profile.options.on.includes('item')) return false;
     return true;
   };
-  const put = fc.record({ op: fc.constant('put' as const), target, form, article, cred });
+  const put = withScheme(fc.record({ op: fc.constant('put' as const), target, form, article, cred }));
   const get = fc.record({ op: fc.constant('get' as const), target, form });
-  const del = fc.record({ op: fc.constant('delete' as const), target, form, cred });
+  const del = withScheme(fc.record({ op: fc.constant('delete' as const), target, form, cred }));
   const arbs: Array<fc.Arbitrary<ModelCommand>> = [];
   const add = (kind: string, weight: number, arb: fc.Arbitrary<Op>) => {
     if (kinds.has(kind)) for (let i = 0; i < weight; i++) arbs.push(arb.map((op) => new OpCommand(op, allowed)));
@@ -337,11 +353,12 @@ export function commandArbitraries(profile: ResolvedProfile, options: ModelOptio
   add('put', 3, put);
   add('get', 3, get);
   add('delete', 2, del);
-  add('post', 1, fc.record({ op: fc.constant('post' as const), article, cred }));
+  add('post', 1, withScheme(fc.record({ op: fc.constant('post' as const), article, cred })));
   add('options', 1, fc.record({ op: fc.constant('options' as const), target, form }));
   if (kinds.has('concurrent') && a.clientChosenPut) {
     // Valid writes and reads of the slugs only: their answers are then defined in every order.
     const valid = fc.constant<Cred>('valid');
+    // At once: valid credentials of the scheme `auto` picks (a signed request per copy, each with its own nonce).
     const one = fc.oneof(
       { weight: 3, arbitrary: fc.record({ op: fc.constant('put' as const), target: slugTarget, form, article, cred: valid }) as fc.Arbitrary<Op> },
       { weight: 1, arbitrary: fc.record({ op: fc.constant('get' as const), target: slugTarget, form }) as fc.Arbitrary<Op> },

@@ -9,7 +9,7 @@ import { redactExchange } from '../runner/transcript.js';
 import type { ScenarioResult } from '../runner/types.js';
 import type { Scenario } from '../spec/types.js';
 import { emptyState, makePaths, type ModelState } from './articles.js';
-import { commandArbitraries, ModelError, ModelFailure, wrongScheme, type Real } from './commands.js';
+import { commandArbitraries, ModelError, ModelFailure, type Real } from './commands.js';
 
 /** The default `--runs`: a model scenario's own `runs` is scaled by `--runs` over this. */
 const DEFAULT_RUNS = 50;
@@ -32,7 +32,7 @@ export async function runModelScenario(scenario: Scenario, deps: ExecDeps, optio
   }
   const numRuns = scenario.runs === undefined ? options.runs : Math.max(1, Math.round((scenario.runs * options.runs) / DEFAULT_RUNS));
   const replay = splitReplay(options.replayPath);
-  const commands = fc.commands(commandArbitraries(deps.profile, model, wrongScheme(deps) !== undefined), {
+  const commands = fc.commands(commandArbitraries(deps, model), {
     maxCommands: model.length ?? DEFAULT_LENGTH,
     size: 'max',
     ...(replay.commands ? { replayPath: replay.commands } : {}),

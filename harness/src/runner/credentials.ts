@@ -80,6 +80,15 @@ export function chooseScheme(profile: ResolvedProfile, secure: boolean): Scheme 
   return PREFERENCE.find((s) => usable(profile, s) && (secure || !profile.auth.tlsOnly.includes(s)));
 }
 
+/**
+ * Every scheme the harness can authenticate with against these base URLs, strongest first: a TLS-only scheme only
+ * when a TLS base URL is known (requests with it then go there).
+ */
+export function usableSchemes(profile: ResolvedProfile, bases: { primary: string; tls?: string }): Scheme[] {
+  const secure = bases.primary.startsWith('https:') || bases.tls !== undefined;
+  return PREFERENCE.filter((s) => usable(profile, s) && (secure || !profile.auth.tlsOnly.includes(s)));
+}
+
 /** Token sources by authenticator: one per run, so tokens are obtained once and reused until they expire. */
 const tokenSources = new WeakMap<Authenticator, TokenSource>();
 
