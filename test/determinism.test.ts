@@ -73,7 +73,9 @@ describe('verdicts do not depend on concurrency', () => {
         withReferenceServer({ faults: parseFaultNames(['put-non-atomic']) }, (server) => runAgainst(server, { seed: 11, runs: 20, concurrency })),
       ),
     );
-    const [one, many] = runs.map((r) => r!.scenarios.map((s) => `${s.id} ${s.status}`));
+    // articles/model-sequences sends writes at once in some of its sequences, so whether it meets the race is the
+    // target's timing too (it then fails, rightly); put-concurrent-whole races on every run and always meets it.
+    const [one, many] = runs.map((r) => r!.scenarios.filter((s) => s.id !== 'articles/model-sequences').map((s) => `${s.id} ${s.status}`));
     expect(one).toContain('articles/put-concurrent-whole failed');
     expect(many).toEqual(one);
   });

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
 import { baseOf, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario-base.js';
+import { createTokenSource } from '../runner/tokens.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { ScenarioResult } from '../runner/types.js';
 import type { Scenario } from '../spec/types.js';
@@ -39,6 +40,9 @@ export async function runModelScenario(scenario: Scenario, deps: ExecDeps, optio
   });
   // Shrinking a sequence takes more runs than shrinking values: each command, then each command's values.
   const limit = numRuns + (options.maxShrinkRuns ?? 1000);
+  // Its own OAuth tokens, obtained when its first sequence needs them and kept for the others: which scenario of a
+  // run obtains the run's shared tokens first would otherwise depend on concurrency.
+  const own = { ...deps, tokens: createTokenSource({ client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: (v) => deps.redactor.add(v) }) };
   let executions = 0;
   let requests = 0;
   let failure: { error: ModelFailure; real: Real } | undefined;
@@ -48,7 +52,7 @@ export async function runModelScenario(scenario: Scenario, deps: ExecDeps, optio
   const property = fc.asyncProperty(commands, async (cmds) => {
     if (firstError || executions >= limit) return true;
     executions++;
-    const real: Real = { deps, paths: makePaths(deps.profile, `m${deps.uniq()}`, model.slugs ?? 2), transcript: [], requests: 0, lines: [], maxTranscript: deps.maxTranscript ?? 40 };
+    const real: Real = { deps: own, paths: makePaths(deps.profile, `m${deps.uniq()}`, model.slugs ?? 2), transcript: [], requests: 0, lines: [], maxTranscript: deps.maxTranscript ?? 40 };
     const state: ModelState = emptyState();
     try {
       await fc.asyncModelRun(() => ({ model: state, real }), cmds);
