@@ -16,7 +16,7 @@ const SEQUENCE_FAULTS = ['delete-then-put-resurrects', 'post-reuses-deleted-id',
 const CHARGED: Record<(typeof SEQUENCE_FAULTS)[number], string[]> = {
   'delete-then-put-resurrects': ['4.1-put-replaces'],
   'post-reuses-deleted-id': ['4.2-post-fresh-url'],
-  'alias-diverges-after-replace': ['2-article-alias'],
+  'alias-diverges-after-replace': ['2-article-alias', '4.1-put-replaces'],
   'lost-update': ['4.1-put-replaces', 'rfc9110-delete'],
   'put-after-delete-200': ['rfc9110-put-create-201'],
 };
@@ -28,6 +28,8 @@ describe('model scenarios against sequence-only defects', () => {
       const r = run.scenarios.find((s) => s.id === ID)!;
       expect(r.status, r.reason).toBe('failed');
       expect(r.failure?.rules?.some((rule) => CHARGED[fault].includes(rule)), JSON.stringify(r.failure)).toBe(true);
+      // It counts at the strongest level it is charged to: reusing a deleted URL is a SHOULD, the rest MUST.
+      expect(r.level).toBe(fault === 'post-reuses-deleted-id' ? 'SHOULD' : 'MUST');
       const commands = r.counterexample?.values['commands'] as string[];
       expect(commands.length, commands.join('\n')).toBeGreaterThanOrEqual(fault === 'lost-update' ? 1 : 2);
       expect(commands.length, commands.join('\n')).toBeLessThanOrEqual(6);

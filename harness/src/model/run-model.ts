@@ -8,7 +8,9 @@ import { baseOf, scenarioSeed, type ScenarioRunOptions } from '../runner/scenari
 import { createTokenSource } from '../runner/tokens.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { ScenarioResult } from '../runner/types.js';
-import type { Scenario } from '../spec/types.js';
+import type { Level, Scenario } from '../spec/types.js';
+
+const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
 import { emptyState, makePaths, type ModelState } from './articles.js';
 import { commandArbitraries, ModelError, ModelFailure, type Real } from './commands.js';
 
@@ -83,8 +85,12 @@ export async function runModelScenario(scenario: Scenario, deps: ExecDeps, optio
     const { error, real } = failure;
     const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0] ?? ''))?.[1];
     const step = real.lines.length;
+    // A sequence checks rules from MUST to SHOULD: its failure counts at the strongest level it is charged to.
+    const charged = error.rules.map((r) => scenario.ruleLevels?.[r]).filter((l): l is Level => l !== undefined);
+    const level = charged.length > 0 ? LEVELS.find((l) => charged.includes(l))! : scenario.level;
     return {
       ...common,
+      level,
       status: 'failed',
       reason: deps.redactor.text(error.messages.join('; ')),
       failure: { step, messages: error.messages.map((m) => deps.redactor.text(m)), rules: error.rules },

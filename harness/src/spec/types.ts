@@ -33,6 +33,8 @@ export interface Scenario {
   steps: StepData[];
   /** A model scenario (no steps): sequences of commands drawn against a model of the resource. */
   model?: ModelOptions;
+  /** A model scenario's rules with their levels: a failure counts at the level of the rules it is charged to. */
+  ruleLevels?: Readonly<Record<string, Level>>;
 }
 
 export interface Suite {
