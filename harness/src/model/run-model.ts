@@ -4,18 +4,18 @@
  */
 import fc from 'fast-check';
 import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
-import { baseOf, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario-base.js';
+import { baseOf, checkParameters, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario-base.js';
 import { createTokenSource } from '../runner/tokens.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { ScenarioResult } from '../runner/types.js';
 import type { Level, Scenario } from '../spec/types.js';
-
-const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
+import { RUN_OPTION_SPEC } from '../runner/options.js';
 import { emptyState, makePaths, type ModelState } from './articles.js';
 import { commandArbitraries, ModelError, ModelFailure, type Real } from './commands.js';
 
+const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
 /** The default `--runs`: a model scenario's own `runs` is scaled by `--runs` over this. */
-const DEFAULT_RUNS = 50;
+const DEFAULT_RUNS = RUN_OPTION_SPEC.runs.default;
 const DEFAULT_LENGTH = 12;
 
 /** `--replay` of a model scenario: fast-check's path, then `~` and the commands' replay path. */
@@ -71,13 +71,7 @@ export async function runModelScenario(scenario: Scenario, deps: ExecDeps, optio
     lastPass = real;
     return true;
   });
-  const details = await fc.check(property, {
-    seed,
-    numRuns,
-    ...(replay.path ? { path: replay.path } : {}),
-    interruptAfterTimeLimit: options.timeBudgetMs ?? 120_000,
-    markInterruptAsFailure: false,
-  });
+  const details = await fc.check(property, checkParameters(seed, numRuns, replay.path, options));
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
   const common = { ...base, requests, runs: executions, durationMs };

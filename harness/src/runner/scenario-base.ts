@@ -31,3 +31,14 @@ export function baseOf(s: Scenario): Base {
   return { id: s.id, title: s.title, file: s.file, line: s.line, rules: s.rules, level: s.level, tags: s.tags };
 }
 
+
+/** fast-check's parameters for a scenario's property: its seed and runs, a replayed path, the time budget. */
+export function checkParameters(seed: number, numRuns: number, path: string | undefined, options: Pick<ScenarioRunOptions, 'timeBudgetMs'>) {
+  return {
+    seed,
+    numRuns,
+    ...(path ? { path } : {}),
+    interruptAfterTimeLimit: options.timeBudgetMs ?? 120_000,
+    markInterruptAsFailure: false,
+  };
+}

@@ -7,7 +7,7 @@ import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';
 import { executeOnce } from './execute.js';
 import { redactExchange } from './transcript.js';
 import type { ScenarioResult } from './types.js';
-import { baseOf, scenarioSeed, type ScenarioRunOptions } from './scenario-base.js';
+import { baseOf, checkParameters, scenarioSeed, type ScenarioRunOptions } from './scenario-base.js';
 import { runModelScenario } from '../model/run-model.js';
 
 export { baseOf, scenarioSeed, type ScenarioRunOptions } from './scenario-base.js';
@@ -63,13 +63,7 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
     return false;
   });
 
-  const details = await fc.check(property, {
-    seed,
-    numRuns,
-    ...(options.replayPath ? { path: options.replayPath } : {}),
-    interruptAfterTimeLimit: options.timeBudgetMs ?? 120_000,
-    markInterruptAsFailure: false,
-  });
+  const details = await fc.check(property, checkParameters(seed, numRuns, options.replayPath, options));
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
   const base = { ...baseOf(scenario), requests, runs: executions, durationMs };
