@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ArticleValue } from '../generators/article.js';
 import { resolveProfile, type ProfileData } from '../profile/schema.js';
-import { afterPost, emptyState, expectationOf, idOf, linearizations, makePaths, MODEL_RULES, pathIn, RULES, type Op } from './articles.js';
+import { afterPost, canonicalOf, emptyState, expectationOf, idOf, linearizations, makePaths, MODEL_RULES, pathIn, RULES, type Op } from './articles.js';
 
 const profileOf = (articles: ProfileData['articles'] = {}) => resolveProfile({ articles: { aliases: ['/article/{id}'], deletable: true, writeAuth: true, ...articles } }, 'test');
 const A: ArticleValue = { title: 'a', price: '1.00', currency: 'eur', fields: { summary: 's' } };
@@ -18,6 +18,9 @@ describe('the article model', () => {
     expect(pathIn(paths, '/articles/mx-1', 1)).toBe('/article/mx-1');
     expect(pathIn(paths, '/elsewhere/9', 1)).toBeUndefined();
     expect(pathIn(paths, '/elsewhere/9', 0)).toBe('/elsewhere/9');
+    expect(canonicalOf(paths, '/article/x7')).toBe('/articles/x7');
+    expect(canonicalOf(paths, '/articles/x7')).toBe('/articles/x7');
+    expect(canonicalOf(paths, '/article/')).toBe('/article/');
   });
 
   it('creates with 201 and Location, then replaces with the profile\'s statuses, wholly', () => {

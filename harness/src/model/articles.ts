@@ -60,10 +60,24 @@ export function makePaths(profile: ResolvedProfile, prefix: string, slugs: numbe
 
 /** The id of a canonical path (the `{id}` of the item template), or undefined when the path does not fit it. */
 export function idOf(paths: Paths, canonical: string): string | undefined {
-  const [head = '', tail = ''] = paths.item.split('{id}');
-  if (!canonical.startsWith(head) || !canonical.endsWith(tail)) return undefined;
-  const id = canonical.slice(head.length, canonical.length - tail.length);
-  return id.length > 0 && !id.includes('/') ? id : undefined;
+  return idIn(paths.item, canonical);
+}
+
+/** The `{id}` a path fills in a path template (one non-empty segment), or undefined when it does not fit. */
+function idIn(template: string, path: string): string | undefined {
+  const [head = '', tail = ''] = template.split('{id}');
+  if (!path.startsWith(head) || !path.endsWith(tail) || path.length <= head.length + tail.length) return undefined;
+  const id = path.slice(head.length, path.length - tail.length);
+  return id.includes('/') ? undefined : id;
+}
+
+/** A path in any of the item's forms, as its canonical path (an alias form names the same article). */
+export function canonicalOf(paths: Paths, path: string): string {
+  for (const alias of paths.aliases) {
+    const id = idIn(alias, path);
+    if (id !== undefined) return paths.item.replace('{id}', id);
+  }
+  return path;
 }
 
 /** The path of form `form` of an article (0: canonical), or undefined when that form cannot name it. */

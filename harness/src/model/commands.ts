@@ -18,9 +18,9 @@ import { buildRequest } from '../runner/request.js';
 import { originsOf } from '../runner/step-checks.js';
 import {
   afterPost,
+  canonicalOf,
   describeOp,
   expectationOf,
-  idOf,
   linearizations,
   pathIn,
   resolve,
@@ -240,19 +240,6 @@ async function chargeRead(m: ModelState, real: Real, canonical: string, found: A
  */
 function aliasRules(found: Array<{ message: string; rule: string }>): Array<{ message: string; rule: string }> {
   return found.flatMap((f) => (f.rule === RULES.alias ? [f, { message: f.message, rule: RULES.replaced }] : [f]));
-}
-
-/** A Location path in any of the item's forms, as its canonical path (an alias form names the same article). */
-function canonicalOf(paths: Paths, path: string): string {
-  for (const alias of paths.aliases) {
-    const [head = '', tail = ''] = alias.split('{id}');
-    if (path.startsWith(head) && path.endsWith(tail) && path.length > head.length + tail.length) {
-      const id = path.slice(head.length, path.length - tail.length);
-      const canonical = paths.item.replace('{id}', id);
-      if (idOf(paths, canonical) === id && !id.includes('/')) return canonical;
-    }
-  }
-  return path;
 }
 
 /**
