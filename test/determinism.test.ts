@@ -9,7 +9,11 @@ import type { RunResult } from '../harness/src/runner/types.js';
 import { parseFaultNames } from '../reference-server/src/index.js';
 import { runAgainst, withReferenceServer } from './helpers.js';
 
-/** What a run says, without what legitimately varies between runs: timings, and the run's own unique tag. */
+/**
+ * What a run says, without what legitimately varies between runs: timings, the run's own unique tag, and the
+ * requests that obtained OAuth tokens — a token is obtained again when it is about to expire, so when that happens
+ * (and which scenario then carries the request) is the clock's doing, not the seed's.
+ */
 function verdicts(run: RunResult) {
   // `uniq` values: the run's random 8-hex tag, then the scenario's position and a counter.
   const mask = (text: string) => text.replace(/[0-9a-f]{8}[0-9a-z]{4,}/g, '<uniq>');
@@ -20,7 +24,7 @@ function verdicts(run: RunResult) {
       id: s.id,
       status: s.status,
       runs: s.runs,
-      requests: s.requests,
+      requests: s.requests - (s.credentialRequests ?? 0),
       ...(s.status === 'failed'
         ? {
             step: s.failure.step,
@@ -32,7 +36,7 @@ function verdicts(run: RunResult) {
       ...(s.status === 'skipped' ? { reason: s.reason } : {}),
       ...(s.status === 'errored' ? { reason: mask(s.reason) } : {}),
       // Every request the report shows, in order, as method and path.
-      sent: s.transcript.map((x) => `${x.request.method} ${mask(new URL(x.request.url).pathname)}`),
+      sent: s.transcript.filter((x) => x.purpose !== 'credentials').map((x) => `${x.request.method} ${mask(new URL(x.request.url).pathname)}`),
     })),
   };
 }

@@ -39,12 +39,18 @@ function scenario(run: RunResult, id: string): ScenarioResult {
   return s;
 }
 
+/**
+ * A hang would be a run with no end: this bound (a slack of 20 s, far above any scheduling delay of a loaded machine,
+ * far below the test's own timeout) tells a bounded run from one, without depending on how fast this run was.
+ */
+const SLACK_MS = 20_000;
+
 /** Every selected scenario has a verdict; the count of requests bounds the wall time (a bound, not a benchmark). */
 function expectBounded(run: RunResult, wallMs: number): void {
   expect(run.scenarios.length).toBeGreaterThanOrEqual(2);
   for (const s of run.scenarios) expect(['passed', 'failed', 'errored', 'skipped']).toContain(s.status);
   const requests = run.scenarios.reduce((n, s) => n + s.requests, 0) + 1; // + the reachability probe
-  expect(wallMs).toBeLessThan(TIMEOUT * requests + 3000);
+  expect(wallMs).toBeLessThan(TIMEOUT * requests + SLACK_MS);
 }
 
 /** The POST scenario errored on its first request with a reason matching `reason`; the OPTIONS one still passed. */
@@ -93,7 +99,7 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
     expect(run.unreachable).toMatch(/within \d+ ms/);
     for (const x of run.scenarios) expect(x.status).toBe('errored');
     expect(exitCodeFor(run, false)).toBe(3);
-    expect(wallMs).toBeLessThan(TIMEOUT + 3000);
+    expect(wallMs).toBeLessThan(TIMEOUT + SLACK_MS);
   });
 
   it('(3) sends the status line, then stalls: TIMEOUT', async () => {

@@ -31,9 +31,13 @@ export const SERVE_OPTIONS = {
   data: { type: 'string' },
   'max-header': { type: 'string' },
   'nonce-capacity': { type: 'string' },
+  'nonce-share': { type: 'string' },
   'token-capacity': { type: 'string' },
   'request-timeout': { type: 'string' },
   'keep-alive-timeout': { type: 'string' },
+  'handshake-timeout': { type: 'string' },
+  'max-connections': { type: 'string' },
+  'max-connections-per-client': { type: 'string' },
   instances: { type: 'string' },
   redis: { type: 'string' },
   'redis-prefix': { type: 'string' },
@@ -53,9 +57,13 @@ export interface ServeSettings {
   maxArticles?: number;
   maxHeaderBytes?: number;
   nonceCapacity?: number;
+  nonceShare?: number;
   tokenCapacity?: number;
   requestTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
+  handshakeTimeoutMs?: number;
+  maxConnections?: number;
+  maxConnectionsPerClient?: number;
   window?: number;
   tokenTtl?: number;
   bodyHash?: boolean;
@@ -85,9 +93,13 @@ export async function serveSettings(values: ServeValues, io: CliIo): Promise<Ser
     maxArticles: intOption(values['max-articles'], 'max-articles', 1, 100_000_000),
     maxHeaderBytes: intOption(values['max-header'], 'max-header', 1024, 1024 ** 2),
     nonceCapacity: intOption(values['nonce-capacity'], 'nonce-capacity', 1, 100_000_000),
+    nonceShare: intOption(values['nonce-share'], 'nonce-share', 1, 100_000_000),
     tokenCapacity: intOption(values['token-capacity'], 'token-capacity', 1, 100_000_000),
     requestTimeoutMs: intOption(values['request-timeout'], 'request-timeout', 100, 3_600_000),
     keepAliveTimeoutMs: intOption(values['keep-alive-timeout'], 'keep-alive-timeout', 100, 3_600_000),
+    handshakeTimeoutMs: intOption(values['handshake-timeout'], 'handshake-timeout', 100, 3_600_000),
+    maxConnections: intOption(values['max-connections'], 'max-connections', 1, 1_000_000),
+    maxConnectionsPerClient: intOption(values['max-connections-per-client'], 'max-connections-per-client', 1, 1_000_000),
     window: intOption(values.window, 'window', 1, 10 * 365 * 86_400),
     tokenTtl: intOption(values['token-ttl'], 'token-ttl', 1, 365 * 86_400),
   };

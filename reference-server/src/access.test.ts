@@ -239,7 +239,7 @@ describe('date-and-nonce form', () => {
   });
 
   it('when the nonce store is full: 503 with Retry-After until the oldest nonce expires, then accepted again', () => {
-    const s = testServer({ signAs: null, nonceCapacity: 2 });
+    const s = testServer({ signAs: null, nonceCapacity: 2, nonceShare: 2 });
     expect(nonceGet(s, '1').status).toBe(200);
     s.clock.advance(100);
     expect(nonceGet(s, '2').status).toBe(200);
@@ -252,5 +252,24 @@ describe('date-and-nonce form', () => {
     expect(nonceGet(s, '3').status).toBe(503);
     s.clock.advance(1);
     expect(nonceGet(s, '3').status).toBe(200);
+  });
+
+  it("one user's burst fills that user's share only: the others' signed requests are still accepted", () => {
+    const s = testServer({ signAs: null, nonceCapacity: 10, nonceShare: 4 });
+    for (const n of ['1', '2', '3', '4']) expect(nonceGet(s, n).status).toBe(200);
+    const burst = nonceGet(s, '5');
+    expect([burst.status, burst.headers['retry-after']]).toEqual([503, '601']);
+    const bobSigned = (nonce: string) => s.send({ method: 'GET', target: '/users/bob/financialrecords', headers: { ...s.sign('GET', '/users/bob/financialrecords', { user: 'bob', nonce, date: s.clock.now() }) } });
+    for (const n of ['1', '2', '3', '4']) expect(bobSigned(n).status).toBe(200);
+    expect(bobSigned('5').status).toBe(503);
+    expect(s.state.nonces.size()).toBe(8);
+  });
+
+  it('by default the capacity is shared out evenly among the users and OAuth 1 consumers', () => {
+    // Three users and two consumers by default: a share of 2 each out of 10.
+    const s = testServer({ signAs: null, nonceCapacity: 10 });
+    expect(nonceGet(s, '1').status).toBe(200);
+    expect(nonceGet(s, '2').status).toBe(200);
+    expect(nonceGet(s, '3').status).toBe(503);
   });
 });

@@ -73,6 +73,15 @@ describe('request bodies', () => {
     expect(state.store.size).toBe(0);
   });
 
+  it('refuses a document nested too deep, even under a body cap of 10 MB, with 400 and stores nothing', () => {
+    const { call, state } = testServer({ maxBodyBytes: 10 * 1024 * 1024 });
+    const depth = 1_000_000;
+    const res = call('PUT', '/articles/a', `<article>${'<x>'.repeat(depth)}${'</x>'.repeat(depth)}<title>t</title><price currency="eur">1.00</price></article>`);
+    expect(res.status).toBe(400);
+    expect(problemOf(res)).toMatchObject({ title: 'XML too deep or too large', detail: expect.stringMatching(/nested deeper than 32 levels/) });
+    expect(state.store.size).toBe(0);
+  });
+
   it('refuses a DOCTYPE with 400 and stores nothing', () => {
     const { call, state } = testServer();
     const res = call('PUT', '/articles/a', `<!DOCTYPE article [<!ENTITY x "boom">]>${articleXml({ title: '&x;' })}`);
@@ -80,6 +89,23 @@ describe('request bodies', () => {
     expect(problemOf(res).type).toMatch(/doctype-refused$/);
     expect(state.store.size).toBe(0);
   });
+});
+
+describe('Host (RFC 9112 §3.2)', () => {
+  it.each([['127.0.0.1'], ['127.0.0.1:8080'], ['localhost'], ['[::1]:8443'], ['[v1.x]'], ['ex-ample.com.'], ['a%20b'], ['']])('Host %j is accepted', (host) => {
+    expect(testServer().call('GET', '/articles/none', undefined, { host }).status).toBe(404);
+  });
+
+  it.each([[['127.0.0.1', '127.0.0.1']], [['127.0.0.1', 'evil.example']], ['a b'], ['127.0.0.1/evil'], ['user@127.0.0.1'], ['127.0.0.1:80a'], ['[::1'], ['[nothex]'], ['a%2']])(
+    'Host %j gets 400 before anything else happens',
+    (host) => {
+      const { call, state } = testServer();
+      const res = call('PUT', '/articles/a', articleXml(), { host });
+      expect(res.status).toBe(400);
+      expect(problemOf(res).detail).toMatch(/Host/);
+      expect(state.store.size).toBe(0);
+    },
+  );
 });
 
 describe('article items', () => {

@@ -6,6 +6,7 @@ import { SessionTable } from './auth/memory.js';
 import { NonceStore } from './auth/nonces.js';
 import { DEFAULT_USERS, userTable } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
+import { DEFAULT_OAUTH1_CONSUMERS } from './oauth/accounts.js';
 import { createOAuthState } from './oauth/state.js';
 import type { OAuthOptions } from './oauth/state.js';
 import { TEXT_XML_TYPE, XML_TYPE, byteLength, errorFormat, problem, unknownMethod } from './responses.js';
@@ -16,6 +17,7 @@ import type { HandlerContext, Route } from './routes/route.js';
 import { ArticleStore } from './store/articles.js';
 import type { ChangeListener } from './store/changes.js';
 import { isKnownMethod } from './records.js';
+import { hostProblem } from './request.js';
 import type { HeaderMap, Limits, Method, RequestRecord, ResponseRecord } from './records.js';
 import type { HandlerDeps, LocalState, ServerState } from './types.js';
 
@@ -29,6 +31,11 @@ export interface AuthOptions extends OAuthOptions {
   bodyHash?: boolean;
   /** Most nonces remembered at once (all users); beyond it signed-with-nonce requests get 503. Default: 1,000,000. */
   nonceCapacity?: number;
+  /**
+   * Most nonces remembered at once for one user (or one OAuth 1 consumer); beyond it that user's signed-with-nonce
+   * requests get 503 and nobody else's. Default: the capacity shared out evenly among the users and consumers.
+   */
+  nonceShare?: number;
 }
 
 /**
@@ -39,19 +46,26 @@ export interface AuthOptions extends OAuthOptions {
  * @throws {RangeError} for a `tokenTtl` or `tokenCapacity` that is not a positive integer.
  */
 export function createState(limits: Limits, auth: AuthOptions = {}, listener?: ChangeListener): LocalState {
+  const users = userTable(auth.users ?? DEFAULT_USERS);
+  const capacity = auth.nonceCapacity ?? 1_000_000;
   return {
     store: new ArticleStore(limits.maxArticles, listener),
     limits,
-    auth: { users: userTable(auth.users ?? DEFAULT_USERS), window: auth.window ?? 600, bodyHash: auth.bodyHash ?? true },
-    nonces: new NonceStore(auth.nonceCapacity ?? 1_000_000, listener),
+    auth: { users, window: auth.window ?? 600, bodyHash: auth.bodyHash ?? true },
+    nonces: new NonceStore(capacity, listener, auth.nonceShare ?? evenShare(capacity, users.size + (auth.oauth1Consumers ?? DEFAULT_OAUTH1_CONSUMERS).length)),
     sessions: new SessionTable(),
     articleFaults: { tombstones: new Map(), deletedIds: [], aliasCopies: new Map() },
     ...createOAuthState(auth),
   };
 }
 
+/** `capacity` shared out among `holders` credential holders (each at least 1). */
+export function evenShare(capacity: number, holders: number): number {
+  return Math.max(1, Math.floor(capacity / Math.max(1, holders)));
+}
+
 /**
- * Answers one request. The OAuth endpoints (`/oauth2/token`, `/oauth2/revoke`, `/oauth1/request_token`,
+ * Answers one request. A request with more than one Host field or an invalid one gets 400 (RFC 9112 §3.2). The OAuth endpoints (`/oauth2/token`, `/oauth2/revoke`, `/oauth1/request_token`,
  * `/oauth1/authorize`, `/oauth1/access_token`) authenticate their callers themselves; every other path goes through
  * authentication (credentials verified, nonce consumed in the same synchronous step), routing by path shape,
  * 405 with `Allow` for methods the server does not implement at all, OPTIONS and 405/404 generically, access rules (401, 403), then the
@@ -65,6 +79,8 @@ export function handle(req: RequestRecord, state: ServerState, deps: HandlerDeps
 }
 
 function handleNow(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
+  const badHost = hostProblem(req);
+  if (badHost !== undefined) return finish(req, errorFormat(problem(400, badHost), deps.variants));
   const endpoint = oauthEndpoint(req.path);
   if (endpoint !== undefined) return finish(req, errorFormat(guarded(() => endpoint(req, state, deps)), deps.variants));
   return respond(req, state, deps, () => authenticate(req, state, deps));
@@ -87,7 +103,7 @@ export async function handleAsync(req: RequestRecord, state: ServerState, deps: 
 }
 
 async function handleRacy(req: RequestRecord, state: ServerState, deps: HandlerDeps): Promise<ResponseRecord> {
-  if (!deps.faults.has('nonce-race') || oauthEndpoint(req.path) !== undefined) return handleNow(req, state, deps);
+  if (!deps.faults.has('nonce-race') || oauthEndpoint(req.path) !== undefined || hostProblem(req) !== undefined) return handleNow(req, state, deps);
   let identity: Identity;
   try {
     identity = await authenticateRacy(req, state, deps);

@@ -1,6 +1,9 @@
 export { ReferenceServerError } from './errors.js';
 export type { RefErrorCode } from './errors.js';
 export { startServer, parseFaultNames, UnknownFaultError, resolveServerOptions } from './server.js';
+export { ConnectionGate } from './connections.js';
+export type { ConnectionLimits, ConnectionRefusal } from './connections.js';
+export { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './options.js';
 export type { RunningServer, ServerOptions, ResolvedServerOptions } from './server.js';
 export { handle, handleAsync, createState, allowedMethods } from './handle.js';
 export type { AuthOptions } from './handle.js';

@@ -22,7 +22,8 @@ export function originTarget(target: string): string {
   return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
 }
 
-const CREDENTIAL_FIELDS = ['authorization', 'authentication'] as const;
+/** Fields whose every line the handler sees: the credentials, and Host (RFC 9112 §3.2: more than one is a 400). */
+const DISTINCT_FIELDS = ['authorization', 'authentication', 'host'] as const;
 
 /**
  * Builds the pure request record from a node request and its fully read body. `connection` is passed only
@@ -33,9 +34,9 @@ export function toRequestRecord(req: IncomingMessage, body: Uint8Array, secure: 
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = value;
   }
-  // Node keeps the first line of a repeated Authorization and joins repeated unknown fields with ", ": either way the
-  // verifier could not tell a credential sent twice. It sees every line of the credential fields.
-  for (const name of CREDENTIAL_FIELDS) {
+  // Node keeps the first line of a repeated Authorization or Host and joins repeated unknown fields with ", ": either
+  // way the handler could not tell a field sent twice. It sees every line of these fields.
+  for (const name of DISTINCT_FIELDS) {
     const lines = req.headersDistinct[name];
     if (lines !== undefined && lines.length > 1) headers[name] = lines;
   }

@@ -36,6 +36,20 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** Idle time after which a keep-alive connection is closed, ms. Default: 5000. */
   keepAliveTimeoutMs?: number;
+  /** Time a TLS client has to finish its handshake, ms; then the connection is closed. Default: 5000. */
+  handshakeTimeoutMs?: number;
+  /**
+   * Most open connections, both listeners together; one more is refused at once (plain HTTP: `503` with
+   * `Retry-After`; TLS: closed). Default: 4096.
+   */
+  maxConnections?: number;
+  /** Most open connections from one remote address; one more is refused as above. Default: 512. */
+  maxConnectionsPerClient?: number;
+  /**
+   * How long a connection being closed (after a 400/408/431/503 or a refusal) may keep its descriptor while the
+   * client has not closed its side, ms. Default: 2000.
+   */
+  lingerMs?: number;
   /**
    * Directory for the journal of articles and nonces (created if missing). With it, an answer goes out only once
    * its changes are on disk, and a restart (even after `kill -9`) loses nothing acknowledged and still refuses
@@ -50,6 +64,11 @@ export interface ServerOptions {
   bodyHash?: boolean;
   /** Most nonces remembered at once; when full, signed-with-nonce requests get 503 + Retry-After. Default: 1,000,000. */
   nonceCapacity?: number;
+  /**
+   * Most nonces remembered at once for one user (or one OAuth 1 consumer): a user's burst past it gets 503 for that
+   * user only. Default: `nonceCapacity` shared out evenly among the users and OAuth 1 consumers.
+   */
+  nonceShare?: number;
   /** OAuth 2 confidential clients (client credentials grant). Default: `reporting` / `rep-secret`, acting for alice. */
   oauth2Clients?: readonly OAuth2Client[];
   /**
@@ -98,12 +117,17 @@ export interface ResolvedServerOptions {
   maxHeaderBytes: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  handshakeTimeoutMs: number;
+  maxConnections: number;
+  maxConnectionsPerClient: number;
+  lingerMs: number;
   dataDir?: string;
   redis?: Required<RedisSettings>;
   users: readonly UserAccount[];
   window: number;
   bodyHash: boolean;
   nonceCapacity: number;
+  nonceShare?: number;
   oauth2Clients: readonly OAuth2Client[];
   tokenTtl: number;
   tokenCapacity: number;
@@ -112,6 +136,11 @@ export interface ResolvedServerOptions {
   newId: () => string;
   log: (line: string) => void;
 }
+
+/** Default of {@link ServerOptions.maxConnections}. */
+export const DEFAULT_MAX_CONNECTIONS = 4096;
+/** Default of {@link ServerOptions.maxConnectionsPerClient}. */
+export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 512;
 
 function positiveInteger(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, not ${value}`);
@@ -126,7 +155,8 @@ export function randomId(): string {
 /**
  * Fills in every default of {@link ServerOptions}, once.
  * @throws {RangeError} when `window` is not a positive number, or `nonceCapacity`, `tokenTtl`, `tokenCapacity`,
- *   `maxHeaderBytes`, `requestTimeoutMs` or `keepAliveTimeoutMs` not a positive integer.
+ *   `maxHeaderBytes`, `requestTimeoutMs`, `keepAliveTimeoutMs`, `handshakeTimeoutMs`, `maxConnections`,
+ *   `maxConnectionsPerClient` or `lingerMs` not a positive integer.
  */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   const window = options.window ?? 600;
@@ -150,12 +180,17 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     maxHeaderBytes: positiveInteger(options.maxHeaderBytes ?? 16384, 'maxHeaderBytes'),
     requestTimeoutMs: positiveInteger(options.requestTimeoutMs ?? 5000, 'requestTimeoutMs'),
     keepAliveTimeoutMs: positiveInteger(options.keepAliveTimeoutMs ?? 5000, 'keepAliveTimeoutMs'),
+    handshakeTimeoutMs: positiveInteger(options.handshakeTimeoutMs ?? 5000, 'handshakeTimeoutMs'),
+    maxConnections: positiveInteger(options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 'maxConnections'),
+    maxConnectionsPerClient: positiveInteger(options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 'maxConnectionsPerClient'),
+    lingerMs: positiveInteger(options.lingerMs ?? 2000, 'lingerMs'),
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(redis === undefined ? {} : { redis }),
     users: (options.users ?? DEFAULT_USERS).map((u) => ({ ...u })),
     window,
     bodyHash: options.bodyHash ?? true,
     nonceCapacity,
+    ...(options.nonceShare === undefined ? {} : { nonceShare: positiveInteger(options.nonceShare, 'nonceShare') }),
     oauth2Clients: (options.oauth2Clients ?? DEFAULT_OAUTH2_CLIENTS).map((c) => ({ ...c })),
     tokenTtl,
     tokenCapacity,

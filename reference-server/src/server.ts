@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerOptions as HttpServerOptions, ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
+import type { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { ConnectionGate, lingeringClose } from './connections.js';
 import type { ConnectionMemory } from './records.js';
 import { createState, handleAsync, unparsedMethodResponse } from './handle.js';
 import { declaredLength, readBody, toRequestRecord, writeResponse } from './io.js';
@@ -35,6 +37,8 @@ export interface RunningServer {
   certificate?: string;
   /** Nonces remembered right now (both listeners share the store); for benchmarks of its memory bound. */
   nonceCount(): number;
+  /** Open TCP connections right now, both listeners, lingering ones included (each holds a descriptor). */
+  connectionCount(): number;
   /** Stops both listeners and closes every connection, idle keep-alive ones included. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -50,6 +54,14 @@ interface Shared {
   memory?: WeakMap<object, ConnectionMemory>;
   /** With `redis`: the store this instance shares with the others of its cluster. */
   cluster?: SharedContext;
+  /** Counts and caps the connections of both listeners, and closes refused ones without keeping descriptors. */
+  gate: ConnectionGate;
+}
+
+/** One listener: node's HTTP or TLS server, fed by the front door that listens and counts connections. */
+interface Listener {
+  door: NetServer;
+  http: Server;
 }
 
 /**
@@ -66,6 +78,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       window: resolved.window,
       bodyHash: resolved.bodyHash,
       nonceCapacity: resolved.nonceCapacity,
+      ...(resolved.nonceShare === undefined ? {} : { nonceShare: resolved.nonceShare }),
       oauth2Clients: resolved.oauth2Clients,
       tokenTtl: resolved.tokenTtl,
       tokenCapacity: resolved.tokenCapacity,
@@ -86,20 +99,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(journal === undefined ? {} : { journal }),
     ...(resolved.faults.has('connection-remembers') ? { memory: new WeakMap() } : {}),
     ...(store === undefined || redis === undefined ? {} : { cluster: { store, layout: keyLayout(redis.prefix, redis.instance, resolved.faults), local: state, log: resolved.log } }),
+    gate: new ConnectionGate({ maxConnections: resolved.maxConnections, maxPerClient: resolved.maxConnectionsPerClient, lingerMs: resolved.lingerMs }, resolved.log),
   };
-  const base: HttpServerOptions = { maxHeaderSize: resolved.maxHeaderBytes, connectionsCheckingInterval: 1000 };
-  const servers: Server[] = [];
-  const close = closer(servers, journal, store);
+  // The 408 check runs every second, or more often when the request timeout is shorter.
+  const base: HttpServerOptions = { maxHeaderSize: resolved.maxHeaderBytes, connectionsCheckingInterval: Math.min(1000, resolved.requestTimeoutMs) };
+  const listeners: Listener[] = [];
+  const close = closer(listeners, shared.gate, journal, store);
   try {
     const plain = wire(createServer(base), false, shared);
-    servers.push(plain);
-    const port = await listen(plain, resolved.host, resolved.port, resolved.log);
-    const running: RunningServer = { url: `http://${hostPart(resolved.host)}:${port}`, port, close, nonceCount: () => state.nonces.size() };
+    listeners.push(plain);
+    const port = await listen(plain.door, resolved.host, resolved.port, resolved.log);
+    const running: RunningServer = { url: `http://${hostPart(resolved.host)}:${port}`, port, close, nonceCount: () => state.nonces.size(), connectionCount: () => shared.gate.size() };
     if (resolved.httpsPort === undefined) return running;
     const credentials = resolved.tls ?? generateSelfSignedCertificate(new Date());
-    const secure = wire(createTlsServer({ ...base, cert: credentials.cert, key: credentials.key }), true, shared);
-    servers.push(secure);
-    const httpsPort = await listen(secure, resolved.host, resolved.httpsPort, resolved.log);
+    // A connection that has not finished its handshake by then is closed (tlsClientError → clientError → destroyed).
+    const tlsOptions = { ...base, cert: credentials.cert, key: credentials.key, handshakeTimeout: resolved.handshakeTimeoutMs };
+    const secure = wire(createTlsServer(tlsOptions), true, shared);
+    listeners.push(secure);
+    const httpsPort = await listen(secure.door, resolved.host, resolved.httpsPort, resolved.log);
     return { ...running, httpsUrl: `https://${hostPart(resolved.host)}:${httpsPort}`, httpsPort, certificate: credentials.cert };
   } catch (err) {
     await close();
@@ -107,8 +124,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 }
 
-function wire(server: Server, secure: boolean, shared: Shared): Server {
-  const { options } = shared;
+function wire(server: Server, secure: boolean, shared: Shared): Listener {
+  const { options, gate } = shared;
   // No count limit: node's default (2000) silently drops the fields beyond it — a repeated credential among them
   // would go unseen. The head's byte cap (maxHeaderBytes, 431) bounds the count instead.
   server.maxHeadersCount = 0;
@@ -127,8 +144,20 @@ function wire(server: Server, secure: boolean, shared: Shared): Server {
     res.writeContinue();
     onRequest(req, res);
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => rejectClient(err, socket, shared.deps));
-  return server;
+  // Which TLS connections finished their handshake: before it, no HTTP answer can be sent, only a close.
+  const established = new WeakSet<object>();
+  if (secure) server.on('secureConnection', (socket: object) => established.add(socket));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (secure && !established.has(socket)) socket.destroy();
+    else rejectClient(err, socket, shared.deps, options.lingerMs);
+  });
+  // CONNECT (a tunnel request; node hands it to this event, not to 'request'): the 405 unknown methods get.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const record = unparsedMethodResponse('CONNECT', connectPath(req.url ?? ''), shared.deps);
+    options.log(`CONNECT ${req.url ?? ''} ${record.status}`);
+    lingeringClose(socket, options.lingerMs, rawResponse(record));
+  });
+  return { door: gate.frontDoor(server, secure), http: server };
 }
 
 async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean, shared: Shared): Promise<void> {
@@ -193,7 +222,7 @@ const TOKEN_REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) /;
  * Answers requests node:http could not parse: a method token it does not know → the same 405 with `Allow` the
  * handler gives unknown methods; huge headers → 431; timeout → 408; anything else → 400. Always closes.
  */
-function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, deps: HandlerDeps): void {
+function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, deps: HandlerDeps, lingerMs: number): void {
   const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
     socket.destroy();
@@ -204,20 +233,14 @@ function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socke
     err.code === 'HPE_INVALID_METHOD' && line !== null
       ? unparsedMethodResponse(line[1]!, targetPath(line[2]!), deps)
       : parserProblem(err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400, err.code);
-  const body = typeof record.body === 'string' ? record.body : '';
-  const fields = Object.entries(record.headers)
-    .filter(([name]) => name !== 'content-length' && name !== 'connection')
-    .map(([name, value]) => `${name}: ${String(value)}\r\n`)
-    .join('');
-  const head = `HTTP/1.1 ${record.status} ${reasonPhrase(record.status)}\r\n${fields}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  const answer = rawResponse(record);
   // An earlier request on this connection that arrived whole may still be in its handler: its answer goes first,
   // then this rejection, so no answer is lost (bounded: the rejection goes out after 5 s regardless). An earlier
   // request whose body never completed (the cause of a timeout) is not waited for.
   if (pending && !pending.writableFinished && pending.req?.complete) {
     const send = () => {
       clearTimeout(timer);
-      if (socket.writable) socket.end(head + body);
-      else socket.destroy();
+      lingeringClose(socket, lingerMs, answer);
     };
     const timer = setTimeout(send, 5_000);
     pending.once('finish', send);
@@ -227,7 +250,22 @@ function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socke
     });
     return;
   }
-  socket.end(head + body);
+  lingeringClose(socket, lingerMs, answer);
+}
+
+/** A response record as bytes for a socket that node's HTTP layer no longer writes to; always `Connection: close`. */
+function rawResponse(record: ResponseRecord): string {
+  const body = typeof record.body === 'string' ? record.body : '';
+  const fields = Object.entries(record.headers)
+    .filter(([name]) => name !== 'content-length' && name !== 'connection')
+    .map(([name, value]) => `${name}: ${String(value)}\r\n`)
+    .join('');
+  return `HTTP/1.1 ${record.status} ${reasonPhrase(record.status)}\r\n${fields}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** The resource a CONNECT names: its path in origin or absolute form; `/` for the authority form (`host:port`). */
+function connectPath(target: string): string {
+  return target.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(target) ? targetPath(target) : '/';
 }
 
 function parserProblem(status: number, code: string | undefined): ResponseRecord {
@@ -241,7 +279,7 @@ function targetPath(target: string): string {
   return path.split('?')[0]!;
 }
 
-function listen(server: Server, host: string, port: number, log: (line: string) => void): Promise<number> {
+function listen(server: NetServer, host: string, port: number, log: (line: string) => void): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -257,20 +295,24 @@ function hostPart(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** One idempotent close for every listener started so far, then the journal and the shared store. */
-function closer(servers: readonly Server[], journal: Journal | undefined, store: { close(): Promise<void> } | undefined): () => Promise<void> {
+/** One idempotent close for every listener started so far and every connection, then the journal and the shared store. */
+function closer(listeners: readonly Listener[], gate: ConnectionGate, journal: Journal | undefined, store: { close(): Promise<void> } | undefined): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= Promise.all(
-      servers.map(
-        (server) =>
+      listeners.map(
+        ({ door, http }) =>
           new Promise<void>((resolve) => {
-            if (!server.listening) return resolve();
-            server.close(() => resolve());
-            server.closeAllConnections();
+            // The HTTP server never listened: its close only stops its timeout checks (and reports "not running").
+            http.close(() => {});
+            http.closeAllConnections();
+            if (!door.listening) return resolve();
+            door.close(() => resolve());
+            gate.destroyAll();
           }),
       ),
     ).then(async () => {
+      gate.destroyAll();
       await journal?.close();
       await store?.close();
     });

@@ -61,7 +61,7 @@ export interface TestServer {
 export interface TestServerOptions
   extends Pick<
     ServerOptions,
-    'newId' | 'maxArticles' | 'maxBodyBytes' | 'users' | 'window' | 'bodyHash' | 'nonceCapacity' | 'oauth2Clients' | 'tokenTtl' | 'tokenCapacity' | 'oauth1Consumers'
+    'newId' | 'maxArticles' | 'maxBodyBytes' | 'users' | 'window' | 'bodyHash' | 'nonceCapacity' | 'nonceShare' | 'oauth2Clients' | 'tokenTtl' | 'tokenCapacity' | 'oauth1Consumers'
   > {
   faults?: FaultName[];
   variants?: VariantName[];
@@ -82,6 +82,7 @@ export function testServer(options: TestServerOptions = {}): TestServer {
       ...(options.window !== undefined ? { window: options.window } : {}),
       ...(options.bodyHash !== undefined ? { bodyHash: options.bodyHash } : {}),
       ...(options.nonceCapacity !== undefined ? { nonceCapacity: options.nonceCapacity } : {}),
+      ...(options.nonceShare !== undefined ? { nonceShare: options.nonceShare } : {}),
       ...(options.oauth2Clients ? { oauth2Clients: options.oauth2Clients } : {}),
       ...(options.tokenTtl !== undefined ? { tokenTtl: options.tokenTtl } : {}),
       ...(options.tokenCapacity !== undefined ? { tokenCapacity: options.tokenCapacity } : {}),

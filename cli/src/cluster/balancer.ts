@@ -5,6 +5,7 @@
  * behind it, and nothing a client sends or gets is changed on the way.
  */
 import net from 'node:net';
+import type { ConnectionGate } from '../../../reference-server/src/index.js';
 
 export interface Balancer {
   port: number;
@@ -14,13 +15,20 @@ export interface Balancer {
   close(): Promise<void>;
 }
 
-/** Listens on `host:port` (0: a free port) and forwards each connection to the next of `targets` (ports on `host`). */
-export function startBalancer(host: string, port: number, targets: readonly number[], log: (line: string) => void): Promise<Balancer> {
+/**
+ * Listens on `host:port` (0: a free port) and forwards each connection to the next of `targets` (ports on `host`).
+ * `gate` counts the connections of every balancer port together and refuses those over its caps (per client, in
+ * all) as the reference server does (`secure`: TLS behind this port, so a refusal is a close, not a `503`): behind
+ * the balancer every instance sees one client, the balancer, so the per-client cap is applied here.
+ */
+export function startBalancer(host: string, port: number, targets: readonly number[], log: (line: string) => void, gate: ConnectionGate, secure: boolean): Promise<Balancer> {
   if (targets.length === 0) throw new RangeError('a balancer needs at least one target');
   const open = new Set<net.Socket>();
   let next = 0;
   let count = 0;
   const server = net.createServer({ allowHalfOpen: true }, (client) => {
+    const refusal = gate.admit(client);
+    if (refusal !== undefined) return gate.refuse(client, refusal, secure);
     const target = targets[next]!;
     next = (next + 1) % targets.length;
     count++;

@@ -6,7 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ConformError } from '../../../harness/src/errors.js';
-import { generateSelfSignedCertificate } from '../../../reference-server/src/index.js';
+import { ConnectionGate, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, generateSelfSignedCertificate } from '../../../reference-server/src/index.js';
 import { packageRoot } from '../io.js';
 import type { ClusterSettings, ServeSettings } from '../serve-options.js';
 import { startBalancer, type Balancer } from './balancer.js';
@@ -90,6 +90,9 @@ function startInstance(message: StartMessage): { child: ChildProcess; ready: Pro
   return { child, ready };
 }
 
+/** How long a connection the balancer refused may hold its descriptor while its client keeps its side open, ms. */
+const BALANCER_LINGER_MS = 2000;
+
 /** Starts the instances, then the balancer (see the module comment). */
 export async function startCluster(start: ClusterStart): Promise<RunningCluster> {
   const { settings, cluster } = start;
@@ -120,8 +123,17 @@ export async function startCluster(start: ClusterStart): Promise<RunningCluster>
     if (failure) throw failure.reason;
     const instances = outcomes.map((o) => (o as PromiseFulfilledResult<ClusterInstance>).value);
     const port = (url: string) => Number(new URL(url).port);
-    balancers.push(await startBalancer(settings.host, start.port, instances.map((i) => port(i.url)), start.log));
-    const secure = tls === undefined ? undefined : await startBalancer(settings.host, start.httpsPort ?? 0, instances.map((i) => port(i.httpsUrl ?? i.url)), start.log);
+    // The connection caps are the balancer's: each instance sees one client, the balancer (serve-instance.ts).
+    const gate = new ConnectionGate(
+      {
+        maxConnections: settings.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+        maxPerClient: settings.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+        lingerMs: BALANCER_LINGER_MS,
+      },
+      start.log,
+    );
+    balancers.push(await startBalancer(settings.host, start.port, instances.map((i) => port(i.url)), start.log, gate, false));
+    const secure = tls === undefined ? undefined : await startBalancer(settings.host, start.httpsPort ?? 0, instances.map((i) => port(i.httpsUrl ?? i.url)), start.log, gate, true);
     if (secure) balancers.push(secure);
     const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
     const crashed = new Promise<string>((resolve) => {

@@ -3,7 +3,7 @@
  * takes its settings over IPC (cluster/protocol.ts), reports its URLs, and runs until told to stop, until its
  * parent goes away (the IPC channel closes), or until SIGINT/SIGTERM. Not for direct use.
  */
-import { ReferenceServerError, parseFaultNames, parseVariantNames, startServer, type RunningServer } from '../../../reference-server/src/index.js';
+import { DEFAULT_MAX_CONNECTIONS, ReferenceServerError, parseFaultNames, parseVariantNames, startServer, type RunningServer } from '../../../reference-server/src/index.js';
 import { InstanceReportSchema, StartMessageSchema, StopMessageSchema, type InstanceReport, type StartMessage } from '../cluster/protocol.js';
 import type { CliIo } from '../io.js';
 
@@ -43,6 +43,9 @@ function serverOptions(start: StartMessage, io: CliIo): Parameters<typeof startS
   const { settings, instance } = start;
   return {
     ...settings,
+    // Behind the balancer every connection comes from one address (the balancer's), which applies the per-client
+    // cap itself: here only the process's cap holds.
+    maxConnectionsPerClient: settings.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     faults: parseFaultNames(settings.faults),
     variants: parseVariantNames(settings.variants),
     port: start.port,

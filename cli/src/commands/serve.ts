@@ -53,9 +53,15 @@ Limits (see the README's "Limits" section):
   --max-header N    Largest request head, bytes; larger → 431 (default 16384)
   --max-articles N  Most articles stored; creating more answers 507 (default 10000)
   --nonce-capacity N  Most nonces remembered; when full, signed requests get 503 + Retry-After (default 1000000)
+  --nonce-share N   Most nonces remembered for one user (or OAuth 1 consumer); past it only that user's signed
+                    requests get 503 (default: the capacity shared out evenly among users and consumers)
   --token-capacity N  Most live OAuth credentials per store; when full, 503 + Retry-After (default 100000)
   --request-timeout MS  Time to receive a whole request; then 408 (default 5000)
   --keep-alive-timeout MS  Idle keep-alive connections are closed after this (default 5000)
+  --handshake-timeout MS  Time a TLS client has to finish its handshake; then the connection closes (default 5000)
+  --max-connections N  Most open connections, both ports together; one more is refused at once: 503 with
+                    Retry-After on plain HTTP, closed on TLS (default 4096)
+  --max-connections-per-client N  Most open connections from one address, refused the same way (default 512)
   --quiet           No access log on stderr
 `;
 

@@ -52,6 +52,8 @@ export interface Real {
   paths: Paths;
   transcript: RawExchange[];
   requests: number;
+  /** Of `requests`, those that obtained OAuth credentials. */
+  credentialRequests: number;
   /** The sequence as sent, one line per command with its answer: the readable counterexample. */
   lines: string[];
   maxTranscript: number;
@@ -87,7 +89,10 @@ async function build(op: Op, path: string, real: Real): Promise<BuiltRequest> {
   const auth = 'cred' in op ? authOf(op) : 'auto';
   const step: StepData = { request: { method: METHOD[op.op], path, ...body, auth } };
   const built = await buildRequest(step, { article: 'article' in op ? op.article : undefined, wrong: WRONG }, real.deps);
-  for (const x of built.obtained ?? []) record(real, x);
+  for (const x of built.obtained ?? []) {
+    real.credentialRequests++;
+    record(real, x);
+  }
   if ('error' in built) throw new ModelError(built.error);
   return built;
 }
@@ -95,7 +100,8 @@ async function build(op: Op, path: string, real: Real): Promise<BuiltRequest> {
 function record(real: Real, x: Omit<RawExchange, 'step'>): RawExchange {
   const exchange: RawExchange = { step: real.lines.length + 1, ...x };
   real.requests++;
-  if (real.transcript.length < real.maxTranscript) real.transcript.push(exchange);
+  // The cap is on the commands' own exchanges; those that obtained credentials are always kept (see execute.ts).
+  if (exchange.purpose === 'credentials' || real.transcript.length - real.credentialRequests < real.maxTranscript) real.transcript.push(exchange);
   return exchange;
 }
 

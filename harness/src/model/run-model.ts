@@ -47,6 +47,7 @@ export async function runModelScenario(scenario: Scenario, deps: ExecDeps, optio
   const own = { ...deps, tokens: createTokenSource({ client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: (v) => deps.redactor.add(v) }) };
   let executions = 0;
   let requests = 0;
+  let credentialRequests = 0;
   let failure: { error: ModelFailure; real: Real } | undefined;
   let firstError: { message: string; real: Real } | undefined;
   let lastPass: Real | undefined;
@@ -54,12 +55,13 @@ export async function runModelScenario(scenario: Scenario, deps: ExecDeps, optio
   const property = fc.asyncProperty(commands, async (cmds) => {
     if (firstError || executions >= limit) return true;
     executions++;
-    const real: Real = { deps: own, paths: makePaths(deps.profile, `m${deps.uniq()}`, model.slugs ?? 2), transcript: [], requests: 0, lines: [], maxTranscript: deps.maxTranscript ?? 40 };
+    const real: Real = { deps: own, paths: makePaths(deps.profile, `m${deps.uniq()}`, model.slugs ?? 2), transcript: [], requests: 0, credentialRequests: 0, lines: [], maxTranscript: deps.maxTranscript ?? 40 };
     const state: ModelState = emptyState();
     try {
       await fc.asyncModelRun(() => ({ model: state, real }), cmds);
     } catch (err) {
       requests += real.requests;
+      credentialRequests += real.credentialRequests;
       if (err instanceof ModelFailure) {
         failure = { error: err, real };
         return false;
@@ -68,13 +70,14 @@ export async function runModelScenario(scenario: Scenario, deps: ExecDeps, optio
       return false;
     }
     requests += real.requests;
+    credentialRequests += real.credentialRequests;
     lastPass = real;
     return true;
   });
   const details = await fc.check(property, checkParameters(seed, numRuns, replay.path, options));
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
-  const common = { ...base, requests, runs: executions, durationMs };
+  const common = { ...base, requests, ...(credentialRequests > 0 ? { credentialRequests } : {}), runs: executions, durationMs };
   if (failure) {
     const { error, real } = failure;
     const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0] ?? ''))?.[1];

@@ -17,6 +17,10 @@ const Exchange = z.object({
     .min(1)
     .optional()
     .describe("The instance of the profile's target.instances the request was sent to (1 = the first listed); absent: the load-balanced target."),
+  purpose: z
+    .literal('credentials')
+    .optional()
+    .describe('credentials: sent by the harness to obtain credentials the step needed (an OAuth token), not by the step itself.'),
   request: z.object({ method: z.string(), url: z.string(), headers: Headers, body: z.string().optional() }),
   response: z.object({ status: z.number().int(), headers: Headers, body: z.string().optional(), durationMs: z.number() }).optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
@@ -33,6 +37,11 @@ export const ScenarioResultSchema = z.object({
   status: z.enum(['passed', 'failed', 'errored', 'skipped']),
   reason: z.string().optional(),
   requests: z.number().int(),
+  credentialRequests: z
+    .number()
+    .int()
+    .optional()
+    .describe('Of requests, those sent to obtain OAuth credentials; when they go out depends on the clock (a token about to expire is obtained again), not on the seed.'),
   runs: z.number().int().optional(),
   durationMs: z.number().optional(),
   failure: z

@@ -44,13 +44,22 @@ export interface RawExchange {
   stepName?: string;
   /** The instance of the profile's `target.instances` it was sent to (1-based); absent: the target. */
   instance?: number;
+  /** `credentials`: sent by the harness to obtain credentials a step needed (an OAuth token), not by the step itself. */
+  purpose?: 'credentials';
   request: HttpRequest;
   response?: HttpResponse;
   error?: { code: string; message: string };
 }
 
+/** Requests an iteration sent: in all, and of those, the ones that obtained OAuth credentials. */
+interface Sent {
+  transcript: RawExchange[];
+  requests: number;
+  credentialRequests?: number;
+}
+
 export type IterationOutcome =
-  | { kind: 'pass'; transcript: RawExchange[]; requests: number; emptyEach?: string }
-  | { kind: 'fail'; step: number; stepName?: string; messages: string[]; transcript: RawExchange[]; requests: number; rules?: string[] }
-  | { kind: 'error'; step: number; stepName?: string; message: string; transcript: RawExchange[]; requests: number; precondition?: Precondition };
+  | ({ kind: 'pass'; emptyEach?: string } & Sent)
+  | ({ kind: 'fail'; step: number; stepName?: string; messages: string[]; rules?: string[] } & Sent)
+  | ({ kind: 'error'; step: number; stepName?: string; message: string; precondition?: Precondition } & Sent);
 

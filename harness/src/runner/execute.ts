@@ -85,14 +85,18 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
   scope['@freshNonce'] = deps.authenticator.freshNonce;
   Object.assign(scope, values);
   const transcript: RawExchange[] = [];
+  // The cap is on the steps' own exchanges; the few that obtained credentials are always kept (when a token is
+  // obtained again is the clock's doing, so it must not push a step's exchange out of the report).
   const maxTranscript = deps.maxTranscript ?? 40;
   const sentByStep = new Map<string, BuiltRequest>();
   let requests = 0;
+  let credentialRequests = 0;
   // The first step whose `each` list was empty: when nothing at all was sent, it says why (a vacuous run).
   let emptyEach: string | undefined;
   const at: StepContext = { index: 0 };
   const named = () => (at.name ? { stepName: at.name } : {});
-  const error = (message: string): IterationOutcome => ({ kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests });
+  const counted = () => (credentialRequests > 0 ? { credentialRequests } : {});
+  const error = (message: string): IterationOutcome => ({ kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, ...counted() });
 
   const origins = originsOf(deps);
   const checkContext = (built: BuiltRequest, local: Scope) => ({
@@ -131,7 +135,8 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
             const b = await buildRequest({ request: sub.request }, local, deps, n);
             for (const x of b.obtained ?? []) {
               requests++;
-              if (transcript.length < maxTranscript) transcript.push({ step: at.index, ...named(), ...onInstance(n), ...x });
+              credentialRequests++;
+              transcript.push({ step: at.index, ...named(), ...onInstance(n), ...x });
             }
             if ('error' in b) return error(b.error);
             group.push(b);
@@ -145,7 +150,7 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
             const sub = step.concurrent[k]!;
             const where = `${b.request.method} ${pathOf(b.request.url)}${onInstanceText(b.instance)} (${sub.name ?? `request ${k + 1} of ${group.length}`})`;
             const exchange: RawExchange = { step: at.index, ...named(), ...onInstance(b.instance), request: b.request };
-            if (transcript.length < maxTranscript) transcript.push(exchange);
+            if (transcript.length - credentialRequests < maxTranscript) transcript.push(exchange);
             if (!sent.ok) {
               exchange.error = sent.error;
               return error(`${where}: ${sent.error.message}`);
@@ -157,10 +162,10 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
           }
           if (messages.length > 0 && setup) {
             const message = `precondition failed: ${setup.what ?? `step ${at.index}`}: ${messages.join('; ')}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;
-            return { kind: 'error', step: at.index, ...named(), message, transcript, requests, precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
+            return { kind: 'error', step: at.index, ...named(), message, transcript, requests, ...counted(), precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
           }
           const charged = chargedRules(step, failedChecks);
-          if (messages.length > 0) return { kind: 'fail', step: at.index, ...named(), messages, transcript, requests, ...(charged ? { rules: charged } : {}) };
+          if (messages.length > 0) return { kind: 'fail', step: at.index, ...named(), messages, transcript, requests, ...counted(), ...(charged ? { rules: charged } : {}) };
           continue;
         }
         const instance = written.instance === undefined ? undefined : instanceNumber(typeof written.instance === 'number' ? written.instance : render(written.instance, local), deps);
@@ -176,7 +181,8 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
           const b = await buildRequest(step, local, deps, instance);
           for (const x of b.obtained ?? []) {
             requests++;
-            if (transcript.length < maxTranscript) transcript.push({ step: at.index, ...named(), ...onInstance(instance), ...x });
+            credentialRequests++;
+            transcript.push({ step: at.index, ...named(), ...onInstance(instance), ...x });
           }
           if ('error' in b) return error(b.error);
           built = b;
@@ -198,7 +204,7 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
         for (const [k, sent] of results.entries()) {
           const copy = copies[k]!;
           const exchange: RawExchange = { step: at.index, ...named(), ...onInstance(copy.instance), request: copy.request };
-          if (transcript.length < maxTranscript) transcript.push(exchange);
+          if (transcript.length - credentialRequests < maxTranscript) transcript.push(exchange);
           if (!sent.ok) {
             exchange.error = sent.error;
             return error(`${where(copy)}: ${sent.error.message}`);
@@ -221,18 +227,18 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
         if (messages.length > 0 && setup) {
           const what = setup.what ?? `step ${at.index}${at.name ? ` (${at.name})` : ''}`;
           const message = `precondition failed: ${what} (${where()}): ${messages.join('; ')}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;
-          return { kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
+          return { kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, ...counted(), precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
         }
         if (messages.length > 0) {
           const charged = chargedRules(step, failedChecks);
-          return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where()}: ${m}`)), transcript, requests, ...(charged ? { rules: charged } : {}) };
+          return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where()}: ${m}`)), transcript, requests, ...counted(), ...(charged ? { rules: charged } : {}) };
         }
         const last = results[results.length - 1];
         if (last?.ok) capture(step, last.response, built.request.url, built.base, scope, redactor);
         if (made?.path !== undefined) scope[made.as] = made.path;
       }
     }
-    return { kind: 'pass', transcript, requests, ...(emptyEach !== undefined ? { emptyEach } : {}) };
+    return { kind: 'pass', transcript, requests, ...counted(), ...(emptyEach !== undefined ? { emptyEach } : {}) };
   } catch (err) {
     // A template that cannot be evaluated for these values is a fault of the scenario, not of the target.
     return error(`scenario error: ${(err as Error).message}`);

@@ -42,6 +42,7 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
 
   let executions = 0;
   let requests = 0;
+  let credentialRequests = 0;
   let lastFailure: Extract<IterationOutcome, { kind: 'fail' }> | undefined;
   let firstError: Extract<IterationOutcome, { kind: 'error' }> | undefined;
   let lastPass: IterationOutcome | undefined;
@@ -54,6 +55,7 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
     executions++;
     const outcome = await executeOnce(scenario, values as Record<string, unknown>, runDeps);
     requests += outcome.requests;
+    credentialRequests += outcome.credentialRequests ?? 0;
     if (outcome.kind === 'pass') {
       lastPass = outcome;
       return true;
@@ -66,7 +68,7 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
   const details = await fc.check(property, checkParameters(seed, numRuns, options.replayPath, options));
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
-  const base = { ...baseOf(scenario), requests, runs: executions, durationMs };
+  const base = { ...baseOf(scenario), requests, ...(credentialRequests > 0 ? { credentialRequests } : {}), runs: executions, durationMs };
   const counterexample = details.failed && details.counterexample && scenario.property
     ? {
         values: deps.redactor.value(toPlain(details.counterexample[0] as Record<string, unknown>)),

@@ -10,6 +10,7 @@ import type { ResolvedProfile } from '../profile/schema.js';
 
 /** What a token request sent and got, for the transcript of the step that needed it. */
 export interface TokenExchange {
+  purpose: 'credentials';
   request: HttpRequest;
   response?: HttpResponse;
   error?: { code: string; message: string };
@@ -35,8 +36,12 @@ interface Deps {
   now?: () => number;
 }
 
-/** Seconds before its expiry that a cached token is no longer handed out (transit time). */
+/**
+ * Seconds before its expiry that a cached token is no longer handed out: half its lifetime, and at least 2 s — the
+ * time a request carrying it may take to be built, queued behind other scenarios and sent on a loaded machine.
+ */
 const EXPIRY_MARGIN_S = 2;
+const marginOf = (ttl: number) => Math.max(EXPIRY_MARGIN_S, ttl / 2);
 
 const join = (base: string, path: string) => base.replace(/\/$/, '') + path;
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
@@ -50,7 +55,7 @@ export function createTokenSource(deps: Deps): TokenSource {
     if (hit && hit.until > now()) return hit.result.then((r) => (r.ok ? { ...r, exchanges: [] } : r));
     const p = make().then(({ result, ttl }) => {
       const entry = cache.get(key);
-      if (entry) entry.until = result.ok ? now() + Math.max(0, (ttl ?? 3600) - EXPIRY_MARGIN_S) * 1000 : 0;
+      if (entry) entry.until = result.ok ? now() + Math.max(0, (ttl ?? 3600) - marginOf(ttl ?? 3600)) * 1000 : 0;
       return result;
     });
     cache.set(key, { result: p, until: Infinity });
@@ -59,7 +64,7 @@ export function createTokenSource(deps: Deps): TokenSource {
 
   const send = async (exchanges: TokenExchange[], request: HttpRequest) => {
     const sent = await deps.client.send(request);
-    exchanges.push(sent.ok ? { request, response: sent.response } : { request, error: sent.error });
+    exchanges.push(sent.ok ? { purpose: 'credentials', request, response: sent.response } : { purpose: 'credentials', request, error: sent.error });
     return sent;
   };
 

@@ -14,6 +14,7 @@ export function redactExchange(x: RawExchange, redactor: Redactor): Exchange {
     step: x.step,
     ...(x.stepName ? { stepName: x.stepName } : {}),
     ...(x.instance !== undefined ? { instance: x.instance } : {}),
+    ...(x.purpose !== undefined ? { purpose: x.purpose } : {}),
     request: {
       method: x.request.method,
       url: redactor.text(x.request.url),

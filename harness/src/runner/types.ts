@@ -9,6 +9,8 @@ export interface Exchange {
   stepName?: string;
   /** The instance of the profile's `target.instances` it was sent to (1-based); absent: the target. */
   instance?: number;
+  /** `credentials`: sent by the harness to obtain credentials a step needed (an OAuth token), not by the step itself. */
+  purpose?: 'credentials';
   request: { method: string; url: string; headers: Record<string, string | string[]>; body?: string };
   response?: { status: number; headers: Record<string, string | string[]>; body?: string; durationMs: number };
   error?: { code: string; message: string };
@@ -52,8 +54,13 @@ interface ResultBase {
   rules: string[];
   level: Level;
   tags: string[];
-  /** Requests sent for this scenario. */
+  /** Requests sent for this scenario, those that obtained its OAuth credentials included. */
   requests: number;
+  /**
+   * Of `requests`, those sent to obtain OAuth credentials (absent: none). When they go out depends on the clock (a
+   * token is obtained again once it is about to expire), not on the seed.
+   */
+  credentialRequests?: number;
   /** Property runs executed (1 for a plain scenario). */
   runs: number;
   durationMs: number;

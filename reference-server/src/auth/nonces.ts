@@ -9,7 +9,8 @@ export type { NonceOutcome } from '../store/interfaces.js';
  * Nonces seen, per scope (the user). Each entry is kept until its expiry instant (`max(date, now) + window`,
  * chosen by the caller) and forgotten once the clock has passed it. Expired entries are swept incrementally
  * from a time-ordered queue before each look-up, so memory is bounded by rate × window. A capacity caps the
- * live entries: when full, nothing is forgotten early; the caller is told to refuse and when to retry.
+ * live entries, and a share caps each scope's, so one credential holder's burst fills its own share and never the
+ * room of the others: when full, nothing is forgotten early; the caller is told to refuse and when to retry.
  *
  * Every method is synchronous, so {@link NonceStore.checkAndStore} is one atomic step in Node.
  */
@@ -22,10 +23,12 @@ export class NonceStore implements Nonces {
   /**
    * @param capacity most live entries across all scopes.
    * @param listener receives every stored entry (not those of {@link NonceStore.restore}), for the journal.
+   * @param share most live entries of one scope. Default: `capacity` (no share).
    */
   constructor(
     readonly capacity: number,
     private readonly listener?: ChangeListener,
+    readonly share: number = capacity,
   ) {}
 
   /** Number of live (unexpired, unswept) entries. */
@@ -74,6 +77,7 @@ export class NonceStore implements Nonces {
     let entries = this.scopes.get(scope);
     if (entries?.has(key)) return { kind: 'stored' };
     if (this.live >= this.capacity) return { kind: 'full', retryAfterSeconds: this.retryAfter(nowMs) };
+    if (entries !== undefined && entries.size >= this.share) return { kind: 'full', retryAfterSeconds: secondsUntil(entries.values().next().value?.at, nowMs) };
     entries = this.insert(scope, key, expiresAt);
     this.listener?.({ kind: 'nonce', scope, key, expiresAt });
     while (entries.size > keepPerScope) {
@@ -119,9 +123,7 @@ export class NonceStore implements Nonces {
 
   /** Whole seconds (at least 1) until the oldest entry is forgotten, i.e. until the clock passes its expiry. */
   retryAfter(nowMs: number): number {
-    const top = this.queue.peek();
-    if (top === undefined) return 1;
-    return Math.max(1, Math.ceil((top.at + 1 - nowMs) / 1000));
+    return secondsUntil(this.queue.peek()?.at, nowMs);
   }
 
   private forget(scope: string, entries: Map<string, Expiry>, key: string): void {
@@ -129,4 +131,12 @@ export class NonceStore implements Nonces {
     this.live--;
     if (entries.size === 0) this.scopes.delete(scope);
   }
+}
+
+/**
+ * Whole seconds (at least 1) until the clock passes `at`. For a scope at its share, `at` is the expiry of its first
+ * stored entry: not always its earliest (expiries follow the signed Dates), but found without a scan.
+ */
+function secondsUntil(at: number | undefined, nowMs: number): number {
+  return at === undefined ? 1 : Math.max(1, Math.ceil((at + 1 - nowMs) / 1000));
 }

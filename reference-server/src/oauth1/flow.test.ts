@@ -246,7 +246,7 @@ describe('OAuth 1 authenticated requests', () => {
   });
 
   it('a full nonce store answers 503 with Retry-After', () => {
-    const s = anon({ nonceCapacity: 2 });
+    const s = anon({ nonceCapacity: 2, nonceShare: 2 });
     const token = oauth1Tokens(s);
     const full = oauth1Request(s, { target: RECORDS, token }).res;
     expect([full.status, full.headers['retry-after']]).toEqual([503, '601']);

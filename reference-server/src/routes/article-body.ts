@@ -16,6 +16,7 @@ const PROBLEMS: Readonly<Record<ArticleProblemCode, { slug: string; title: strin
   entity: { slug: 'undefined-entity', title: 'Undefined entity' },
   encoding: { slug: 'unsupported-encoding', title: 'Unsupported encoding' },
   'not-well-formed': { slug: 'not-well-formed', title: 'XML not well-formed' },
+  limits: { slug: 'xml-limits', title: 'XML too deep or too large' },
   'invalid-article': { slug: 'invalid-article', title: 'Invalid article' },
 };
 

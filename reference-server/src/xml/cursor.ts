@@ -1,7 +1,7 @@
 import { NAME, isXmlSpace } from './chars.js';
 
 /** Why a document was refused: a DTD, an unknown entity, an unsupported encoding, or not well-formed. */
-export type XmlFaultCode = 'doctype' | 'entity' | 'encoding' | 'not-well-formed';
+export type XmlFaultCode = 'doctype' | 'entity' | 'encoding' | 'not-well-formed' | 'limits';
 
 /** Thrown inside the reader only; {@link readXml} turns it into a result. */
 export class XmlFault extends Error {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENTITY_LIMITS } from './doctype.js';
-import { readXml } from './reader.js';
+import { XML_LIMITS, readXml } from './reader.js';
 import type { XmlElement } from './reader.js';
 
 const expand = { expandInternalEntities: true };
@@ -25,7 +25,20 @@ describe('readXml', () => {
 
   it('reads deep nesting without recursion', () => {
     const depth = 20000;
-    expect(readXml(`${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`).ok).toBe(true);
+    expect(readXml(`${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`, { maxDepth: depth, maxElements: depth }).ok).toBe(true);
+  });
+
+  it('refuses nesting deeper than its bound, and more elements than its bound, whatever the size', () => {
+    const nested = (depth: number) => `${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`;
+    expect(readXml(nested(XML_LIMITS.maxDepth)).ok).toBe(true);
+    expect(readXml(nested(XML_LIMITS.maxDepth + 1))).toMatchObject({ ok: false, code: 'limits' });
+    const wide = (n: number) => `<r>${'<a/>'.repeat(n - 1)}</r>`;
+    expect(readXml(wide(XML_LIMITS.maxElements)).ok).toBe(true);
+    expect(readXml(wide(XML_LIMITS.maxElements + 1))).toMatchObject({ ok: false, code: 'limits' });
+    // 10 MB of nesting stops at the depth bound, long before it could build a tree of 2.5 million elements.
+    const heap = process.memoryUsage().heapUsed;
+    expect(readXml(nested(2_500_000))).toMatchObject({ ok: false, code: 'limits' });
+    expect(process.memoryUsage().heapUsed - heap).toBeLessThan(200 * 1024 * 1024);
   });
 
   it('refuses a DOCTYPE unless expansion is switched on', () => {

@@ -19,7 +19,18 @@ export type XmlReadResult = { ok: true; root: XmlElement } | { ok: false; code: 
 export interface XmlReadOptions {
   /** Accept a DOCTYPE and expand its internal entities (only the `expand-entities` fault). Default: false. */
   expandInternalEntities?: boolean;
+  /** Deepest element nesting accepted (the root is depth 1). Default: {@link XML_LIMITS}.maxDepth. */
+  maxDepth?: number;
+  /** Most elements in a document. Default: {@link XML_LIMITS}.maxElements. */
+  maxElements?: number;
 }
+
+/**
+ * Bounds of the tree {@link readXml} builds, whatever the body cap: an article is two levels deep with three
+ * elements, so these leave room for fields the spec does not show while keeping a hostile document's tree small
+ * (10,000 elements are about 2 MB of heap, where 10 MB of `<a>` would be 2.5 million nodes).
+ */
+export const XML_LIMITS = { maxDepth: 32, maxElements: 10_000 } as const;
 
 const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const XML_DECL =
@@ -52,12 +63,17 @@ class Reader extends Cursor {
   private entities = new Map<string, string>();
   private expanded = 0;
   private seenDoctype = false;
+  private elements = 0;
+  private readonly maxDepth: number;
+  private readonly maxElements: number;
 
   constructor(
     text: string,
     private readonly options: XmlReadOptions,
   ) {
     super(text);
+    this.maxDepth = options.maxDepth ?? XML_LIMITS.maxDepth;
+    this.maxElements = options.maxElements ?? XML_LIMITS.maxElements;
   }
 
   document(): XmlElement {
@@ -130,6 +146,7 @@ class Reader extends Cursor {
   }
 
   private startTag(): { element: XmlElement; empty: boolean } {
+    if (++this.elements > this.maxElements) this.fail(`more than ${this.maxElements} elements`, 'limits');
     this.pos++;
     const name = this.name("after '<'");
     const attributes = new Map<string, string>();
@@ -204,7 +221,7 @@ class Reader extends Cursor {
         flush(top);
         const child = this.startTag();
         top.children.push(child.element);
-        if (!child.empty) stack.push(child.element);
+        if (!child.empty && stack.push(child.element) > this.maxDepth) this.fail(`elements nested deeper than ${this.maxDepth} levels`, 'limits');
       } else if (this.at('&')) text += this.reference();
       else text += this.charData();
     }
