@@ -3,8 +3,10 @@
  * request by request, beside the default server's answer to the same request.
  */
 import { describe, expect, it } from 'vitest';
-import { RECORDS, tokenRequest } from './oauth-testkit.js';
+import { hmacDigest } from './auth/message.js';
+import { RECORDS, clientBasic, oauth1Request, oauth1Tokens, tokenRequest } from './oauth-testkit.js';
 import { testServer, text } from './testkit.js';
+import type { TestServer } from './testkit.js';
 import type { HeaderMap } from './records.js';
 import type { VariantName } from './variants.js';
 
@@ -159,5 +161,92 @@ describe('error formats at the token endpoint over plain HTTP', () => {
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(tokenRequest(serve(), { secure: false }).headers['content-type']).toBe('application/json');
+  });
+});
+
+describe('oauth2-basic-undecoded', () => {
+  const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+  const statuses = (variant?: VariantName) => {
+    const s = serve(variant);
+    return [
+      tokenRequest(s, { authorization: basic('reporting', 'rep-secret') }).status,
+      tokenRequest(s, { authorization: basic('reportin%67', 'rep%2Dsecret') }).status,
+      tokenRequest(s, { authorization: clientBasic('auditing', 'aud secret+/:2') }).status,
+      tokenRequest(s, { authorization: basic('auditing', 'aud secret+/:2') }).status,
+      tokenRequest(s, { path: '/oauth2/revoke', body: 'token=unknown', authorization: basic('reporting', 'rep%2Dsecret') }).status,
+      tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=reporting&client_secret=rep%2Dsecret' }).status,
+    ];
+  };
+
+  it('compares the Basic id and secret as sent: plain ones served, over-encoded ones and RFC-encoded special ones refused', () => {
+    expect(statuses()).toEqual([200, 200, 200, 401, 200, 200]);
+    expect(statuses('oauth2-basic-undecoded')).toEqual([200, 401, 401, 200, 401, 200]);
+  });
+});
+
+describe('window-300', () => {
+  const nonceGet = (variant: VariantName | undefined, skew: number, nonce = '42') => {
+    const s = serve(variant);
+    const date = new Date(s.clock.now().getTime() + skew * 1000);
+    return s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice', nonce, date }) } }).status;
+  };
+
+  it('accepts a Date up to 300 s away (edges included) and refuses one beyond, where the default allows 600 s', () => {
+    for (const skew of [-300, 300]) expect([skew, nonceGet('window-300', skew)]).toEqual([skew, 200]);
+    for (const skew of [-301, 301, 600]) {
+      expect([skew, nonceGet('window-300', skew)]).toEqual([skew, 401]);
+      expect([skew, nonceGet(undefined, skew)]).toEqual([skew, 200]);
+    }
+    expect(nonceGet(undefined, 601)).toBe(401);
+  });
+
+  it('wins over the window setting, and keeps nonces until max(Date, now) + 300 s', () => {
+    const s = testServer({ signAs: null, variants: ['window-300'], window: 900 });
+    const send = (nonce: string) => s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice', nonce, date: new Date(s.clock.now().getTime() - 400_000) }) } }).status;
+    expect(send('1')).toBe(401);
+    const at = s.clock.now().getTime();
+    expect(s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice', nonce: '2' }) } }).status).toBe(200);
+    expect(s.state.nonces.has('alice', '2', at + 299_000)).toBe(true);
+    expect(s.state.nonces.has('alice', '2', at + 301_000)).toBe(false);
+  });
+
+  it('bounds the OAuth 1 timestamp too', () => {
+    for (const [variant, skew, status] of [['window-300', 301, 401], [undefined, 301, 200], ['window-300', -300, 200], ['window-300', -301, 401]] as const) {
+      const s = serve(variant);
+      const token = oauth1Tokens(s);
+      const timestamp = Math.floor(s.clock.now().getTime() / 1000) + skew;
+      expect([variant, skew, oauth1Request(s, { target: RECORDS, token, timestamp }).res.status]).toEqual([variant, skew, status]);
+    }
+  });
+});
+
+describe('date-month-any-case', () => {
+  const get = (variants: VariantName[], date: string, sign: (s: TestServer) => HeaderMap = (s) => ({ ...s.sign('GET', RECORDS, { user: 'alice', nonce: '42', date }) })) => {
+    const s = testServer({ signAs: null, variants });
+    return s.send({ method: 'GET', target: RECORDS, headers: sign(s) }).status;
+  };
+
+  it('accepts the month abbreviation in any case, which the default refuses', () => {
+    for (const date of ['01 jan 2025 00:00:00', '01 JAN 2025 00:00:00', '1 jAN 2025 00:00:01']) {
+      expect([date, get(['date-month-any-case'], date)]).toEqual([date, 200]);
+      expect([date, get([], date)]).toEqual([date, 401]);
+    }
+    expect(get([], '01 Jan 2025 00:00:00')).toBe(200);
+  });
+
+  it('still signs <date_text> as §5.2 builds it, lowercased: a digest over the month as sent is refused', () => {
+    const date = '01 JAN 2025 00:00:00';
+    const asSent = () => ({ authentication: `hmac alice:42:${hmacDigest('alice-secret-1', `GET+${RECORDS}+01JAN202500:00:00+42`)}`, date });
+    expect(get(['date-month-any-case'], date, asSent)).toBe(401);
+  });
+
+  it('changes nothing else: impossible dates, unknown months, other shapes and dates outside the window are refused', () => {
+    for (const date of ['31 feb 2025 00:00:00', '01 foo 2025 00:00:00', '01 janu 2025 00:00:00', '01 jan 2025 24:00:00', '01 jan 2024 00:00:00', 'Wed, 01 jan 2025 00:00:00 GMT', 'wed, 01 Jan 2025 00:00:00 GMT']) {
+      expect([date, get(['date-month-any-case'], date)]).toEqual([date, 401]);
+    }
+    // With date-formats-extra, only the spec's shape takes its month in any case.
+    expect(get(['date-month-any-case', 'date-formats-extra'], '01 JAN 2025 00:00:00')).toBe(200);
+    expect(get(['date-month-any-case', 'date-formats-extra'], 'Wed, 01 jan 2025 00:00:00 GMT')).toBe(401);
+    expect(get(['date-month-any-case', 'date-formats-extra'], 'Wed, 01 Jan 2025 00:00:00 GMT')).toBe(200);
   });
 });

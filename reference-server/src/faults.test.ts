@@ -605,12 +605,19 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     oauth1: true,
   },
   'oauth1-authorize-any-user': {
+    // bob approves alice's consumer; where he may (the fault), whose records do the token credentials open?
     observe: (s) => {
       const temporary = formOf(temporaryRequest(s));
-      return s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`, headers: s.basic('bob'), secure: true }).status;
+      const approval = s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`, headers: s.basic('bob'), secure: true });
+      if (approval.status !== 200) return [approval.status];
+      const token = { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' };
+      const credentials = formOf(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', formOf(approval).oauth_verifier ?? '']] }).res);
+      const tokenCredentials = { key: credentials.oauth_token ?? '', secret: credentials.oauth_token_secret ?? '' };
+      const records = (user: string) => oauth1Request(s, { target: `/users/${user}/financialrecords`, token: tokenCredentials }).res.status;
+      return [approval.status, records('alice'), records('bob')];
     },
-    correct: 403,
-    faulty: 200,
+    correct: [403],
+    faulty: [200, 200, 403],
     oauth1: true,
   },
   'oauth1-authorize-twice': {

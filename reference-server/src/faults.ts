@@ -103,7 +103,7 @@ export const FAULTS = {
   'oauth1-token-over-http': 'The OAuth 1 token endpoint answers over plain HTTP (token credentials sent in clear).',
   'oauth1-temporary-replay': 'The OAuth 1 temporary-credential endpoint never checks nonces: a replayed signed request gets new temporary credentials.',
   'oauth1-token-endpoint-replay': 'The OAuth 1 token endpoint answers a replayed signed request (same bytes) with the token credentials it issued before, instead of refusing it.',
-  'oauth1-authorize-any-user': 'Any user with valid Basic credentials may authorize the temporary credentials of a client acting for another resource owner.',
+  'oauth1-authorize-any-user': "Any user may approve any consumer's OAuth 1 temporary credentials, but the token credentials then act for the consumer's own user whoever approved: bob's approval yields a token that opens alice's records (letting any user approve is correct, the oauth1-any-approver variant; acting for someone else is not).",
   'oauth1-authorize-twice': 'Temporary credentials already authorized can be authorized again: the second approval issues a new verifier, replacing the first.',
   'oauth1-any-consumer-secret': "An OAuth 1 signature is accepted when it verifies with any consumer's secret, not only that of the consumer named by oauth_consumer_key.",
   'oauth1-plaintext-unverified': 'The PLAINTEXT signature method is accepted without checking oauth_signature against the client and token secrets.',

@@ -55,6 +55,7 @@ export function createState(limits: Limits, auth: AuthOptions = {}, listener?: C
     nonces: new NonceStore(capacity, listener, auth.nonceShare ?? evenShare(capacity, users.size + (auth.oauth1Consumers ?? DEFAULT_OAUTH1_CONSUMERS).length)),
     sessions: new SessionTable(),
     articleFaults: { tombstones: new Map(), deletedIds: [], aliasCopies: new Map() },
+    locks: new Map(),
     ...createOAuthState(auth),
   };
 }
@@ -131,7 +132,7 @@ export function allowedMethods(route: Route, deps: HandlerDeps, authenticated: b
  * {@link handle}): the {@link unknownMethod} 405 with the `Allow` an unauthenticated OPTIONS of `path` gets.
  */
 export function unparsedMethodResponse(method: string, path: string, deps: HandlerDeps): ResponseRecord {
-  const allow = oauthAllow(path) ?? allowedMethods(matchRoute(path, deps.variants), deps, false).join(', ');
+  const allow = oauthAllow(path, deps.variants) ?? allowedMethods(matchRoute(path, deps.variants), deps, false).join(', ');
   return unknownMethod(method, path, deps.faults.has('method-405-no-allow') ? undefined : allow);
 }
 
@@ -158,12 +159,12 @@ function respond(req: RequestRecord, state: ServerState, deps: HandlerDeps, iden
 }
 
 function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, identity: Identity): ResponseRecord {
-  const method = req.method;
   if (identity.kind === 'unavailable') return nonceStoreFull(identity.retryAfterSeconds);
   const route = withAllowFaults(matchRoute(req.path, deps.variants), req, deps);
   const user = identity.kind === 'user' ? identity.user : undefined;
   const allow = allowedMethods(route, deps, user !== undefined);
-  if (!isKnownMethod(method)) return unknownMethod(method, req.path, deps.faults.has('method-405-no-allow') ? undefined : allow.join(', '));
+  const method = routeMethod(req.method, route);
+  if (method === undefined) return unknownMethod(req.method, req.path, deps.faults.has('method-405-no-allow') ? undefined : allow.join(', '));
   if (method === 'OPTIONS' && route.methods.includes('OPTIONS')) return options(allow, deps);
   const handler = allow.includes(method) ? route.handlers[method] : undefined;
   const refusal = identity.kind === 'anonymous' ? identity : undefined;
@@ -185,6 +186,15 @@ function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, ide
   if (deps.faults.has('unlisted-method-200')) return { status: 200, headers: {} };
   const headers: HeaderMap = deps.faults.has('method-405-no-allow') ? {} : { allow: allow.join(', ') };
   return problem(405, `${method} is not allowed on ${req.path}; allowed: ${allow.join(', ')}`, { headers });
+}
+
+/**
+ * `token` as a method of `route`: one of the known methods, or one the route itself handles (LOCK and UNLOCK under the
+ * webdav-lock variant); undefined for a method this server does not implement there.
+ */
+function routeMethod(token: string, route: Route): Method | undefined {
+  if (isKnownMethod(token)) return token;
+  return route.methods.find((m) => m === token);
 }
 
 /** Under `delete-without-auth` and `replace-without-auth`: an article write that goes through without credentials. */

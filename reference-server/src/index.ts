@@ -30,7 +30,7 @@ export { challenges, bearerChallenge, OAUTH1_CHALLENGE, REALM } from './auth/cha
 export type { Refusal } from './auth/challenge.js';
 export { basicAuthorization, signRequest } from './auth/sign.js';
 export type { SignInput, SignedHeaders } from './auth/sign.js';
-export { DEFAULT_OAUTH2_CLIENTS, DEFAULT_OAUTH1_CONSUMERS, InvalidOAuthClientError, clientTable, consumerTable } from './oauth/accounts.js';
+export { DEFAULT_OAUTH2_CLIENTS, DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH1_REDIRECT_URI, InvalidOAuthClientError, clientTable, consumerTable } from './oauth/accounts.js';
 export type { OAuth2Client, OAuth1Consumer } from './oauth/accounts.js';
 export { createOAuthState, randomToken, DEFAULT_TOKEN_TTL, DEFAULT_TOKEN_CAPACITY, TEMPORARY_TTL, TOKEN_CREDENTIALS_TTL } from './oauth/state.js';
 export type { OAuthOptions, OAuth2State, OAuth1State, AccessToken, TemporaryCredentials, TokenCredentials } from './oauth/state.js';
@@ -63,7 +63,7 @@ export type { Journal, JournalLoad, JournalOptions } from './store/journal.js';
 export { matchRoute } from './routes/table.js';
 export type { Route, RouteKind, Handler, HandlerContext } from './routes/route.js';
 export { checkXmlMediaType } from './request.js';
-export { KNOWN_METHODS, isKnownMethod } from './records.js';
+export { KNOWN_METHODS, WEBDAV_METHODS, isKnownMethod } from './records.js';
 export type { Article, ConnectionMemory, HeaderMap, Limits, Method, RequestRecord, ResponseRecord } from './records.js';
 export type { AuthSettings, HandlerDeps, ServerState } from './types.js';
 export { DEFAULT_PREFIX, PREFIX_PATTERN, keyLayout } from './cluster/keys.js';

@@ -154,7 +154,8 @@ export function randomId(): string {
 
 /**
  * Fills in every default of {@link ServerOptions}, once.
- * @throws {RangeError} when `window` is not a positive number, or `nonceCapacity`, `tokenTtl`, `tokenCapacity`,
+ * @throws {RangeError} when `window` is not a positive number, `redis` is combined with `dataDir` or with the
+ *   `webdav-lock` variant, or `nonceCapacity`, `tokenTtl`, `tokenCapacity`,
  *   `maxHeaderBytes`, `requestTimeoutMs`, `keepAliveTimeoutMs`, `handshakeTimeoutMs`, `maxConnections`,
  *   `maxConnectionsPerClient` or `lingerMs` not a positive integer.
  */
@@ -168,6 +169,9 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
   checkOAuthLimits(tokenTtl, tokenCapacity);
   const redis = resolveRedis(options.redis);
   if (redis !== undefined && options.dataDir !== undefined) throw new RangeError('dataDir and redis cannot be combined: with redis, Redis keeps the shared state');
+  if (redis !== undefined && options.variants?.includes('webdav-lock') === true) {
+    throw new RangeError('the webdav-lock variant keeps its locks in this process: it cannot share a cluster through redis');
+  }
   return {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,

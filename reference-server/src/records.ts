@@ -58,8 +58,14 @@ export interface Limits {
 /** HTTP methods this server knows; anything else answers 405 (see `unknownMethod`). */
 export const KNOWN_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'CONNECT'] as const;
 
-/** A method token from {@link KNOWN_METHODS}. */
-export type Method = (typeof KNOWN_METHODS)[number];
+/**
+ * Methods only the `webdav-lock` variant handles, on the article collection and items (RFC 4918 §9.10–9.11).
+ * They are not in {@link KNOWN_METHODS}: everywhere else they are methods the server does not implement.
+ */
+export const WEBDAV_METHODS = ['LOCK', 'UNLOCK'] as const;
+
+/** A method token from {@link KNOWN_METHODS}, or one of the {@link WEBDAV_METHODS} a route may handle. */
+export type Method = (typeof KNOWN_METHODS)[number] | (typeof WEBDAV_METHODS)[number];
 
 /** True when `token` is one of {@link KNOWN_METHODS}. */
 export function isKnownMethod(token: string): token is Method {

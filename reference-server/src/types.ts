@@ -48,6 +48,17 @@ export interface ServerState {
   sessions: SessionTable;
   /** Used only by the article faults that remember deletions and alias copies (empty otherwise). */
   articleFaults: ArticleFaultMemory;
+  /**
+   * Used only by the `webdav-lock` variant: the locks held, by resource (`collection`, `item:<id>`). Kept in this
+   * process only (not journaled, not shared by a cluster's instances).
+   */
+  locks: Map<string, WebDavLock>;
+}
+
+/** A lock taken by LOCK under the `webdav-lock` variant: its token (`urn:uuid:…`) and the path LOCK named. */
+export interface WebDavLock {
+  token: string;
+  root: string;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { articleXml, elementText, testServer } from './testkit.js';
 import type { TestServer } from './testkit.js';
-import { VARIANT_NAMES, VariantError, applyProfilePatch, combinableVariants, parseVariantNames } from './variants.js';
+import { VARIANT_NAMES, VariantError, applyProfilePatch, combinableVariants, parseVariantNames, variantProfile } from './variants.js';
 import type { VariantName } from './variants.js';
 
 describe('profile patches', () => {
@@ -27,6 +27,15 @@ describe('variant names', () => {
   it('combines every variant that excludes none taken before it', () => {
     expect(combinableVariants().length).toBeGreaterThan(0);
     expect(() => parseVariantNames(combinableVariants())).not.toThrow();
+  });
+
+  it('the combined profile has no OAuth section made only of a variant\'s patch: each is whole, or removed', () => {
+    const base = { auth: { window: 600, oauth1: { tokenEndpoint: '/t1' }, oauth2: { tokenEndpoint: '/t2' } } };
+    const auth = (variantProfile(base, combinableVariants()) as { auth: Record<string, { tokenEndpoint?: string } | undefined> }).auth;
+    for (const section of ['oauth1', 'oauth2']) {
+      const value = auth[section];
+      expect([section, value === undefined || value.tokenEndpoint !== undefined]).toEqual([section, true]);
+    }
   });
 });
 
@@ -57,6 +66,13 @@ const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
   'oauth-only': 'auth/scheme-variants.test.ts',
   'location-absolute': 'routes/location-variants.test.ts',
   'location-other-origin': 'routes/location-variants.test.ts',
+  'oauth2-basic-undecoded': 'auth-variants.test.ts',
+  'window-300': 'auth-variants.test.ts',
+  'date-month-any-case': 'auth-variants.test.ts',
+  'oauth1-approve-post': 'oauth1/variants.test.ts',
+  'oauth1-any-approver': 'oauth1/variants.test.ts',
+  'oauth1-header-only': 'oauth1/variants.test.ts',
+  'webdav-lock': 'routes/locks.test.ts',
 };
 
 const BEHAVIOUR: Partial<Record<Exclude<VariantName, 'replace-204'>, { observe: (s: TestServer) => unknown; byDefault: unknown; withVariant: unknown }>> = {
@@ -158,5 +174,45 @@ describe('each variant changes the behaviour it names', () => {
     const c = BEHAVIOUR[name]!;
     expect(c.observe(server())).toEqual(c.byDefault);
     expect(c.observe(server([name]))).toEqual(c.withVariant);
+  });
+});
+
+/** Existing variants re-checked against their descriptions, each beyond the one observation above. */
+describe('variants behave as their descriptions say', () => {
+  it('no-client-put: a PUT where no article exists answers 404 and stores nothing, through either path form and after a DELETE', () => {
+    const s = server(['no-client-put']);
+    for (const path of ['/articles/new', '/article/new']) {
+      expect([path, s.call('PUT', path, articleXml(), XML).status]).toEqual([path, 404]);
+      expect([path, s.call('GET', path).status]).toEqual([path, 404]);
+    }
+    const loc = String(s.call('POST', '/articles', articleXml(), XML).headers.location);
+    expect(s.call('PUT', loc, articleXml({ title: 'New' }), XML).status).toBe(200);
+    expect(s.call('DELETE', loc).status).toBe(204);
+    expect(s.call('PUT', loc, articleXml(), XML).status).toBe(404);
+    expect(s.call('GET', loc).status).toBe(404);
+  });
+
+  it('path-without-query: simple and date-and-nonce digests cover the path alone, so any query goes with them', () => {
+    const s = testServer({ signAs: null, variants: ['path-without-query'] });
+    const records = '/users/alice/financialrecords';
+    const get = (target: string, signed: string, nonce?: string) =>
+      s.send({ method: 'GET', target, headers: { ...s.sign('GET', signed, { user: 'alice', ...(nonce === undefined ? {} : { nonce }) }) } }).status;
+    expect(get(`${records}?a=1`, records)).toBe(200);
+    expect(get(`${records}?a=1`, records, '1')).toBe(200);
+    expect(get(`${records}?a=1`, `${records}?a=1`, '2')).toBe(401);
+    expect(get(records, records, '3')).toBe(200);
+  });
+
+  it('options-partial: OPTIONS on / and the records path answers 405 with an Allow without OPTIONS, with or without credentials; the articles keep it', () => {
+    const s = server(['options-partial']);
+    for (const path of ['/', '/users/alice/financialrecords']) {
+      for (const res of [s.call('OPTIONS', path), s.send({ method: 'OPTIONS', target: path })]) {
+        expect([path, res.status, res.headers.allow]).toEqual([path, 405, 'GET, HEAD']);
+      }
+    }
+    expect(s.call('OPTIONS', '/articles').status).toBe(200);
+    s.call('PUT', '/articles/a', articleXml(), XML);
+    expect(s.call('OPTIONS', '/articles/a').status).toBe(200);
+    expect(s.call('GET', '/').status).toBe(200);
   });
 });

@@ -96,6 +96,24 @@ export const VARIANTS = {
     description: 'The OAuth 2 token endpoint authenticates clients with HTTP Basic only: client_id and client_secret in the form body are refused with 401 invalid_client and a Basic challenge (RFC 6749 §2.3.1 makes them optional).',
     profile: { auth: { oauth2: { clientAuth: ['basic'] } } },
   },
+  // The OAuth variants stay before basic-only, whose patch removes auth.oauth1 and auth.oauth2: applied after it, their
+  // patches would bring back a section holding only their own key (variants.test.ts checks the combined profile).
+  'oauth1-approve-post': {
+    description: "The OAuth 1 authorize endpoint's GET only shows an HTML form describing the pending request; the resource owner approves (confirm=yes) or denies with a POST of that form signed with hmac (Basic is refused), and the verifier travels only in a 302 to the callback, or to the consumer's registered redirect URI for oob, as Authlib does (RFC 5849 §2.2 leaves the form of the authorization step to the server).",
+    profile: {},
+  },
+  'oauth1-any-approver': {
+    description: "Any user may approve any consumer's OAuth 1 temporary credentials, and the token credentials then act for whoever approved (RFC 5849 §2.2 asks the server to verify the resource owner's identity, not to bind temporary credentials to one owner in advance).",
+    profile: {},
+  },
+  'oauth1-header-only': {
+    description: 'OAuth 1 protocol parameters are read from the Authorization: OAuth header only: oauth_* parameters in the query or a form body are ordinary parameters, so a request carrying them only there is unauthenticated (RFC 5849 §3.5 lets the server choose where it takes them).',
+    profile: { auth: { oauth1: { placements: ['header'] } } },
+  },
+  'oauth2-basic-undecoded': {
+    description: "The OAuth 2 token and revocation endpoints compare the Basic client id and secret exactly as sent, without form-urldecoding them (Authlib's default): clients whose id and secret need no encoding are served, an over-encoded one (rep%2Dsecret) is refused (§5.3 leaves the token endpoint open, and for such credentials RFC 6749 §2.3.1's encoding changes nothing).",
+    profile: { auth: { oauth2: { otherClient: null } } },
+  },
   'errors-empty': {
     description: 'Error and refusal answers carry no body at all (no Content-Type), instead of RFC 9457 problem+json.',
     profile: {},
@@ -128,6 +146,18 @@ export const VARIANTS = {
     description: 'The Location of a new article is an absolute URL on https://public.example, the public origin of a proxy in front of the server; the path is the same.',
     profile: { target: { origins: ['https://public.example'] } },
     excludes: ['location-absolute'],
+  },
+  'window-300': {
+    description: 'The Date window of signed requests, and with it the OAuth 1 timestamp window, is 300 s instead of 600 s, in both directions (§5.2 rule 4 and §8: "say" 10 minutes, an illustration).',
+    profile: { auth: { window: 300 } },
+  },
+  'date-month-any-case': {
+    description: "The Date of the date-and-nonce form is accepted with its month abbreviation in any case (26 nov 2026, 26 NOV 2026), the digest still over <date_text> as §5.2 builds it, lowercased; every other rule about dates stays (§5.2's own <date_text> is lowercase, so a server may be lenient about the month's case).",
+    profile: {},
+  },
+  'webdav-lock': {
+    description: "A WebDAV-flavoured server: Allow on the article collection and items also lists LOCK and UNLOCK to authenticated requests, and a LOCK really locks (PUT, POST and DELETE on the resource, or on the collection's items, answer 423 until an UNLOCK with its Lock-Token) unless an If-Match that cannot hold makes it 412 (§4.3's list of methods is an example; RFC 4918 §9.10–9.11, RFC 9110 §13.1.1).",
+    profile: {},
   },
 } as const satisfies Record<string, VariantSpec>;
 

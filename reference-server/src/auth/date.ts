@@ -2,16 +2,21 @@
 export const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
 const SHAPE = /^([0-9]{1,2}) ([A-Z][a-z]{2}) ([0-9]{4}) ([0-9]{2}):([0-9]{2}):([0-9]{2})$/;
+/** {@link SHAPE} with the month abbreviation in any case (the `date-month-any-case` variant). */
+const ANY_CASE_SHAPE = /^([0-9]{1,2}) ([A-Za-z]{3}) ([0-9]{4}) ([0-9]{2}):([0-9]{2}):([0-9]{2})$/;
 
 /**
  * Parses the signed-request `Date`: `<DD> <Mon> <YYYY> <hh>:<mm>:<ss>` in UTC (a one-digit day is accepted,
- * `<Mon>` is exactly one of Jan…Dec). Returns the instant in milliseconds, or undefined when the value is not
- * of this shape or names an impossible date or time (31 Feb, 24:00:00, a leap second…).
+ * `<Mon>` is exactly one of Jan…Dec, or with `anyCaseMonth` — the `date-month-any-case` variant — one of them in
+ * any case: `nov`, `NOV`, `nOv`). Returns the instant in milliseconds, or undefined when the value is not of this
+ * shape or names an impossible date or time (31 Feb, 24:00:00, a leap second…).
  */
-export function parseSignedDate(value: string): number | undefined {
-  const m = SHAPE.exec(value);
+export function parseSignedDate(value: string, anyCaseMonth = false): number | undefined {
+  const m = (anyCaseMonth ? ANY_CASE_SHAPE : SHAPE).exec(value);
   if (!m) return undefined;
-  const [day, month, year, hour, minute, second] = [Number(m[1]), MONTHS.indexOf(m[2] as (typeof MONTHS)[number]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])];
+  const name = m[2] ?? '';
+  const monthIndex = anyCaseMonth ? MONTHS.findIndex((mon) => mon.toLowerCase() === name.toLowerCase()) : MONTHS.indexOf(name as (typeof MONTHS)[number]);
+  const [day, month, year, hour, minute, second] = [Number(m[1]), monthIndex, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])];
   if (month < 0 || hour > 23 || minute > 59 || second > 59) return undefined;
   const date = new Date(0);
   date.setUTCFullYear(year, month, day);
@@ -48,10 +53,11 @@ const monthOf = (name: string | undefined): number => MONTHS.indexOf(name as (ty
 /**
  * The `date-formats-extra` variant's reading of a Date: the spec's shape, or any HTTP-date (RFC 9110 §5.6.7: IMF-fixdate,
  * RFC 850, asctime — which HTTP recipients must accept), or an ISO 8601 instant in UTC. Impossible dates and times
- * are still refused. A two-digit RFC 850 year more than 50 years ahead of `nowMs` is in the past century.
+ * are still refused. A two-digit RFC 850 year more than 50 years ahead of `nowMs` is in the past century. With
+ * `anyCaseMonth` (the `date-month-any-case` variant) the spec's shape takes its month in any case; the others do not.
  */
-export function parseLenientDate(value: string, nowMs: number): number | undefined {
-  const spec = parseSignedDate(value);
+export function parseLenientDate(value: string, nowMs: number, anyCaseMonth = false): number | undefined {
+  const spec = parseSignedDate(value, anyCaseMonth);
   if (spec !== undefined) return spec;
   let m = IMF.exec(value);
   if (m) return instant(Number(m[3]), monthOf(m[2]), Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6]));

@@ -30,7 +30,14 @@ const RACE_DELAY_MS = 10;
  * of the date-and-nonce form atomically (a valid nonce is consumed whatever the method or resource).
  */
 export function authenticate(req: RequestRecord, state: ServerState, deps: HandlerDeps): Identity {
-  const verification = verifyCredentials(req, state, deps);
+  return authenticateWith(req, state, deps, verifyCredentials(req, state, deps));
+}
+
+/**
+ * {@link authenticate} for a verification made another way (the OAuth 1 authorize endpoint's hmac-only check): the
+ * nonce of a valid verification is checked and stored in the same synchronous step.
+ */
+export function authenticateWith(req: RequestRecord, state: ServerState, deps: HandlerDeps, verification: Verification): Identity {
   if (verification.kind !== 'valid' || verification.nonce === undefined) return recall(req, state, deps, verification);
   const outcome = state.nonces.checkAndStore(verification.nonce.scope, verification.nonce.key, verification.nonce.expiresAt, nowMs(deps), keep(deps));
   return afterNonce(req, state, deps, verification, outcome);

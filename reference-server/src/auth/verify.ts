@@ -7,7 +7,7 @@ import { dateText, parseLenientDate, parseSignedDate } from './date.js';
 import { int64Nonce, parseHmac } from './hmac.js';
 import type { HmacCredentials } from './hmac.js';
 import { hmacDigest } from './message.js';
-import { withinWindow } from './window.js';
+import { windowSeconds, withinWindow } from './window.js';
 import { verifyBearer } from '../oauth2/bearer.js';
 import { carriesOAuth1Params } from '../oauth1/params.js';
 import { verifyOAuth1Resource } from '../oauth1/resource.js';
@@ -31,7 +31,7 @@ export function verifyCredentials(req: RequestRecord, state: ServerState, deps: 
   const refused = refusedByVariant(req, deps);
   if (refused !== undefined) return invalid(refused);
   if (hmac === undefined && authorization === undefined) {
-    return carriesOAuth1Params(req) ? verifyOAuth1Resource(req, state, deps) : { kind: 'none' };
+    return carriesOAuth1Params(req, deps.variants.has('oauth1-header-only')) ? verifyOAuth1Resource(req, state, deps) : { kind: 'none' };
   }
   if (hmac !== undefined && authorization !== undefined && !deps.faults.has('basic-beside-hmac-ignored')) return invalid('send one credential: Authorization or Authentication, not both');
   if (Array.isArray(hmac) || Array.isArray(authorization)) return invalid('send one credential header, once');
@@ -59,7 +59,7 @@ function refusedByVariant(req: RequestRecord, deps: HandlerDeps): string | undef
   if (req.headers[HMAC_HEADER] !== undefined) return offered;
   const authorization = req.headers[BASIC_HEADER];
   const scheme = typeof authorization === 'string' ? /^(\S+)/.exec(authorization.trim())?.[1]?.toLowerCase() : undefined;
-  if (basicOnly && (scheme === 'bearer' || scheme === 'oauth' || (authorization === undefined && carriesOAuth1Params(req)))) return offered;
+  if (basicOnly && (scheme === 'bearer' || scheme === 'oauth' || (authorization === undefined && carriesOAuth1Params(req, deps.variants.has('oauth1-header-only'))))) return offered;
   if (oauthOnly && scheme !== undefined && scheme !== 'bearer' && scheme !== 'oauth') return offered;
   return undefined;
 }
@@ -86,6 +86,20 @@ function verifyBasic(value: string, req: RequestRecord, state: ServerState, faul
   return { kind: 'valid', user: credentials.user };
 }
 
+/**
+ * The request's hmac credentials (simple or date-and-nonce form, body hash rules included) checked exactly as for a
+ * resource, whatever the scheme variants offer for resource access; any other credential, or none, is refused
+ * (`invalid`). For the OAuth 1 authorize endpoint under the `oauth1-approve-post` variant, where the resource owner
+ * signs the approval. The nonce is still to be consumed.
+ */
+export function verifyOwnerHmac(req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
+  const hmac = oneLineByFault(req.headers[HMAC_HEADER], deps);
+  if (req.headers[BASIC_HEADER] !== undefined) return invalid('the resource owner approves with a signed request (hmac), not with the Authorization header');
+  if (hmac === undefined) return invalid('the resource owner must sign the approval (Authentication: hmac …)');
+  if (Array.isArray(hmac)) return invalid('send one credential header, once');
+  return verifyHmac(hmac, req, state, deps);
+}
+
 function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
   const int64 = deps.variants.has('nonce-int64');
   const parsed = parseHmac(value, int64);
@@ -98,13 +112,14 @@ function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps:
     return { kind: 'invalid', status: 400, reason: 'the nonce must be a signed 64-bit integer: decimal digits, no leading zero, at most 9223372036854775807' };
   }
   const now = deps.now().getTime();
+  const window = windowSeconds(state, deps.variants);
   let dated: { dateText: string; nonce: string } | undefined;
   let dateMs = now;
   if (parsed.nonce !== undefined) {
-    const date = signedDate(req, deps.faults, deps.variants.has('date-formats-extra') ? now : undefined);
+    const date = signedDate(req, deps.faults, { anyCaseMonth: deps.variants.has('date-month-any-case'), ...(deps.variants.has('date-formats-extra') ? { lenientAt: now } : {}) });
     if (typeof date === 'string') return invalid(date);
-    if (date.ms !== undefined && !withinWindow(date.ms, now, state.auth.window, deps.faults)) {
-      return invalid(`the Date is more than ${state.auth.window} s away from the server's clock`);
+    if (date.ms !== undefined && !withinWindow(date.ms, now, window, deps.faults)) {
+      return invalid(`the Date is more than ${window} s away from the server's clock`);
     }
     dateMs = date.ms ?? date.loose ?? now;
     dated = { dateText: date.text, nonce: parsed.nonce };
@@ -113,7 +128,7 @@ function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps:
   const nonce: PendingNonce | undefined = parsed.nonce === undefined || deps.faults.has('nonce-unchecked') ? undefined : {
     scope: deps.faults.has('nonce-global') ? '' : parsed.user,
     key: deps.faults.has('nonce-as-number') ? String(Number(parsed.nonce)) : (number?.toString() ?? parsed.nonce),
-    expiresAt: deps.faults.has('nonce-forgotten-early') ? now + FORGOTTEN_EARLY_MS : Math.max(dateMs, now) + state.auth.window * 1000,
+    expiresAt: deps.faults.has('nonce-forgotten-early') ? now + FORGOTTEN_EARLY_MS : Math.max(dateMs, now) + window * 1000,
   };
   if (nonce !== undefined && deps.faults.has('nonce-stored-before-verify')) {
     // The fault: the nonce is consumed before the digest is known to be right.
@@ -126,15 +141,16 @@ function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps:
 
 /**
  * The signed Date: `<date_text>`, and its instant when the window applies, or a reason to refuse. With `lenientAt`
- * (the `date-formats-extra` variant: the server's clock) any HTTP-date or ISO 8601 instant is read too. The instant is
+ * (the `date-formats-extra` variant: the server's clock) any HTTP-date or ISO 8601 instant is read too; with
+ * `anyCaseMonth` (the `date-month-any-case` variant) the spec's shape takes its month in any case. The instant is
  * absent only under faults: `date-missing-ok` (no Date at all) and `date-lenient` (a Date of another shape that
  * `Date.parse` understands is taken as it is, without the strict checks: shape, calendar, window).
  */
-function signedDate(req: RequestRecord, faults: ReadonlySet<FaultName>, lenientAt?: number): { ms?: number; loose?: number; text: string } | string {
+function signedDate(req: RequestRecord, faults: ReadonlySet<FaultName>, how: { lenientAt?: number; anyCaseMonth: boolean }): { ms?: number; loose?: number; text: string } | string {
   const raw = req.headers.date;
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined) return faults.has('date-missing-ok') ? { text: '' } : 'the date-and-nonce form needs a Date header';
-  const ms = lenientAt === undefined ? parseSignedDate(value) : parseLenientDate(value, lenientAt);
+  const ms = how.lenientAt === undefined ? parseSignedDate(value, how.anyCaseMonth) : parseLenientDate(value, how.lenientAt, how.anyCaseMonth);
   if (ms !== undefined) return { ms, text: dateText(value) };
   const loose = faults.has('date-lenient') ? Date.parse(value) : Number.NaN;
   if (!Number.isNaN(loose)) return { loose, text: dateText(value) };

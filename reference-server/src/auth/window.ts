@@ -1,4 +1,5 @@
 import type { FaultName } from '../faults.js';
+import type { VariantName } from '../variants.js';
 
 const DAY_MS = 86_400_000;
 /** Under `date-window-narrow`, the part of the configured window actually accepted. */
@@ -20,4 +21,16 @@ export function withinWindow(dateMs: number, nowMs: number, windowSeconds: numbe
   const futureOk = faults.has('date-future-unlimited') || ahead <= limit;
   const pastOk = faults.has('date-past-unlimited') || -ahead <= limit;
   return futureOk && pastOk;
+}
+
+/** The window of the `window-300` variant, seconds. */
+export const VARIANT_WINDOW = 300;
+
+/**
+ * The accepted clock difference in use, seconds: the `window` setting, or 300 s under the `window-300` variant
+ * (which wins over the setting). It bounds the §5.2 Date and the OAuth 1 timestamp, and how long their nonces are
+ * kept.
+ */
+export function windowSeconds(state: { auth: { window: number } }, variants: ReadonlySet<VariantName>): number {
+  return variants.has('window-300') ? VARIANT_WINDOW : state.auth.window;
 }

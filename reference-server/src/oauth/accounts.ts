@@ -17,7 +17,15 @@ export interface OAuth1Consumer {
   secret: string;
   /** The only resource owner who may authorize it; its token credentials open that user's resources. */
   user: string;
+  /**
+   * Where the resource owner is sent back when the client's callback was `oob` (only under the `oauth1-approve-post`
+   * variant, whose approval always redirects): an absolute http(s) URI. Default {@link DEFAULT_OAUTH1_REDIRECT_URI}.
+   */
+  redirectUri?: string;
 }
+
+/** The registered redirect URI of an OAuth 1 consumer that names none (see {@link OAuth1Consumer.redirectUri}). */
+export const DEFAULT_OAUTH1_REDIRECT_URI = 'https://client.example/oauth1/callback';
 
 /** The default OAuth 2 client, as `reference-server/profile.yaml` lists it. */
 export const DEFAULT_OAUTH2_CLIENTS: readonly OAuth2Client[] = Object.freeze([
@@ -28,9 +36,9 @@ export const DEFAULT_OAUTH2_CLIENTS: readonly OAuth2Client[] = Object.freeze([
 
 /** The default OAuth 1 consumers, as `reference-server/profile.yaml` lists them (`auth.oauth1`, `auth.oauth1.otherConsumer`). */
 export const DEFAULT_OAUTH1_CONSUMERS: readonly OAuth1Consumer[] = Object.freeze([
-  { key: 'conform-consumer', secret: 'consumer-secret-1', user: 'alice' },
+  { key: 'conform-consumer', secret: 'consumer-secret-1', user: 'alice', redirectUri: DEFAULT_OAUTH1_REDIRECT_URI },
   // A second consumer, for bob: its secret must never verify a request naming the first (identity binding).
-  { key: 'conform-consumer-2', secret: 'consumer secret+/:2', user: 'bob' },
+  { key: 'conform-consumer-2', secret: 'consumer secret+/:2', user: 'bob', redirectUri: DEFAULT_OAUTH1_REDIRECT_URI },
 ]);
 
 /** Thrown by {@link clientTable} and {@link consumerTable} for an unusable OAuth client. */
@@ -51,10 +59,25 @@ export function clientTable(clients: readonly OAuth2Client[]): ReadonlyMap<strin
 
 /**
  * Indexes OAuth 1 consumers by key.
- * @throws {InvalidOAuthClientError} for an empty or repeated key.
+ * @throws {InvalidOAuthClientError} for an empty or repeated key, or a `redirectUri` that is not an absolute http(s) URI.
  */
 export function consumerTable(consumers: readonly OAuth1Consumer[]): ReadonlyMap<string, OAuth1Consumer> {
+  for (const c of consumers) {
+    if (c.redirectUri !== undefined && !isHttpUri(c.redirectUri)) {
+      throw new InvalidOAuthClientError(`the redirect URI of OAuth 1 consumer ${JSON.stringify(c.key)} must be an absolute http(s) URI, not ${JSON.stringify(c.redirectUri)}`);
+    }
+  }
   return table(consumers, (c) => c.key, 'OAuth 1 consumer key');
+}
+
+/** True when `text` is an absolute `http:` or `https:` URI. */
+export function isHttpUri(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
 }
 
 function table<T extends object>(items: readonly T[], keyOf: (item: T) => string, what: string): ReadonlyMap<string, T> {

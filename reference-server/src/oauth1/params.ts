@@ -64,9 +64,11 @@ function bodyPairs(req: RequestRecord): BytePair[] {
 
 /**
  * True when a request carries OAuth 1 protocol parameters in its query or form body (without an
- * `Authorization: OAuth` header, RFC 5849 §3.5.2–3.5.3).
+ * `Authorization: OAuth` header, RFC 5849 §3.5.2–3.5.3). Never under `headerOnly` (the `oauth1-header-only`
+ * variant), where `oauth_*` parameters there are ordinary ones.
  */
-export function carriesOAuth1Params(req: RequestRecord): boolean {
+export function carriesOAuth1Params(req: RequestRecord, headerOnly = false): boolean {
+  if (headerOnly) return false;
   return queryPairs(req).some((p) => isProtocolName(p.name)) || bodyPairs(req).some((p) => isProtocolName(p.name));
 }
 
@@ -74,10 +76,12 @@ export function carriesOAuth1Params(req: RequestRecord): boolean {
  * Collects the OAuth 1 parameters of a request. Protocol parameters come from exactly one place: the
  * `Authorization: OAuth` header when there is one, else the form body, else the query; `oauth_*` names in two
  * places, a repeated protocol parameter (or `realm`), a malformed header or a protocol value that is not UTF-8
- * make the request malformed. Under `ignoreQuery` (the `oauth1-ignores-query` fault) the query's other parameters
- * are left out of the signed ones.
+ * make the request malformed. Under `headerOnly` (the `oauth1-header-only` variant) only the header holds protocol
+ * parameters: `oauth_*` names in the query or the body are ordinary parameters (signed like any other), and a
+ * request without the header has none. Under `ignoreQuery` (the `oauth1-ignores-query` fault) the query's other
+ * parameters are left out of the signed ones.
  */
-export function readOAuth1Params(req: RequestRecord, options: { ignoreQuery?: boolean } = {}): OAuth1ParamsResult {
+export function readOAuth1Params(req: RequestRecord, options: { ignoreQuery?: boolean; headerOnly?: boolean } = {}): OAuth1ParamsResult {
   const raw = req.headers.authorization;
   if (Array.isArray(raw)) return fail('send one Authorization header');
   const header = raw !== undefined && isOAuthAuthorization(raw) ? parseOAuthHeader(raw) : undefined;
@@ -86,8 +90,10 @@ export function readOAuth1Params(req: RequestRecord, options: { ignoreQuery?: bo
   const body = bodyPairs(req);
   const places: Array<[ProtocolSource, BytePair[]]> = [];
   if (header !== undefined) places.push(['header', header]);
-  if (body.some((p) => isProtocolName(p.name))) places.push(['body', body]);
-  if (query.some((p) => isProtocolName(p.name))) places.push(['query', query]);
+  if (options.headerOnly !== true) {
+    if (body.some((p) => isProtocolName(p.name))) places.push(['body', body]);
+    if (query.some((p) => isProtocolName(p.name))) places.push(['query', query]);
+  }
   const [place, ...others] = places;
   if (place === undefined) return fail('no OAuth protocol parameters were sent');
   if (others.length > 0) return fail('protocol parameters must travel in one place only: the Authorization header, the form body or the query');

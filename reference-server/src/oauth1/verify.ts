@@ -1,7 +1,7 @@
 import { OAUTH1_CHALLENGE } from '../auth/challenge.js';
 import { textEqual } from '../auth/compare.js';
 import type { PendingNonce } from '../auth/verification.js';
-import { withinWindow } from '../auth/window.js';
+import { windowSeconds, withinWindow } from '../auth/window.js';
 import type { FaultName } from '../faults.js';
 import type { OAuth1Consumer } from '../oauth/accounts.js';
 import { percentEncode } from '../oauth/encoding.js';
@@ -54,18 +54,19 @@ export const OAUTH1_NONCE_SCOPE = 'oauth1:';
  * time, with a dummy secret for an unknown consumer or token so the work is the same (401). The caller checks TLS.
  * Faults: `oauth1-ignores-query`, `oauth1-timestamp-unchecked`, `oauth1-nonce-unchecked`, `oauth1-token-secret-ignored`,
  * `oauth1-base-uri-no-port`, `oauth1-any-consumer-secret`, `oauth1-plaintext-unverified`, `oauth1-nonce-optional`,
- * `oauth1-temporary-unsigned`.
+ * `oauth1-temporary-unsigned`. Under the `oauth1-header-only` variant the protocol parameters are read from the
+ * `Authorization` header only.
  */
 export function verifyOAuth1<T extends TokenSecret>(req: RequestRecord, state: ServerState, deps: HandlerDeps, expect: OAuth1Expectation<T>): OAuth1Verification<T> {
   const { faults } = deps;
-  const read = readOAuth1Params(req, { ignoreQuery: faults.has('oauth1-ignores-query') });
+  const read = readOAuth1Params(req, { ignoreQuery: faults.has('oauth1-ignores-query'), headerOnly: deps.variants.has('oauth1-header-only') });
   if (!read.ok) return malformed(read.reason);
   const { protocol } = read.params;
   const problem = checkProtocol(protocol, expect, faults);
   if (problem !== undefined) return malformed(problem);
   const now = deps.now().getTime();
   const seconds = Number(protocol.get('oauth_timestamp'));
-  const window = state.auth.window;
+  const window = windowSeconds(state, deps.variants);
   if (!faults.has('oauth1-timestamp-unchecked') && !withinWindow(seconds * 1000, now, window, NO_FAULTS)) {
     return refused(`oauth_timestamp is more than ${window} s away from the server's clock`);
   }

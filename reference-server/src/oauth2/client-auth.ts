@@ -20,7 +20,9 @@ const DUMMY = '\u0000 no such client';
  * time, against a dummy for an unknown id. Failures are `invalid_client` (401 with a Basic challenge). Faults:
  * `oauth2-wrong-client-secret` (only the id is checked), `oauth2-basic-undecoded` (Basic parts taken as they are).
  * Under the `oauth2-client-basic-only` variant body credentials are refused (`invalid_client`, 401 with the Basic
- * challenge that says which method works, RFC 6749 §5.2).
+ * challenge that says which method works, RFC 6749 §5.2). Under the `oauth2-basic-undecoded` variant the Basic id
+ * and secret are compared as sent, as under the fault of that name; the variant's profile declares no client whose
+ * credentials need the encoding.
  */
 export function authenticateClient(
   req: RequestRecord,
@@ -40,8 +42,10 @@ export function authenticateClient(
   if (header !== undefined) {
     const basic = /^basic(?: |$)/i.test(header.trim()) ? decodeBasic(header) : undefined;
     if (basic === undefined) return fail(401, 'client authentication must use HTTP Basic (or client_id and client_secret in the body)');
-    id = faults.has('oauth2-basic-undecoded') ? basic.user : formDecode(basic.user);
-    secret = faults.has('oauth2-basic-undecoded') ? basic.password : formDecode(basic.password);
+    // The fault and the variant of the same name take the Basic parts as they are (Authlib's default).
+    const undecoded = faults.has('oauth2-basic-undecoded') || variants.has('oauth2-basic-undecoded');
+    id = undecoded ? basic.user : formDecode(basic.user);
+    secret = undecoded ? basic.password : formDecode(basic.password);
     if (id === undefined || secret === undefined) return fail(401, 'the Basic client credentials are not form-urlencoded UTF-8');
     if (params.has('client_secret') || (params.has('client_id') && params.get('client_id') !== id)) {
       return fail(400, 'use one client authentication method: HTTP Basic or client_id and client_secret in the body, not both');

@@ -29,6 +29,7 @@ export function itemRoute(id: string, form: ItemForm): Route {
   const get = (ctx: HandlerContext) => (copied(ctx) ? readAliasCopy(ctx, id, key(ctx)) : read(ctx, key(ctx)));
   return {
     kind: 'item',
+    id,
     methods: ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'],
     writes: ['PUT', 'DELETE'],
     guarded: ['PUT', 'DELETE'],

@@ -5,6 +5,7 @@ import { problem, unknownMethod } from '../responses.js';
 import { isKnownMethod } from '../records.js';
 import type { Method, RequestRecord, ResponseRecord } from '../records.js';
 import type { HandlerDeps, ServerState } from '../types.js';
+import type { VariantName } from '../variants.js';
 
 /** Answers one request to an OAuth endpoint, which authenticates its callers itself. */
 export type EndpointHandler = (req: RequestRecord, state: ServerState, deps: HandlerDeps) => ResponseRecord;
@@ -18,33 +19,50 @@ export const OAUTH_PATHS = {
   oauth1Token: '/oauth1/access_token',
 } as const;
 
-const ENDPOINTS: ReadonlyMap<string, { method: Method; handler: EndpointHandler }> = new Map([
+interface Endpoint {
+  method: Method;
+  handler: EndpointHandler;
+  /** A second method the endpoint answers when a variant is on (the same handler answers it). */
+  also?: { variant: VariantName; method: Method };
+}
+
+const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map<string, Endpoint>([
   [OAUTH_PATHS.oauth2Token, { method: 'POST', handler: tokenEndpoint }],
   [OAUTH_PATHS.oauth2Revoke, { method: 'POST', handler: revokeEndpoint }],
   [OAUTH_PATHS.oauth1Temporary, { method: 'POST', handler: temporaryCredentialsEndpoint }],
-  [OAUTH_PATHS.oauth1Authorize, { method: 'GET', handler: authorizeEndpoint }],
+  // Under `oauth1-approve-post` the GET shows the approval form and the owner's POST answers it.
+  [OAUTH_PATHS.oauth1Authorize, { method: 'GET', handler: authorizeEndpoint, also: { variant: 'oauth1-approve-post', method: 'POST' } }],
   [OAUTH_PATHS.oauth1Token, { method: 'POST', handler: tokenCredentialsEndpoint }],
 ]);
 
-/** The `Allow` of an OAuth endpoint path, or undefined for any other path. */
-export function oauthAllow(path: string): string | undefined {
+const NO_VARIANTS: ReadonlySet<VariantName> = new Set();
+
+/** The methods an endpoint answers besides OPTIONS, with `variants` on. */
+function methodsOf(endpoint: Endpoint, variants: ReadonlySet<VariantName>): Method[] {
+  return endpoint.also !== undefined && variants.has(endpoint.also.variant) ? [endpoint.method, endpoint.also.method] : [endpoint.method];
+}
+
+/** The `Allow` of an OAuth endpoint path (with `variants` on), or undefined for any other path. */
+export function oauthAllow(path: string, variants: ReadonlySet<VariantName> = NO_VARIANTS): string | undefined {
   const endpoint = ENDPOINTS.get(path);
-  return endpoint === undefined ? undefined : `${endpoint.method}, OPTIONS`;
+  return endpoint === undefined ? undefined : `${methodsOf(endpoint, variants).join(', ')}, OPTIONS`;
 }
 
 /**
  * The handler of an OAuth endpoint path (matched raw, without the query), or undefined for any other path. It
- * answers its one method, `OPTIONS` (`200`, `Allow`), and `405` with `Allow` for every other method, known or not. These requests skip the resource authentication: the endpoints verify client, consumer or
- * resource-owner credentials themselves.
+ * answers its one method (two for the authorize endpoint under `oauth1-approve-post`: GET and POST), `OPTIONS`
+ * (`200`, `Allow`), and `405` with `Allow` for every other method, known or not. These requests skip the resource
+ * authentication: the endpoints verify client, consumer or resource-owner credentials themselves.
  */
 export function oauthEndpoint(path: string): EndpointHandler | undefined {
   const endpoint = ENDPOINTS.get(path);
   if (endpoint === undefined) return undefined;
-  const allow = `${endpoint.method}, OPTIONS`;
   return (req, state, deps) => {
+    const methods = methodsOf(endpoint, deps.variants);
+    const allow = `${methods.join(', ')}, OPTIONS`;
     if (!isKnownMethod(req.method)) return unknownMethod(req.method, req.path, allow);
     if (req.method === 'OPTIONS') return { status: 200, headers: { allow } };
-    if (req.method !== endpoint.method) return problem(405, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { headers: { allow } });
+    if (!methods.includes(req.method)) return problem(405, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { headers: { allow } });
     return endpoint.handler(req, state, deps);
   };
 }

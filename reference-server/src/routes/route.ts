@@ -28,6 +28,8 @@ export interface Route {
   /** Status for a known method the resource does not handle: 405 for real resources, 404 for unknown paths. */
   unlisted: 404 | 405;
   handlers: Partial<Record<Method, Handler>>;
+  /** For article items: the id in the path (the same for `/articles/<id>` and its alias). */
+  id?: string;
   /** For article items: whether an article is stored at the path (the `replace-without-auth` fault asks). */
   exists?: (ctx: HandlerContext) => boolean;
 }

@@ -1,4 +1,5 @@
 import { collectionRoute, itemRoute } from './articles.js';
+import { withLocks } from './locks.js';
 import { recordsRoute, rootRoute, unknownRoute } from './documents.js';
 import type { Handler, Route } from './route.js';
 import type { Method } from '../records.js';
@@ -26,7 +27,7 @@ const NO_VARIANTS: ReadonlySet<VariantName> = new Set();
 
 /**
  * Matches a raw request path (no query, not percent-decoded) against the route table, shaped by the switched-on
- * `variants` (no-alias, not-deletable, post-updates, options-partial). Percent-encoded bytes never match a
+ * `variants` (no-alias, not-deletable, post-updates, options-partial, webdav-lock). Percent-encoded bytes never match a
  * segment, so such paths fall through to the unknown route.
  */
 export function matchRoute(path: string, variants: ReadonlySet<VariantName> = NO_VARIANTS): Route {
@@ -44,6 +45,8 @@ function withVariants(route: Route, variants: ReadonlySet<VariantName>): Route {
   if (out.kind === 'item' && variants.has('not-deletable')) out = without(out, 'DELETE');
   if (out.kind === 'item' && variants.has('post-updates')) out = withPostUpdate(out);
   if ((out.kind === 'root' || out.kind === 'records') && variants.has('options-partial')) out = without(out, 'OPTIONS');
+  // Last, so the POST that post-updates adds is locked too.
+  if (variants.has('webdav-lock')) out = withLocks(out);
   return out;
 }
 
