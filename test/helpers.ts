@@ -32,6 +32,8 @@ export interface RunAgainstOptions {
   replayPath?: string;
   /** Scenarios in flight (default: the run default, as `conform run`). */
   concurrency?: number;
+  /** Leave what the run created on the target. */
+  keep?: boolean;
 }
 
 /** A target: one URL, or a server with a plain and a TLS listener (and the certificate to trust). */
@@ -47,7 +49,7 @@ export async function runAgainst(target: Target, options: RunAgainstOptions = {}
   try {
     return await runSuite(
       options.suite ?? bundledSuite(),
-      { bases, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, concurrency: options.concurrency ?? RUN_OPTION_SPEC.concurrency.default, version: 'test', ...(options.replayPath ? { replayPath: options.replayPath } : {}) },
+      { bases, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, concurrency: options.concurrency ?? RUN_OPTION_SPEC.concurrency.default, version: 'test', ...(options.replayPath ? { replayPath: options.replayPath } : {}), ...(options.keep ? { keep: true } : {}) },
       { client, profile, authenticator: createAuthenticator({ profile }) },
     );
   } finally {

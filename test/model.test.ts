@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { main } from '../cli/src/main.js';
 import { it } from './fixtures.js';
-import { ROOT, runAgainst, withReferenceServer } from './helpers.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
+import { REFERENCE_PROFILE, ROOT, runAgainst, withReferenceServer } from './helpers.js';
 
 const ID = 'articles/model-sequences';
 const SEQUENCE_FAULTS = ['delete-then-put-resurrects', 'post-reuses-deleted-id', 'alias-diverges-after-replace', 'lost-update', 'put-after-delete-200'] as const;
@@ -68,5 +69,19 @@ describe('model scenarios against sequence-only defects', () => {
     const again = JSON.parse(await readFile(path.join(tempDir, 'again', 'report.json'), 'utf8')) as typeof report;
     const shape = (cs: string[]) => cs.map((c) => c.replace(/\/articles?\/\S+/g, 'URL'));
     expect(shape(again.scenarios[0]!.counterexample!.values.commands)).toEqual(shape(ce.values.commands));
+  });
+});
+
+describe('one broken scheme does not sink the model (issue 23, class 6)', () => {
+  it('an OAuth 1 consumer whose credentials cannot be obtained leaves the sequences, with the reason; the rest is judged', async () => {
+    const loaded = loadProfileSync(REFERENCE_PROFILE);
+    const profile = { ...loaded, auth: { ...loaded.auth, oauth1: { ...loaded.auth.oauth1!, consumerSecret: 'not-the-consumer-secret' } } };
+    await withReferenceServer({}, async (server) => {
+      const run = await runAgainst(server, { profile, filter: [ID], seed: 4, runs: 10 });
+      const s = run.scenarios.find((x) => x.id === ID)!;
+      expect(s.status, s.reason).toBe('passed');
+      expect(s.notes?.join('\n')).toMatch(/^oauth1 left out of the sequences: obtaining OAuth 1 token credentials: /);
+      expect(s.requests).toBeGreaterThan(50);
+    });
   });
 });

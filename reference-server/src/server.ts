@@ -37,6 +37,8 @@ export interface RunningServer {
   certificate?: string;
   /** Nonces remembered right now (both listeners share the store); for benchmarks of its memory bound. */
   nonceCount(): number;
+  /** Articles stored right now (memory store; with Redis, this instance's local view is not counted). */
+  articleCount(): number;
   /** Open TCP connections right now, both listeners, lingering ones included (each holds a descriptor). */
   connectionCount(): number;
   /** Stops both listeners and closes every connection, idle keep-alive ones included. Safe to call twice. */
@@ -109,7 +111,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const plain = wire(createServer(base), false, shared);
     listeners.push(plain);
     const port = await listen(plain.door, resolved.host, resolved.port, resolved.log);
-    const running: RunningServer = { url: `http://${hostPart(resolved.host)}:${port}`, port, close, nonceCount: () => state.nonces.size(), connectionCount: () => shared.gate.size() };
+    const running: RunningServer = { url: `http://${hostPart(resolved.host)}:${port}`, port, close, nonceCount: () => state.nonces.size(), articleCount: () => state.store.size, connectionCount: () => shared.gate.size() };
     if (resolved.httpsPort === undefined) return running;
     const credentials = resolved.tls ?? generateSelfSignedCertificate(new Date());
     // A connection that has not finished its handshake by then is closed (tlsClientError → clientError → destroyed).

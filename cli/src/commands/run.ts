@@ -52,6 +52,8 @@ Requests:
                         do not depend on it; scenarios marked exclusive run alone
   --timeout MS          Per-request timeout (default ${RUN_OPTION_SPEC.timeoutMs.default})
   --max-response-bytes N  Largest response body read (default ${RUN_OPTION_SPEC.maxResponseBytes.default})
+  --keep                Leave the articles the run creates on the target (default: they are deleted when the run
+                        ends, where the target deletes; what cannot be deleted is reported)
 
 CI:
   --shard I/N           Run the I-th of N deterministic shards (merge their report.json with conform merge)
@@ -93,6 +95,8 @@ export interface RunCommandOptions {
   baselineFile?: string;
   writeBaselineFile?: string;
   strict: boolean;
+  /** Leave what the run created on the target. */
+  keep: boolean;
   quiet: boolean;
   color: boolean;
   /** Redraw a progress line (stdout is a terminal). */
@@ -124,6 +128,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     baseline: { type: 'string' },
     'write-baseline': { type: 'string' },
     strict: { type: 'boolean' },
+    keep: { type: 'boolean' },
     quiet: { type: 'boolean' },
     'no-color': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -180,6 +185,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     ...(values.baseline !== undefined ? { baselineFile: abs(values.baseline) } : {}),
     ...(values['write-baseline'] !== undefined ? { writeBaselineFile: abs(values['write-baseline']) } : {}),
     strict: values.strict ?? false,
+    keep: values.keep ?? false,
     quiet: values.quiet ?? false,
     color: !values['no-color'] && !io.env['NO_COLOR'] && io.stdout.isTTY === true,
     live: io.stdout.isTTY === true && io.env['TERM'] !== 'dumb',
@@ -251,6 +257,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           ...(options.replayPath ? { replayPath: options.replayPath } : {}),
           ...(options.shard ? { shard: options.shard } : {}),
           replayCommand: (r) => replayCommand(options, io, r.id, r.counterexample?.path),
+          ...(options.keep ? { keep: true } : {}),
         },
         { client, profile, authenticator: createAuthenticator({ profile }), ...(printer ? { onEvent: printer } : {}) },
       );

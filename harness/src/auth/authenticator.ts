@@ -71,20 +71,22 @@ export interface Authenticator {
   apply(request: HttpRequest, scheme: AuthScheme, user: string, options?: AuthOptions): { ok: true; request: HttpRequest } | { ok: false; reason: string };
   /** A nonce no earlier request of this process used: 16 digits from the clock and a counter. */
   freshNonce(): string;
+  /** The same signers (clock, nonce counter) for another profile: the one the harness learned (harness/src/learn). */
+  withProfile(profile: ResolvedProfile): Authenticator;
 }
 
 export interface AuthenticatorDeps {
   profile: ResolvedProfile;
   /** The harness clock (injectable for tests). */
   now?: () => Date;
+  /** Where fresh nonces come from (default: a new counter seeded from the clock). */
+  freshNonce?: () => string;
 }
 
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const now = deps.now ?? (() => new Date());
   const { profile } = deps;
-  // Unique across this process and, through the clock, across earlier runs against the same target.
-  let counter = BigInt(Date.now()) * 1000n + BigInt(randomInt(0, 1000));
-  const freshNonce = () => (counter++).toString();
+  const freshNonce = deps.freshNonce ?? nonceCounter();
 
   const apply: Authenticator['apply'] = (request, scheme, userName, options = {}) => {
     if (scheme === 'oauth2' || scheme === 'oauth2-client') return oauth2(request, scheme, options);
@@ -225,7 +227,13 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       }
     }
   };
-  return { apply, freshNonce };
+  return { apply, freshNonce, withProfile: (other) => createAuthenticator({ ...deps, profile: other, freshNonce }) };
+}
+
+/** Nonces unique across this process and, through the clock, across earlier runs against the same target. */
+function nonceCounter(): () => string {
+  let counter = BigInt(Date.now()) * 1000n + BigInt(randomInt(0, 1000));
+  return () => (counter++).toString();
 }
 
 /** `url` with the authority of a Host header value (host and optional port). */

@@ -14,6 +14,12 @@ export interface GeneratorDef {
 
 const NoOptions = z.strictObject({});
 
+/**
+ * The window assumed when the profile does not declare one: a Date this close to the clock is inside any window a
+ * target keeps (Hawk's default is 60 s; §5.2's illustration 10 minutes). Nothing is expected refused then.
+ */
+export const SILENT_WINDOW_S = 30;
+
 /** The nonces a profile's target accepts. */
 function nonceBounds(p: ResolvedProfile): NonceBounds {
   return { max: BigInt(p.auth.nonceMax), leadingZeros: p.auth.nonceLeadingZeros };
@@ -46,10 +52,14 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
     options: z.strictObject({ min: z.number().int().min(1).optional(), max: z.number().int().max(100).optional() }),
     make: (o, p) => noncePrefixesArb((o['min'] as number | undefined) ?? 2, (o['max'] as number | undefined) ?? 8, nonceBounds(p)),
   },
-  skewInside: { description: "Seconds of clock skew strictly inside the profile's window (minus its margin).", options: NoOptions, make: (_o, p) => skewInsideArb(p.auth.window, p.auth.windowMargin) },
+  skewInside: {
+    description: "Seconds of clock skew strictly inside the profile's window (minus its margin); with auth.window unset, inside ±30 s (a window any target keeps: §5.2 says only \"say 10 minutes\").",
+    options: NoOptions,
+    make: (_o, p) => skewInsideArb(p.declared.has('auth.window') ? p.auth.window : SILENT_WINDOW_S, p.auth.windowMargin),
+  },
   skewOutside: { description: "Seconds of clock skew beyond the profile's window (plus its margin), whole days included.", options: NoOptions, make: (_o, p) => skewOutsideArb(p.auth.window, p.auth.windowMargin) },
   malformedDate: { description: 'A Date value malformed under any reading: impossible dates and times, unknown months, text with no digits.', options: NoOptions, make: () => malformedDateArb() },
-  otherDateShape: { description: 'A well-formed date shape other than DD Mon YYYY hh:mm:ss, for the dateShape filter: imf, rfc850, asctime, iso, no-seconds, lowercase-month, dashes, epoch.', options: NoOptions, make: () => otherDateShapeArb() },
+  otherDateShape: { description: 'A well-formed date shape other than DD Mon YYYY hh:mm:ss, for the dateShape filter: imf, rfc850, asctime, iso, no-seconds, dashes, epoch (not a lowercase month: the <date_text> of §5.2 is lowercase).', options: NoOptions, make: () => otherDateShapeArb() },
   digestMutation: { description: 'A change of one character, a truncation, a drop or a case change of a digest.', options: NoOptions, make: () => digestMutationArb() },
   passwordMutation: { description: 'A wrong password near the right one (prefix, extension, case, one character).', options: NoOptions, make: () => passwordMutationArb() },
   bodyMutation: {
@@ -72,9 +82,14 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
       ),
   },
   oauth2ClientAuth: {
-    description: "An OAuth 2 client authentication the profile's auth.oauth2.clientAuth offers: basic or basic-encoded (Basic), form.",
+    description: "An OAuth 2 client authentication the profile's auth.oauth2.clientAuth offers: basic (id and secret form-urlencoded, RFC 6749 §2.3.1) or form.",
     options: NoOptions,
     make: (_o, p) => oauth2ClientAuthArb(p.auth.oauth2?.clientAuth ?? ['basic']),
+  },
+  oauth1Placement: {
+    description: "Where OAuth 1 protocol parameters travel: one of the profile's auth.oauth1.placements (default: the Authorization header only).",
+    options: NoOptions,
+    make: (_o, p) => fc.constantFrom(...(p.auth.oauth1?.placements ?? ['header'])),
   },
   pick: {
     description: 'One of the listed values (option from: [...]).',

@@ -358,14 +358,15 @@ export function modelArticleArb(optionalFields: readonly string[]): fc.Arbitrary
 }
 
 /** The command arbitraries a model scenario draws from, for this profile. */
-export function commandArbitraries(deps: Pick<ExecDeps, 'profile' | 'bases'>, options: ModelOptions): Array<fc.Arbitrary<ModelCommand>> {
+export function commandArbitraries(deps: Pick<ExecDeps, 'profile' | 'bases'>, options: ModelOptions, leftOut: ReadonlySet<string> = new Set()): Array<fc.Arbitrary<ModelCommand>> {
   const { profile } = deps;
   const a = profile.articles;
   const kinds = new Set(options.commands ?? ['put', 'post', 'get', 'delete', 'options', 'concurrent']);
   const slugs = options.slugs ?? 2;
   const article = modelArticleArb(a.optionalFields);
   // Writes that need credentials carry valid ones with each scheme the harness can use, none, or wrong ones.
-  const schemes = a.writeAuth ? usableSchemes(profile, deps.bases) : [];
+  // A scheme whose credentials could not be obtained (`leftOut`) leaves the model; the others are still judged.
+  const schemes = a.writeAuth ? usableSchemes(profile, deps.bases).filter((s) => !leftOut.has(s)) : [];
   const scheme = schemes.length > 0 ? fc.constantFrom(...schemes) : fc.constant(undefined);
   const creds: Cred[] = a.writeAuth ? (schemes.length > 0 ? ['missing', 'wrong'] : ['missing']) : [];
   const cred = fc.oneof({ weight: 8, arbitrary: fc.constant<Cred>('valid') }, ...creds.map((c) => ({ weight: 1, arbitrary: fc.constant(c) })));

@@ -6,14 +6,15 @@ import fc from 'fast-check';
 import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
 import { baseOf, checkParameters, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario-base.js';
 import { createTokenSource } from '../runner/tokens.js';
+import { tokensOf, usableSchemes } from '../runner/credentials.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { ScenarioResult } from '../runner/types.js';
-import type { Level, Scenario } from '../spec/types.js';
+import type { Scenario } from '../spec/types.js';
+import { chargedLevel } from '../runner/verdict.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 import { emptyState, makePaths, type ModelState } from './articles.js';
 import { commandArbitraries, ModelError, ModelFailure, type Real } from './commands.js';
 
-const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
 /** The default `--runs`: a model scenario's own `runs` is scaled by `--runs` over this. */
 const DEFAULT_RUNS = RUN_OPTION_SPEC.runs.default;
 const DEFAULT_LENGTH = 12;
@@ -23,6 +24,21 @@ function splitReplay(path: string | undefined): { path?: string; commands?: stri
   if (path === undefined) return {};
   const [p, commands] = path.split('~');
   return { ...(p ? { path: p } : {}), ...(commands ? { commands } : {}) };
+}
+
+/** The OAuth schemes the model would write with whose credentials cannot be obtained from the target, and why. */
+async function unobtainable(deps: ExecDeps): Promise<Array<{ scheme: string; reason: string }>> {
+  if (!deps.profile.articles.writeAuth) return [];
+  const out: Array<{ scheme: string; reason: string }> = [];
+  for (const scheme of usableSchemes(deps.profile, deps.bases)) {
+    if (scheme !== 'oauth2' && scheme !== 'oauth1') continue;
+    const user = scheme === 'oauth2' ? deps.profile.auth.oauth2?.user : deps.profile.auth.oauth1?.user;
+    if (user === undefined) continue;
+    const base = deps.profile.auth.tlsOnly.includes(scheme) && deps.bases.tls ? deps.bases.tls : deps.bases.primary;
+    const got = await (scheme === 'oauth2' ? tokensOf(deps).oauth2(user, base) : tokensOf(deps).oauth1(user, base));
+    if (!got.ok) out.push({ scheme, reason: got.reason });
+  }
+  return out;
 }
 
 export async function runModelScenario(scenario: Scenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
@@ -35,16 +51,19 @@ export async function runModelScenario(scenario: Scenario, deps: ExecDeps, optio
   }
   const numRuns = scenario.runs === undefined ? options.runs : Math.max(1, Math.round((scenario.runs * options.runs) / DEFAULT_RUNS));
   const replay = splitReplay(options.replayPath);
-  const commands = fc.commands(commandArbitraries(deps, model), {
+  // Its own OAuth tokens, obtained when its first sequence needs them and kept for the others: which scenario of a
+  // run obtains the run's shared tokens first would otherwise depend on concurrency.
+  const own = { ...deps, tokens: createTokenSource({ client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: (v) => deps.redactor.add(v) }) };
+  // One broken scheme does not sink the model (VERDICTS.md §2): an OAuth scheme whose credentials cannot be obtained
+  // leaves it, with the reason in the result; the auth scenarios judge that scheme.
+  const leftOut = await unobtainable(own);
+  const commands = fc.commands(commandArbitraries(deps, model, new Set(leftOut.map((l) => l.scheme))), {
     maxCommands: model.length ?? DEFAULT_LENGTH,
     size: 'max',
     ...(replay.commands ? { replayPath: replay.commands } : {}),
   });
   // Shrinking a sequence takes more runs than shrinking values: each command, then each command's values.
   const limit = numRuns + (options.maxShrinkRuns ?? 1000);
-  // Its own OAuth tokens, obtained when its first sequence needs them and kept for the others: which scenario of a
-  // run obtains the run's shared tokens first would otherwise depend on concurrency.
-  const own = { ...deps, tokens: createTokenSource({ client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: (v) => deps.redactor.add(v) }) };
   let executions = 0;
   let requests = 0;
   let credentialRequests = 0;
@@ -77,14 +96,14 @@ export async function runModelScenario(scenario: Scenario, deps: ExecDeps, optio
   const details = await fc.check(property, checkParameters(seed, numRuns, replay.path, options));
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
-  const common = { ...base, requests, ...(credentialRequests > 0 ? { credentialRequests } : {}), runs: executions, durationMs };
+  const notes = leftOut.map((l) => `${l.scheme} left out of the sequences: ${deps.redactor.text(l.reason)}`);
+  const common = { ...base, requests, ...(credentialRequests > 0 ? { credentialRequests } : {}), runs: executions, durationMs, ...(notes.length > 0 ? { notes } : {}) };
   if (failure) {
     const { error, real } = failure;
     const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0] ?? ''))?.[1];
     const step = real.lines.length;
     // A sequence checks rules from MUST to SHOULD: its failure counts at the strongest level it is charged to.
-    const charged = error.rules.map((r) => scenario.ruleLevels?.[r]).filter((l): l is Level => l !== undefined);
-    const level = charged.length > 0 ? LEVELS.find((l) => charged.includes(l))! : scenario.level;
+    const level = chargedLevel(scenario, error.rules);
     return {
       ...common,
       level,

@@ -67,9 +67,22 @@ export const AuthSchema = z.strictObject({
       consumerKey: z.string(),
       consumerSecret: z.string(),
       temporaryEndpoint: PathTemplate.describe('Temporary credentials (RFC 5849 §2.1).'),
-      authorizeEndpoint: PathTemplate.describe('Resource owner authorization (§2.2); the user authenticates with Basic.'),
+      authorizeEndpoint: PathTemplate.describe('Resource owner authorization (§2.2). How the owner approves there is the server\'s choice: the harness finds it (GET with the token, the page\'s form, or a POST), unless approval pins it.'),
       tokenEndpoint: PathTemplate.describe('Token credentials (§2.3).'),
-      user: z.string().optional().describe('The resource owner who approves (a profile user with a password).'),
+      user: z.string().optional().describe('The resource owner who approves (a profile user with a password or a secret). Default: the first user.'),
+      approval: z
+        .strictObject({
+          method: z.enum(['GET', 'POST']).describe('GET: oauth_token in the query; POST: oauth_token and the fields in a form body.'),
+          ownerScheme: z.enum(['basic', 'hmac', 'hmac-nonce']).optional().describe('How the owner authenticates at the authorize endpoint. Default: the first the owner has credentials for (basic, hmac-nonce, hmac).'),
+          fields: z.record(z.string(), z.string()).optional().describe('Extra form fields of the approving POST. Default: confirm=yes.'),
+        })
+        .optional()
+        .describe('Pins how the resource owner approves (RFC 5849 §2.2 leaves it to the server). Unset: found from the target\'s answers, the verifier read from a redirect\'s Location or the body.'),
+      placements: z
+        .array(z.enum(['header', 'query', 'form']))
+        .min(1)
+        .optional()
+        .describe('Where the target takes OAuth protocol parameters (RFC 5849 §3.5 lets it choose). Default [header]: only the Authorization header is sent.'),
       otherConsumer: z
         .strictObject({ consumerKey: z.string(), consumerSecret: z.string() })
         .optional()
@@ -119,6 +132,8 @@ export interface ResolvedAuth {
     tokenEndpoint: string;
     user?: string;
     otherConsumer?: { consumerKey: string; consumerSecret: string };
+    approval?: { method: 'GET' | 'POST'; ownerScheme?: 'basic' | 'hmac' | 'hmac-nonce'; fields?: Record<string, string> };
+    placements: Array<'header' | 'query' | 'form'>;
   };
 }
 
@@ -142,7 +157,7 @@ export function resolveAuth(auth: AuthData, firstUser: string | undefined): Reso
       nonceMemoryWait: auth.nonceMemoryWait,
       refusalStatus: auth.refusalStatus,
       oauth2: auth.oauth2 && { ...auth.oauth2, clientAuth: auth.oauth2.clientAuth ?? ['basic'], user: auth.oauth2.user ?? firstUser },
-      oauth1: auth.oauth1 && { ...auth.oauth1, user: auth.oauth1.user ?? firstUser },
+      oauth1: auth.oauth1 && { ...auth.oauth1, user: auth.oauth1.user ?? firstUser, placements: auth.oauth1.placements ?? ['header'] },
       nonceScope: auth.nonceScope,
     }),
   };

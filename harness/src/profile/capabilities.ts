@@ -2,7 +2,7 @@
  * Capabilities a scenario may `require`. Each is computed from the resolved profile; a missing one skips the
  * scenario with a reason that names the profile key. `!name` requires its absence.
  */
-import type { ResolvedProfile } from './schema.js';
+import { recordsPathOf, type ResolvedProfile } from './schema.js';
 
 interface Capability {
   test: (p: ResolvedProfile) => boolean;
@@ -28,6 +28,7 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'users.two': { test: (p) => p.users.length >= 2, key: 'users (two or more)' },
   protected: { test: (p) => p.protected.length > 0, key: 'protected' },
   'protected.ownerOnly': { test: (p) => p.protected.some((x) => x.ownerOnly), key: 'protected[].ownerOnly' },
+  'protected.records': { test: (p) => recordsPathOf(p) !== undefined, key: 'protected (a path with {user}, such as /users/{user}/financialrecords)' },
   'auth.basic': { test: (p) => p.auth.schemes.includes('basic'), key: 'auth.schemes: [basic]' },
   'auth.hmac': { test: (p) => p.auth.schemes.includes('hmac'), key: 'auth.schemes: [hmac]' },
   'auth.hmac-nonce': { test: (p) => p.auth.schemes.includes('hmac-nonce'), key: 'auth.schemes: [hmac-nonce]' },
@@ -37,8 +38,8 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'auth.oauth2.form': { test: (p) => p.auth.oauth2?.clientAuth.includes('form') === true, key: 'auth.oauth2.clientAuth: [form]' },
   'auth.oauth1.otherConsumer': { test: (p) => p.auth.oauth1?.otherConsumer !== undefined, key: 'auth.oauth1.otherConsumer' },
   'auth.oauth1.owner': {
-    test: (p) => p.auth.oauth1 !== undefined && p.users.some((u) => u.name === p.auth.oauth1?.user && u.password !== undefined),
-    key: 'a password for auth.oauth1.user (the resource owner approves with Basic at the authorize endpoint)',
+    test: (p) => p.auth.oauth1 !== undefined && p.users.some((u) => u.name === p.auth.oauth1?.user && (u.password !== undefined || u.secret !== undefined)),
+    key: 'a password or a secret for auth.oauth1.user (the resource owner authenticates at the authorize endpoint to approve)',
   },
   'auth.signedQuery': { test: (p) => p.auth.signedPathIncludesQuery, key: 'auth.signedPathIncludesQuery: true (the default)' },
   'auth.nonceMemoryWait': {
@@ -51,6 +52,7 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'auth.bodyHash': { test: (p) => p.auth.bodyHash, key: 'auth.bodyHash: true' },
   'auth.nonceScope.user': { test: (p) => p.auth.nonceScope === 'user', key: 'auth.nonceScope: user' },
   'auth.nonceScope.global': { test: (p) => p.auth.nonceScope === 'global', key: 'auth.nonceScope: global' },
+  'auth.window': { test: (p) => p.declared.has('auth.window'), key: 'auth.window (the seconds of clock difference the target accepts; §5.2 gives 10 minutes only as an illustration)' },
   'auth.strictDate': { test: (p) => p.auth.strictDate, key: 'auth.strictDate: true' },
   'auth.tlsOnly.basic': { test: (p) => p.auth.tlsOnly.includes('basic'), key: 'auth.tlsOnly: [basic]' },
   'auth.any': { test: (p) => p.auth.schemes.length > 0, key: 'auth.schemes' },

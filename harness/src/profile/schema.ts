@@ -127,8 +127,20 @@ export interface ArticleBounds {
   titleMaxLength: number;
 }
 
-/** Defaults of `articles.bounds`: ordinary values any store keeps (DECIMAL(7,2), a 100-character column). */
-export const DEFAULT_BOUNDS: Readonly<ArticleBounds> = { priceScale: 2, priceMax: '99999.99', titleMaxLength: 100 };
+/**
+ * Defaults of `articles.bounds`: ordinary values any store keeps (DECIMAL(7,2), a title of 50 code points — §2
+ * shows no length, and a correct service may bound titles at 64 or 100; beyond the bound a refusal is allowed).
+ */
+export const DEFAULT_BOUNDS: Readonly<ArticleBounds> = { priceScale: 2, priceMax: '99999.99', titleMaxLength: 50 };
+
+/**
+ * Default of `protected`: the paths §4.4 itself names as protected, `/` and the per-user records. Whether another
+ * user may read someone's records is not said, so `ownerOnly` is not assumed.
+ */
+export const DEFAULT_PROTECTED: ReadonlyArray<{ path: string; ownerOnly: boolean }> = [
+  { path: '/', ownerOnly: false },
+  { path: '/users/{user}/financialrecords', ownerOnly: false },
+];
 const OPTIONS_RESOURCES: readonly OptionsResource[] = ['collection', 'item', 'root', 'records'];
 
 /** `oob.listen` ("host:port", brackets around an IPv6 host) and `oob.url`, resolved. */
@@ -163,6 +175,29 @@ export interface ResolvedProfile {
   oob: { host: string; port: number; url?: string };
   protected: Array<{ path: string; ownerOnly: boolean }>;
   auth: ResolvedAuth;
+  /**
+   * The keys the profile file gives, as dotted paths (`auth.schemes`, `articles.bounds.priceScale`, `protected`):
+   * an open point whose key is absent is silent, and the harness learns the target's choice before it judges
+   * (harness/src/learn/). A list counts as one key.
+   */
+  declared: ReadonlySet<string>;
+}
+
+/** The dotted paths of every key `data` holds, objects walked into, lists and scalars as leaves. */
+export function declaredKeys(data: unknown, prefix = ''): string[] {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return prefix === '' ? [] : [prefix];
+  const keys = prefix === '' ? [] : [prefix];
+  for (const [k, v] of Object.entries(data)) if (v !== undefined) keys.push(...declaredKeys(v, prefix === '' ? k : `${prefix}.${k}`));
+  return keys;
+}
+
+/**
+ * The per-user protected path the scenarios read a user's records at: the first protected path with `{user}`, an
+ * owner-only one first. Undefined when the profile has none.
+ */
+export function recordsPathOf(profile: Pick<ResolvedProfile, 'protected'>): string | undefined {
+  const perUser = profile.protected.filter((r) => r.path.includes('{user}'));
+  return (perUser.find((r) => r.ownerOnly) ?? perUser[0])?.path;
 }
 
 export function resolveProfile(data: ProfileData, file: string): ResolvedProfile {
@@ -191,12 +226,18 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
     },
     options: { ...resolveOptions(data.options?.implemented ?? true), allowDependsOnAuth: data.options?.allowDependsOnAuth ?? false },
     oob: resolveOob(data.oob),
-    protected: (data.protected ?? []).map((p) => ({ path: p.path, ownerOnly: p.ownerOnly ?? false })),
+    protected: data.protected === undefined ? DEFAULT_PROTECTED.map((p) => ({ ...p })) : data.protected.map((p) => ({ path: p.path, ownerOnly: p.ownerOnly ?? false })),
     auth: resolveAuth(data.auth ?? {}, data.users?.[0]?.name),
+    declared: new Set(declaredKeys(data)),
   };
 }
 
 function resolveOptions(implemented: boolean | OptionsResource[]): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
-  const on = implemented === true ? [...OPTIONS_RESOURCES] : implemented === false ? [] : OPTIONS_RESOURCES.filter((r) => implemented.includes(r));
-  return { implemented: on.includes('collection') && on.includes('item'), on };
+  return resolveOptionsOn(implemented === true ? [...OPTIONS_RESOURCES] : implemented === false ? [] : implemented);
+}
+
+/** `options.implemented` and `options.on` for the resources OPTIONS is implemented on. */
+export function resolveOptionsOn(on: readonly OptionsResource[]): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
+  const list = OPTIONS_RESOURCES.filter((r) => on.includes(r));
+  return { implemented: list.includes('collection') && list.includes('item'), on: list };
 }

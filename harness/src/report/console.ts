@@ -60,9 +60,17 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
         if (r.status === 'passed' && options.verbose === false) break;
         w(`${paint(90, counter)} ${mark} ${r.id} ${paint(90, `${r.level} · ${describeRuns(r)}`)}\n`);
         if (r.status !== 'passed') w(details(r, paint));
+        else for (const note of r.notes ?? []) w(`      ${paint(90, `note: ${note}`)}\n`);
         redraw(event.total);
         break;
       }
+      case 'learned':
+        w(`${paint(90, 'Learned from the target (the profile is silent on these; declare a key to have it checked as declared):')}\n`);
+        for (const l of event.learned) w(`  ${l.key}: ${JSON.stringify(l.value)} ${paint(90, `— ${l.how}`)}\n`.slice(0, 400).replace(/\n?$/, '\n'));
+        break;
+      case 'cleanup-start':
+        if (options.live) w(paint(90, `deleting the ${event.articles} article${event.articles === 1 ? '' : 's'} the run created…\n`));
+        break;
       case 'run-end':
         w(renderSummary(event.result, paint));
         break;
@@ -93,6 +101,7 @@ function details(r: ScenarioResult, paint: (c: number, s: string) => string): st
       commands.forEach((c, i) => lines.push(`  ${i + 1}. ${String(c)}`));
     } else if (r.counterexample) lines.push(`counterexample (after ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`);
     if (r.replay) lines.push(`replay: ${r.replay}`);
+    for (const note of r.notes ?? []) lines.push(`note: ${note}`);
   }
   return lines.map((l) => `      ${l}\n`).join('');
 }
@@ -108,6 +117,17 @@ export function renderSummary(run: RunResult, paint: (c: number, s: string) => s
     `Rules:     ${['passed', 'failed', 'errored', 'skipped', 'uncovered'].map((k) => `${rules[k] ?? 0} ${k}`).join(', ')}`,
     `Seed ${run.seed} · ${run.runs} property runs · ${(run.durationMs / 1000).toFixed(1)} s`,
   ];
+  if (run.cleanup && run.cleanup.created > 0) lines.push(cleanupLine(run));
   if (run.unreachable) lines.push(paint(31, `Target unreachable: ${run.unreachable}`));
   return `${lines.join('\n')}\n`;
+}
+
+/** What the run left on the target: everything it created deleted, kept with --keep, or what could not be deleted. */
+export function cleanupLine(run: RunResult): string {
+  const c = run.cleanup!;
+  const left = run.leftovers?.length ?? 0;
+  const n = (k: number) => `${k} article${k === 1 ? '' : 's'}`;
+  if (c.kept) return `Left on the target (--keep): ${n(c.created)} the run created`;
+  if (left === 0) return `Cleanup: the ${n(c.created)} the run created were deleted`;
+  return `Cleanup: ${n(c.deleted)} deleted, ${n(left)} left on the target (${c.deleted === 0 ? 'the profile or the target offers no DELETE of articles' : 'their DELETE failed'}; report.json lists them)`;
 }

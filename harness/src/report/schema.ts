@@ -59,6 +59,7 @@ export const ScenarioResultSchema = z.object({
   counterexample: z.object({ values: z.record(z.string(), z.unknown()), seed: z.number().int(), path: z.string(), shrinks: z.number().int() }).optional(),
   transcript: z.array(Exchange).optional(),
   replay: z.string().optional(),
+  notes: z.array(z.string()).optional().describe('What the scenario left out and why (a scheme whose credentials could not be obtained).'),
   baselined: z.boolean().optional().describe('A listed expected failure (--baseline): it does not fail the run.'),
 });
 
@@ -87,6 +88,16 @@ export const ReportSchema = z.object({
   scenarios: z.array(ScenarioResultSchema),
   rules: z.array(RuleResultSchema),
   unreachable: z.string().optional(),
+  learned: z
+    .array(z.object({ key: z.string(), value: z.unknown(), how: z.string() }))
+    .optional()
+    .describe('Open points the profile is silent on, learned from the target before judging: the profile key that would declare each, the value used, and the answers it was learned from.'),
+  learning: z.array(Exchange).optional().describe('The requests the learning sent, in order (bounded, redacted).'),
+  leftovers: z.array(z.string()).optional().describe('Paths of what the run created on the target and could not delete (or kept, with --keep).'),
+  cleanup: z
+    .object({ created: z.number().int(), deleted: z.number().int(), kept: z.boolean().optional() })
+    .optional()
+    .describe('Articles the scenarios created, and how many the run deleted at its end (kept: --keep left them).'),
   options: z.object({ filter: z.array(z.string()), strict: z.boolean(), timeoutMs: z.number() }).optional(),
   shard: z.object({ index: z.number().int(), total: z.number().int() }).optional().describe('Set on one shard of a sharded run (--shard i/n).'),
   merged: z.array(z.string()).optional().describe('Set by conform merge: the shard reports joined.'),

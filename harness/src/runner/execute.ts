@@ -1,16 +1,18 @@
 /** Executes a scenario's steps once, for one set of generated values: the unit a property run repeats. */
 import type { SendResult } from '../http/client.js';
-import type { CheckName } from '../spec/schema.js';
-import type { Scope } from '../spec/template.js';
+import type { CheckName, StepData } from '../spec/schema.js';
+import { stringify, type Scope } from '../spec/template.js';
 import type { Scenario } from '../spec/types.js';
 import { checkResponseByCheck } from './expect.js';
 import { OobListener } from './oob.js';
 import { capture } from './capture.js';
-import { STANDARD_METHODS, chooseScheme } from './credentials.js';
+import { STANDARD_METHODS, chooseScheme, tokensOf } from './credentials.js';
+import type { ApprovalResult } from './oauth1-approval.js';
+import { recordsPathOf } from '../profile/schema.js';
 import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';
 import { render, toList, truthy } from './render.js';
 import { buildRequest } from './request.js';
-import { instanceNumber, instanceNumbers, toInstance, type BuiltRequest } from './instances.js';
+import { instanceBase, instanceNumber, instanceNumbers, toInstance, type BuiltRequest } from './instances.js';
 import { articleSetup, chargedRules, checkCounts, originsOf, setupOf } from './step-checks.js';
 
 /** Waits for the target's clock (a token's lifetime): bounded to 300 s, and 0 for anything not a number. */
@@ -63,8 +65,10 @@ function constantScope(deps: ExecDeps): Readonly<Record<string, unknown>> {
       target: bases.primary,
       methods: STANDARD_METHODS,
       users: profile.users.map((u) => u.name),
-      recordsPath: profile.protected.find((r) => r.ownerOnly)?.path,
+      recordsPath: recordsPathOf(profile),
       protectedPaths: profile.protected.map((r) => r.path),
+      // The profile keys the file gives (`{{ declared | has: 'protected' }}`): what it describes, not defaults.
+      declared: Object.fromEntries([...profile.declared].map((k) => [k, true])),
       // A scheme the plain listener cannot carry (TLS-only) is still the best one when a TLS base URL is known.
       bestScheme: chooseScheme(profile, bases.primary.startsWith('https:')) ?? (bases.tls ? chooseScheme(profile, true) : undefined),
       instances: instanceNumbers(deps),
@@ -126,6 +130,25 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
         const made = written.createArticle ? articleSetup(written, profile, `c${String(scope['uniq'])}${created++}`) : undefined;
         const step = made?.step ?? written;
         const setup = setupOf(step, scenario.id);
+        if (step.approve !== undefined) {
+          const n = written.instance === undefined ? undefined : instanceNumber(typeof written.instance === 'number' ? written.instance : render(written.instance, local), deps);
+          if (typeof n === 'object') return error(n.error);
+          const approval = await approveStep(step.approve, local, deps, n);
+          for (const x of approval.exchanges) {
+            requests++;
+            if (transcript.length - credentialRequests < maxTranscript) transcript.push({ step: at.index, ...named(), request: x.request, ...(x.response ? { response: x.response } : {}), ...(x.error ? { error: x.error } : {}) });
+          }
+          if (approval.ok || step.approve.optional) {
+            scope[step.approve.as] = approval.ok ? approval.verifier : '';
+            continue;
+          }
+          if (setup) {
+            const message = `precondition failed: ${setup.what ?? 'the resource owner\'s approval'}: ${approval.reason}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;
+            return { kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, ...counted(), precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
+          }
+          const charged = chargedRules(step, new Set<CheckName>(['status']));
+          return { kind: 'fail', step: at.index, ...named(), messages: [redactor.text(approval.reason)], transcript, requests, ...counted(), ...(charged ? { rules: charged } : {}) };
+        }
         if (step.concurrent !== undefined) {
           // Different requests at once: built in order (fresh nonces, tokens), then sent together, each checked alone.
           const group: BuiltRequest[] = [];
@@ -243,6 +266,18 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
     // A template that cannot be evaluated for these values is a fault of the scenario, not of the target.
     return error(`scenario error: ${(err as Error).message}`);
   }
+}
+
+/** An `approve` step: the owner approves the temporary credentials, the target's way (runner/oauth1-approval.ts). */
+async function approveStep(a: NonNullable<StepData['approve']>, scope: Scope, deps: ExecDeps, instance?: number): Promise<ApprovalResult> {
+  const token = stringify(render(a.token, scope));
+  const user = a.user !== undefined ? stringify(render(a.user, scope)) : deps.profile.auth.oauth1?.user;
+  if (!deps.profile.auth.oauth1) return { ok: false, reason: 'the profile has no auth.oauth1 settings', exchanges: [], refused: false };
+  if (!user) return { ok: false, reason: 'the profile names no resource owner (auth.oauth1.user, or a first user)', exchanges: [], refused: false };
+  // Owner credentials (Basic among them) go over TLS when a TLS base URL is known; to one instance, with `instance`.
+  const own = instance === undefined ? undefined : instanceBase(deps, instance, deps.bases.tls !== undefined);
+  if (own !== undefined && 'error' in own) return { ok: false, reason: own.error, exchanges: [], refused: false };
+  return tokensOf(deps).approver.approve(token, user, own?.base ?? deps.bases.tls ?? deps.bases.primary);
 }
 
 async function sequential(times: number, send: (k: number) => Promise<SendResult>): Promise<SendResult[]> {

@@ -222,20 +222,32 @@ function runCheck<K extends keyof Checks>(check: K, res: HttpResponse, exp: Expe
   return value === undefined ? [] : (CHECKS[check] as (r: HttpResponse, v: unknown, c: CheckContext) => string[])(res, value, ctx);
 }
 
+/**
+ * Checks that mean something only after the success the status check asked for (VERDICTS.md §2): a `Location`'s
+ * shape, the article in the body, `Allow`'s members, a JSON body. When the status check failed on an answer that is
+ * not a success, they are not judged: the status failure is the finding, and "Location missing" on a 301 is not a
+ * second one.
+ */
+const AFTER_SUCCESS: ReadonlySet<CheckName> = new Set(['location', 'article', 'validArticle', 'allow', 'json']);
+
 /** Runs every expectation of a step against the response, each failure with the check it came from. */
 export function checkResponseByCheck(res: HttpResponse, exp: ExpectData | undefined, ctx: CheckContext): { check: CheckName; message: string }[] {
-  if (!exp) return [];
-  const out: { check: CheckName; message: string }[] = [];
-  for (const check in exp) {
-    if (check === 'oob') continue;
-    for (const message of runCheck(check as keyof Checks, res, exp, ctx)) out.push({ check: check as keyof Checks, message });
-  }
-  return out;
+  return exp ? judged(Object.keys(exp) as (keyof Checks | 'oob')[], res, exp, ctx) : [];
 }
 
 /** Runs every expectation of a step against the response. */
 export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ctx: CheckContext): string[] {
-  return exp ? CHECK_ORDER.flatMap((check) => runCheck(check, res, exp, ctx)) : [];
+  return exp ? judged(CHECK_ORDER, res, exp, ctx).map((f) => f.message) : [];
+}
+
+function judged(order: readonly (keyof Checks | 'oob')[], res: HttpResponse, exp: ExpectData, ctx: CheckContext): { check: CheckName; message: string }[] {
+  const out: { check: CheckName; message: string }[] = [];
+  for (const check of order) {
+    if (check === 'oob') continue;
+    for (const message of runCheck(check, res, exp, ctx)) out.push({ check, message });
+  }
+  const statusFailed = out.some((f) => f.check === 'status');
+  return statusFailed && (res.status < 200 || res.status >= 300) ? out.filter((f) => !AFTER_SUCCESS.has(f.check)) : out;
 }
 
 function checkLocation(res: HttpResponse, exp: NonNullable<ExpectData['location']>, ctx: CheckContext): string[] {

@@ -1,5 +1,5 @@
 /** Templates as the step interpreter renders them (compiled once per source text), and the value tests it needs. */
-import { compileTemplate, renderTemplate, type CompiledTemplate, type Scope } from '../spec/template.js';
+import { compileTemplate, renderTemplate, truthyValue, type CompiledTemplate, type Scope } from '../spec/template.js';
 
 const cache = new Map<string, CompiledTemplate>();
 
@@ -13,9 +13,7 @@ export function render(source: string, scope: Scope): unknown {
   return renderTemplate(t, scope);
 }
 
-export function truthy(v: unknown): boolean {
-  return Array.isArray(v) ? v.length > 0 : Boolean(v) && v !== 'false';
-}
+export const truthy = truthyValue;
 
 export function toList(v: unknown): unknown[] {
   return Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];

@@ -15,6 +15,10 @@ import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from
 import { failsRun } from './verdict.js';
 import { runAll } from './schedule.js';
 import { createTokenSource } from './tokens.js';
+import { createApprover } from './oauth1-approval.js';
+import { cleanUp, createLedger, recordingClient } from './cleanup.js';
+import { redactExchange } from './transcript.js';
+import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/learn.js';
 import { RUN_OPTION_SPEC } from './options.js';
 
 export interface RunSuiteOptions {
@@ -33,6 +37,8 @@ export interface RunSuiteOptions {
   shard?: { index: number; total: number };
   /** Rebuilds the command line that replays one scenario (for reports). */
   replayCommand?: (scenario: ScenarioResult, seed: number) => string;
+  /** Leave what the run created on the target (default: delete it at the end, where the target deletes). */
+  keep?: boolean;
 }
 
 export interface RunSuiteDeps {
@@ -100,24 +106,33 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     unreachable = `${baseUrl}: ${probe.error.message}`;
   }
   let reached = !unreachable;
+  // Where the profile is silent on an open point the target's choice is learned first, and judged by.
+  const learning = unreachable ? undefined : await learnSilentPoints(deps, options.bases, redactor, runTag);
+  const profile = learning?.profile ?? deps.profile;
+  if (learning && learning.learned.length > 0) emit({ type: 'learned', learned: learning.learned.map((l) => ({ ...l, how: redactor.text(l.how) })) });
+  const authenticator = learning ? deps.authenticator.withProfile(profile) : deps.authenticator;
   // One token source for the run, on the run's own connection: tokens outlive the scenario that first needed them.
-  const tokens = createTokenSource({ client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: (v) => redactor.add(v) });
+  const approver = createApprover({ client: deps.client, profile, authenticator, secret: (v) => redactor.add(v), ...(learning?.approval ? { known: learning.approval } : {}) });
+  const tokens = createTokenSource({ client: deps.client, profile, authenticator, secret: (v) => redactor.add(v), approver });
+  // Every article the scenarios create is noted, to be deleted when the run ends.
+  const ledger = createLedger(profile, options.bases);
+  const recording = recordingClient(deps.client, ledger);
   const runOne = async (scenario: Scenario, index: number, _lane: number, idle: ExecDeps['idle']): Promise<ScenarioResult> => {
     let result: ScenarioResult;
-    const missing = missingCapability(scenario.requires, deps.profile) ?? (scenario.requires.includes('oob') ? oobUnreachable(baseUrl, deps.profile.oob.url) : null);
+    const missing = missingCapability(scenario.requires, profile) ?? (scenario.requires.includes('oob') ? oobUnreachable(baseUrl, profile.oob.url) : null);
     if (missing) {
       result = { ...baseOf(scenario), status: 'skipped', reason: missing, requests: 0, runs: 0, durationMs: 0, transcript: [] };
     } else if (unreachable && !reached) {
       result = { ...baseOf(scenario), status: 'errored', reason: `target unreachable: ${unreachable}`, requests: 0, runs: 0, durationMs: 0, transcript: [] };
     } else {
       // Its own connections: nothing another scenario left on a connection reaches this one's answers.
-      const client = deps.client.session();
+      const client = recording.session();
       const execDeps = {
         client,
         bases: options.bases,
-        profile: deps.profile,
+        profile,
         redactor,
-        authenticator: deps.authenticator,
+        authenticator,
         uniq: scenarioUniq(runTag, index),
         seed: options.seed,
         tokens,
@@ -146,6 +161,18 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     onSettled: (index, result, done) => emit({ type: 'scenario-settled', index, total: selected.length, result, done }),
     onOrdered: (index, result) => emit({ type: 'scenario-end', index, total: selected.length, result }),
   });
+  const created = ledger.created();
+  let left = created;
+  if (!options.keep && created.length > 0) {
+    emit({ type: 'cleanup-start', articles: created.length });
+    const client = deps.client.session();
+    try {
+      left = (await cleanUp(created, { client, bases: options.bases, profile, redactor, authenticator, uniq: scenarioUniq(runTag, LEARNING_INDEX), seed: options.seed, tokens })).left;
+    } finally {
+      await client.close();
+    }
+  }
+  const leftovers = [...(learning?.leftovers ?? []), ...left];
   const run: RunResult = {
     schemaVersion: 1,
     tool: { name: 'conform', version: options.version },
@@ -159,12 +186,38 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     scenarios: results,
     rules: ruleResults(suite, results),
     ...(unreachable && !reached ? { unreachable } : {}),
+    ...(learning && learning.learned.length > 0 ? { learned: learning.learned.map((l) => ({ ...l, how: redactor.text(l.how) })) } : {}),
+    ...(learning && learning.exchanges.length > 0 ? { learning: learning.exchanges.slice(0, MAX_LEARNING_EXCHANGES).map((x) => redactExchange(x, redactor)) } : {}),
+    ...(leftovers.length > 0 ? { leftovers } : {}),
+    cleanup: { created: created.length + ledger.missed(), deleted: options.keep ? 0 : created.length - left.length, ...(options.keep ? { kept: true } : {}) },
     options: { filter: options.filter, strict: options.strict, timeoutMs: options.timeoutMs },
     ...(options.shard ? { shard: options.shard } : {}),
   };
   emit({ type: 'run-end', result: run });
   return run;
 }
+
+/** Most exchanges of the learning kept for the report. */
+const MAX_LEARNING_EXCHANGES = 60;
+
+/**
+ * Learns what the profile leaves silent (harness/src/learn), on a connection of its own; undefined when the profile
+ * declares every learnable key and pins or does not need the OAuth 1 approval.
+ */
+async function learnSilentPoints(deps: RunSuiteDeps, bases: RunSuiteOptions['bases'], redactor: Redactor, runTag: string): Promise<LearnOutcome | undefined> {
+  const silent = LEARNABLE_KEYS.filter((k) => !deps.profile.declared.has(k));
+  const approvalOpen = deps.profile.auth.oauth1 !== undefined && deps.profile.auth.oauth1.approval === undefined && !deps.profile.declared.has('auth.schemes');
+  if (silent.length === 0 && !approvalOpen) return undefined;
+  const client = deps.client.session();
+  try {
+    return await learnOpenPoints({ client, bases, profile: deps.profile, authenticator: deps.authenticator, redactor, uniq: scenarioUniq(runTag, LEARNING_INDEX) });
+  } finally {
+    await client.close();
+  }
+}
+
+/** The `uniq` position of the learning's own values (scenarios count from 0; this never meets one of theirs). */
+const LEARNING_INDEX = 36 ** 3 - 1;
 
 /** Start-order priority: scenarios that wait out a clock (`wait:` steps) start first, so their waits overlap the rest. */
 export function waitsForClock(scenario: Scenario): number {

@@ -1,4 +1,5 @@
 /** Runs one scenario as a fast-check property: N runs from a derived seed, shrinking a failure to a minimal one. */
+import { chargedLevel } from './verdict.js';
 import fc from 'fast-check';
 import { GENERATORS } from '../generators/registry.js';
 import type { ResolvedProfile } from '../profile/schema.js';
@@ -82,6 +83,8 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
     const f = lastFailure;
     return {
       ...base,
+      // A failure charged to some of the scenario's rules counts at their strongest level.
+      level: chargedLevel(scenario, f.rules),
       status: 'failed',
       reason: f.messages.join('; '),
       failure: { step: f.step, ...(f.stepName ? { stepName: f.stepName } : {}), messages: f.messages, ...(f.rules ? { rules: f.rules } : {}) },

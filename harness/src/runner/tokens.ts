@@ -4,27 +4,33 @@
  * the target on first use and kept for the run, until they are about to expire.
  */
 import type { Authenticator } from '../auth/authenticator.js';
-import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import type { HttpClient, HttpRequest } from '../http/client.js';
 import { formField } from '../http/form.js';
 import type { ResolvedProfile } from '../profile/schema.js';
+import { createApprover, type Approver } from './oauth1-approval.js';
 
-/** What a token request sent and got, for the transcript of the step that needed it. */
-export interface TokenExchange {
-  purpose: 'credentials';
-  request: HttpRequest;
-  response?: HttpResponse;
-  error?: { code: string; message: string };
-}
+import type { TokenExchange } from './credential-exchange.js';
+
+export type { TokenExchange } from './credential-exchange.js';
 
 export type TokenResult =
-  | { ok: true; token: string; tokenSecret?: string; exchanges: TokenExchange[] }
+  | {
+      ok: true;
+      token: string;
+      tokenSecret?: string;
+      /** OAuth 2: the lifetime the token endpoint gave (`expires_in`, seconds), when it gave one. */
+      expiresIn?: number;
+      exchanges: TokenExchange[];
+    }
   | { ok: false; reason: string; exchanges: TokenExchange[] };
 
 export interface TokenSource {
   /** An OAuth 2 access token of the client acting for `user` (the profile's client or its `otherClient`). */
   oauth2(user: string, base: string): Promise<TokenResult>;
-  /** OAuth 1 token credentials approved by `user` (who authorizes with Basic). */
+  /** OAuth 1 token credentials approved by `user` (the way the target takes approvals: oauth1-approval.ts). */
   oauth1(user: string, base: string): Promise<TokenResult>;
+  /** The run's way of approving OAuth 1 temporary credentials (shared with the scenarios' `approve` steps). */
+  approver: Approver;
 }
 
 interface Deps {
@@ -34,6 +40,8 @@ interface Deps {
   /** Called for every secret obtained, so reports never show it. */
   secret: (value: string) => void;
   now?: () => number;
+  /** The way OAuth 1 approvals are made (default: a new one, which finds the target's way on first use). */
+  approver?: Approver;
 }
 
 /**
@@ -48,6 +56,7 @@ const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 
 export function createTokenSource(deps: Deps): TokenSource {
   const now = deps.now ?? (() => Date.now());
+  const approver = deps.approver ?? createApprover(deps);
   const cache = new Map<string, { result: Promise<TokenResult>; until: number }>();
 
   const cached = (key: string, make: () => Promise<{ result: TokenResult; ttl?: number }>): Promise<TokenResult> => {
@@ -94,7 +103,8 @@ export function createTokenSource(deps: Deps): TokenSource {
       }
       deps.secret(body.access_token);
       const ttl = typeof body.expires_in === 'number' ? body.expires_in : settings.ttl;
-      return { result: { ok: true, token: body.access_token, exchanges }, ...(ttl !== undefined ? { ttl } : {}) };
+      const expiresIn = typeof body.expires_in === 'number' ? { expiresIn: body.expires_in } : {};
+      return { result: { ok: true, token: body.access_token, ...expiresIn, exchanges }, ...(ttl !== undefined ? { ttl } : {}) };
     });
   };
 
@@ -119,13 +129,14 @@ export function createTokenSource(deps: Deps): TokenSource {
       const temporary = await step({ method: 'POST', url: join(base, settings.temporaryEndpoint), headers: {} }, 'oauth1', { callback: 'oob' }, ['oauth_token', 'oauth_token_secret']);
       if (typeof temporary === 'string') return fail(temporary);
       const [tmp, tmpSecret] = temporary as [string, string];
-      const approved = await step({ method: 'GET', url: `${join(base, settings.authorizeEndpoint)}?oauth_token=${encodeURIComponent(tmp)}`, headers: {} }, 'basic', {}, ['oauth_verifier']);
-      if (typeof approved === 'string') return fail(approved);
-      const token = await step({ method: 'POST', url: join(base, settings.tokenEndpoint), headers: {} }, 'oauth1', { token: tmp, tokenSecret: tmpSecret, verifier: approved[0]! }, ['oauth_token', 'oauth_token_secret']);
+      const approved = await approver.approve(tmp, user, base);
+      exchanges.push(...approved.exchanges);
+      if (!approved.ok) return fail(approved.reason);
+      const token = await step({ method: 'POST', url: join(base, settings.tokenEndpoint), headers: {} }, 'oauth1', { token: tmp, tokenSecret: tmpSecret, verifier: approved.verifier }, ['oauth_token', 'oauth_token_secret']);
       if (typeof token === 'string') return fail(token);
       return { result: { ok: true, token: token[0]!, tokenSecret: token[1]!, exchanges } };
     });
   };
 
-  return { oauth2, oauth1 };
+  return { oauth2, oauth1, approver };
 }

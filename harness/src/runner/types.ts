@@ -68,6 +68,8 @@ interface ResultBase {
   transcript: Exchange[];
   /** Command that reproduces this result. */
   replay?: string;
+  /** What the scenario left out and why (a scheme whose credentials could not be obtained), whatever its status. */
+  notes?: string[];
 }
 
 export interface PassedResult extends ResultBase {
@@ -156,6 +158,17 @@ export interface RunResult {
   merged?: string[];
   /** With --baseline: listed failures do not fail the run; `nowPassing` can leave the baseline. */
   baseline?: { file: string; expectedFailures: string[]; nowPassing: string[]; stillFailing: string[] };
+  /**
+   * The open points the profile is silent on, as learned from the target before anything was judged (harness/src/learn):
+   * each with the profile key that would declare it, the value used, and how it was learned. Absent: nothing learned.
+   */
+  learned?: Array<{ key: string; value: unknown; how: string }>;
+  /** The requests the learning sent, in order (bounded, redacted). */
+  learning?: Exchange[];
+  /** What the run created on the target and could not delete (paths), or kept (`--keep`). Absent: it left nothing behind. */
+  leftovers?: string[];
+  /** Articles the scenarios created, and how many were deleted at the end (`kept`: `--keep` asked to leave them). */
+  cleanup?: { created: number; deleted: number; kept?: boolean };
 }
 
 export type RunEvent =
@@ -166,4 +179,8 @@ export type RunEvent =
   | { type: 'scenario-settled'; index: number; total: number; result: ScenarioResult; done: number }
   /** A scenario's result, in catalogue order: emitted once it and every scenario before it have finished. */
   | { type: 'scenario-end'; index: number; total: number; result: ScenarioResult }
+  /** What was learned from the target where the profile is silent, before the first scenario. */
+  | { type: 'learned'; learned: Array<{ key: string; value: unknown; how: string }> }
+  /** The scenarios are done; the articles they created are being deleted. */
+  | { type: 'cleanup-start'; articles: number }
   | { type: 'run-end'; result: RunResult };

@@ -52,6 +52,17 @@ export function classify(result: Classifiable, policy: VerdictPolicy): Verdict {
   }
 }
 
+const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
+
+/**
+ * The level a failure counts at: the strongest level among the rules it was charged to (a scenario checking rules
+ * of several levels fails at the level of what broke), or the scenario's own when none was named.
+ */
+export function chargedLevel(scenario: { level: Level; ruleLevels?: Readonly<Record<string, Level>> }, charged: readonly string[] | undefined): Level {
+  const levels = (charged ?? []).map((r) => scenario.ruleLevels?.[r]).filter((l): l is Level => l !== undefined);
+  return levels.length > 0 ? LEVELS.find((l) => levels.includes(l))! : scenario.level;
+}
+
 /** True when the result fails the run under `policy`. */
 export function failsRun(result: Classifiable, policy: VerdictPolicy): boolean {
   return FAILS_RUN[classify(result, policy)];

@@ -4,7 +4,7 @@ import type { ScenarioData } from './schema.js';
 import { compileTemplate, referencedNames } from './template.js';
 
 /** Names every scenario can read. */
-export const BUILTIN_NAMES = ['profile', 'target', 'uniq', 'methods', 'seed', 'users', 'now', 'recordsPath', 'protectedPaths', 'bestScheme', 'instances'] as const;
+export const BUILTIN_NAMES = ['profile', 'target', 'uniq', 'methods', 'seed', 'users', 'now', 'recordsPath', 'protectedPaths', 'bestScheme', 'instances', 'declared'] as const;
 
 interface PathIssue { path: PropertyKey[]; message: string }
 
@@ -45,8 +45,9 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
   }
   const stepNames = new Set<string>();
   (s.steps ?? []).forEach((step, i) => {
-    const kinds = [step.request, step.replayOf, step.createArticle, step.concurrent].filter((k) => k !== undefined).length;
-    if (kinds === 0) issues.push({ path: ['steps', i], message: 'a step needs a request, replayOf, createArticle or concurrent' });
+    const kinds = [step.request, step.replayOf, step.createArticle, step.concurrent, step.approve].filter((k) => k !== undefined).length;
+    if (kinds === 0) issues.push({ path: ['steps', i], message: 'a step needs a request, replayOf, createArticle, approve or concurrent' });
+    if (step.approve !== undefined && kinds > 1) issues.push({ path: ['steps', i, 'approve'], message: 'an approve step has no request, replayOf, createArticle or concurrent' });
     if (step.concurrent !== undefined && (kinds > 1 || step.repeat !== undefined || step.capture !== undefined || step.expect !== undefined)) {
       issues.push({ path: ['steps', i, 'concurrent'], message: 'a concurrent step has no request, replayOf, createArticle, repeat, expect or capture of its own' });
     }
@@ -74,6 +75,11 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
       if (sub.instance !== undefined) check(sub.instance, ['steps', i, 'concurrent', k, 'instance'], scope);
       if (sub.expect) check(sub.expect, ['steps', i, 'concurrent', k, 'expect'], scope);
     });
+    if (step.approve) {
+      check(step.approve.token, ['steps', i, 'approve', 'token'], scope);
+      if (step.approve.user !== undefined) check(step.approve.user, ['steps', i, 'approve', 'user'], scope);
+      defined.add(step.approve.as);
+    }
     if (step.createArticle) {
       check(step.createArticle.article, ['steps', i, 'createArticle', 'article'], scope);
       defined.add(step.createArticle.as);

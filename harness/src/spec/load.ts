@@ -169,7 +169,8 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
     exclusive: s.exclusive ?? false,
     let: Object.entries(s.let ?? {}).map(([name, template]) => ({ name, template })),
     steps: s.steps ?? [],
-    ...(s.model ? { model: s.model, ruleLevels: Object.fromEntries(s.rules.flatMap((id) => (catalogue.byId.has(id) ? [[id, catalogue.byId.get(id)!.level]] : []))) } : {}),
+    ...(s.model ? { model: s.model } : {}),
+    ruleLevels: Object.fromEntries(s.rules.flatMap((id) => (catalogue.byId.has(id) ? [[id, catalogue.byId.get(id)!.level]] : []))),
   };
 }
 

@@ -215,6 +215,17 @@ const StepSchema = z.strictObject({
     .describe(
       'Setup: create an article with PUT at a client-chosen URL when the profile has articles.clientChosenPut, else with POST to the collection; its path becomes {{ as }}. No `request` then.',
     ),
+  approve: z
+    .strictObject({
+      token: Template.describe('The temporary credentials (oauth_token) to approve.'),
+      user: Template.optional().describe("The resource owner who approves. Default: the profile's auth.oauth1.user."),
+      as: Name.describe('Name that receives the oauth_verifier (redacted from every report).'),
+      optional: z.boolean().optional().describe('No verifier is not a failure: {{ as }} is then empty (for an approval the server may refuse).'),
+    })
+    .optional()
+    .describe(
+      "The resource owner approves OAuth 1 temporary credentials (RFC 5849 §2.2), the target's way: found once per run (GET with the token, the page's form, or a POST; the owner's Basic or signed credentials; the verifier from a redirect or the body) or pinned by auth.oauth1.approval. No `request` then.",
+    ),
   replayOf: z.string().optional().describe('Send again, byte for byte, the request an earlier step (by name) sent; no `request` then.'),
   repeat: z
     .strictObject({

@@ -200,6 +200,11 @@ export function fillPathTemplate(template: string, value: unknown): string {
   return template.replace(/\{[^}]*\}/g, () => percentEncode(stringify(value)));
 }
 
+/** Truthiness as `when:` reads it: not false, 0, "", "false", null, undefined or an empty list. */
+export function truthyValue(v: unknown): boolean {
+  return Array.isArray(v) ? v.length > 0 : Boolean(v) && v !== 'false';
+}
+
 /** The built-in filters. `item` reads the profile in scope (`profile.articles.item`). */
 export const FILTERS: Readonly<Record<string, FilterFn>> = {
   fill: (input, [value]) => fillPathTemplate(stringify(input), value),
@@ -212,6 +217,7 @@ export const FILTERS: Readonly<Record<string, FilterFn>> = {
     const drop = new Set(args.flatMap(asList).map(norm));
     return asList(input).filter((x) => !drop.has(norm(x)));
   },
+  not: (input) => !truthyValue(input),
   upper: (input) => stringify(input).toUpperCase(),
   lower: (input) => stringify(input).toLowerCase(),
   json: (input) => JSON.stringify(input),

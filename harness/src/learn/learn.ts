@@ -1,0 +1,346 @@
+/**
+ * Where the profile is silent on an open point, the target's choice is learned from its answers before anything is
+ * judged (VERDICTS.md §1: "with the profile silent, the harness accepts every choice the words allow — where a check
+ * depends on the choice, it first learns the target's choice"). A declared key is never second-guessed: it is
+ * checked strictly. What is learned, and from which answers, is reported.
+ *
+ * What is learned (each only when its key is absent from the profile):
+ * - `auth.schemes`: every scheme the profile has credentials for (Basic: a password; the signed forms: a secret;
+ *   OAuth 2 and OAuth 1: their settings) is tried once on a protected resource — the user's records, else the
+ *   first protected path; the schemes the target accepts are used, the others are left out with the answer.
+ * - `auth.signedPathIncludesQuery`: a signed GET with a query, signed over path and query, then over the path alone.
+ * - `articles.mediaType`, `auth.bodyHash`, `articles.writeAuth`, `articles.clientChosenPut`, `articles.readable`,
+ *   `options.implemented`, `articles.deletable`: one article is created (POST, else PUT), with each media type and
+ *   with and without the body hash until one is taken; then without credentials; then PUT at a fresh URL; read
+ *   back; OPTIONS on the collection, the item, `/` and the records; and the articles made are deleted.
+ * - `auth.oauth2.ttl`: the `expires_in` of the token the OAuth 2 trial obtained.
+ * - how the resource owner approves OAuth 1 temporary credentials (runner/oauth1-approval.ts).
+ */
+import type { AuthOptions, AuthScheme, Authenticator } from '../auth/authenticator.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import { resolveOptionsOn, recordsPathOf, type OptionsResource, type ResolvedProfile, type Scheme } from '../profile/schema.js';
+import { chooseScheme, needsCredentials } from '../runner/credentials.js';
+import type { Bases, RawExchange } from '../runner/exec-types.js';
+import type { ApprovalWay } from '../runner/oauth1-approval.js';
+import { createTokenSource } from '../runner/tokens.js';
+import type { Redactor } from '../runner/redact.js';
+import { serializeArticle } from '../xml/article-xml.js';
+
+/** One open point the harness learned. */
+export interface LearnedPoint {
+  /** The profile key that would declare it. */
+  key: string;
+  value: unknown;
+  /** How it was learned, in words: the requests and what the target answered. */
+  how: string;
+}
+
+export interface LearnOutcome {
+  /** The profile with what was learned filled in (`declared` unchanged: learned keys stay undeclared). */
+  profile: ResolvedProfile;
+  learned: LearnedPoint[];
+  /** The way OAuth 1 approvals were found to work, when one was needed. */
+  approval?: ApprovalWay;
+  /** Every exchange the learning sent, in order (raw: redact before reporting). */
+  exchanges: RawExchange[];
+  /** Paths of articles the learning created and could not delete. */
+  leftovers: string[];
+}
+
+export interface LearnDeps {
+  client: HttpClient;
+  bases: Bases;
+  profile: ResolvedProfile;
+  authenticator: Authenticator;
+  redactor: Redactor;
+  /** A fresh value for each article slug the learning creates. */
+  uniq: () => string;
+}
+
+/** Keys the learning can fill in; a profile that declares all of these needs none. */
+export const LEARNABLE_KEYS = [
+  'auth.schemes',
+  'auth.signedPathIncludesQuery',
+  'auth.bodyHash',
+  'articles.mediaType',
+  'articles.writeAuth',
+  'articles.clientChosenPut',
+  'articles.readable',
+  'articles.deletable',
+  'options.implemented',
+  'auth.oauth2.ttl',
+] as const;
+
+const PROBE_ARTICLE = serializeArticle({ title: 'conform probe', price: '1.00', currency: 'eur', fields: {} });
+const MEDIA_TYPES = ['application/xml', 'text/xml'];
+const join = (base: string, path: string) => base.replace(/\/$/, '') + (path.startsWith('/') ? path : `/${path}`);
+const ok = (r: HttpResponse | undefined): boolean => r !== undefined && r.status >= 200 && r.status < 300;
+const header = (r: HttpResponse, name: string) => [r.headers[name] ?? []].flat()[0];
+
+export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
+  const declared = deps.profile.declared;
+  const silent = (key: string) => !declared.has(key);
+  const p: ResolvedProfile = structuredClone(deps.profile);
+  const learned: LearnedPoint[] = [];
+  const exchanges: RawExchange[] = [];
+  const learn = (key: string, value: unknown, how: string) => learned.push({ key, value, how });
+
+  // While learning, the signers try what the target might want: every scheme, the query in the signed path, a body
+  // hash when asked for. What was learned decides afterwards.
+  const probe: ResolvedProfile = structuredClone(p);
+  if (silent('auth.schemes')) probe.auth.schemes = candidateSchemes(p);
+  if (silent('auth.bodyHash')) probe.auth.bodyHash = true;
+  if (silent('auth.signedPathIncludesQuery')) probe.auth.signedPathIncludesQuery = true;
+  const auth = deps.authenticator.withProfile(probe);
+  const tokens = createTokenSource({ client: deps.client, profile: probe, authenticator: auth, secret: (v) => deps.redactor.add(v) });
+
+  const send = async (request: HttpRequest): Promise<HttpResponse | undefined> => {
+    const sent = await deps.client.send(request);
+    exchanges.push({ step: 0, stepName: 'learning', request, ...(sent.ok ? { response: sent.response } : { error: sent.error }) });
+    return sent.ok ? sent.response : undefined;
+  };
+  const line = (r: HttpRequest, res: HttpResponse | undefined) => `${r.method} ${new URL(r.url).pathname} → ${res === undefined ? 'no answer' : res.status}`;
+  const baseFor = (scheme: Scheme | undefined) => (scheme !== undefined && p.auth.tlsOnly.includes(scheme) && deps.bases.tls ? deps.bases.tls : deps.bases.primary);
+
+  /** A request with `scheme`'s credentials (OAuth tokens obtained first); undefined with the reason when it cannot be made. */
+  const withCredentials = async (request: HttpRequest, scheme: Scheme, user: string, options: AuthOptions = {}): Promise<HttpRequest | string> => {
+    let extra: AuthOptions = {};
+    if (scheme === 'oauth2' || scheme === 'oauth1') {
+      const got = await (scheme === 'oauth2' ? tokens.oauth2(user, baseFor(scheme)) : tokens.oauth1(user, baseFor(scheme)));
+      for (const x of got.exchanges) exchanges.push({ step: 0, stepName: 'learning', ...x });
+      if (!got.ok) return got.reason;
+      if (scheme === 'oauth2' && got.expiresIn !== undefined && silent('auth.oauth2.ttl') && p.auth.oauth2 && p.auth.oauth2.ttl === undefined) {
+        p.auth.oauth2.ttl = got.expiresIn;
+        learn('auth.oauth2.ttl', got.expiresIn, `the token endpoint gave expires_in ${got.expiresIn}`);
+      }
+      extra = { token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
+    }
+    const applied = auth.apply(request, scheme as AuthScheme, user, { ...extra, ...options });
+    return applied.ok ? applied.request : applied.reason;
+  };
+
+  // --- schemes
+  const records = recordsPathOf(p);
+  const resourceFor = (user: string) => (records ?? p.protected[0]?.path)?.replace('{user}', encodeURIComponent(user));
+  if (silent('auth.schemes')) {
+    const works: Scheme[] = [];
+    const notes: string[] = [];
+    for (const scheme of probe.auth.schemes) {
+      const user = schemeUser(p, scheme);
+      const path = user === undefined ? undefined : resourceFor(user);
+      if (user === undefined || path === undefined) continue;
+      const made = await withCredentials({ method: 'GET', url: join(baseFor(scheme), path), headers: {} }, scheme, user);
+      if (typeof made === 'string') {
+        notes.push(`${scheme}: ${made}`);
+        continue;
+      }
+      const res = await send(made);
+      if (ok(res)) works.push(scheme);
+      notes.push(`${scheme}: ${line(made, res)}`);
+    }
+    p.auth.schemes = works;
+    learn('auth.schemes', works, notes.join('; ') || 'no scheme could be tried: the profile gives no credentials or no protected resource');
+  }
+
+  // --- the query in the signed path
+  const signed = p.auth.schemes.find((s): s is 'hmac-nonce' | 'hmac' => s === 'hmac-nonce' || s === 'hmac');
+  if (silent('auth.signedPathIncludesQuery') && signed !== undefined) {
+    const user = schemeUser(p, signed)!;
+    const path = resourceFor(user);
+    if (path !== undefined) {
+      const url = join(baseFor(signed), `${path}?conform=probe`);
+      const withQuery = await withCredentials({ method: 'GET', url, headers: {} }, signed, user);
+      const first = typeof withQuery === 'string' ? undefined : await send(withQuery);
+      if (ok(first)) {
+        p.auth.signedPathIncludesQuery = true;
+        learn('auth.signedPathIncludesQuery', true, `${line(withQuery as HttpRequest, first)}, signed over path and query`);
+      } else {
+        const without = await withCredentials({ method: 'GET', url, headers: {} }, signed, user, { signAs: { path } });
+        const second = typeof without === 'string' ? undefined : await send(without);
+        p.auth.signedPathIncludesQuery = false;
+        learn(
+          'auth.signedPathIncludesQuery',
+          false,
+          ok(second)
+            ? `signed over path and query: ${line(withQuery as HttpRequest, first)}; over the path alone: ${line(without as HttpRequest, second)}`
+            : `refused either way (${line(withQuery as HttpRequest, first)}): queries are not signed, and no scenario sends a signed query`,
+        );
+      }
+    }
+  }
+
+  // --- articles
+  const leftovers: string[] = [];
+  const articleKeys = ['articles.mediaType', 'auth.bodyHash', 'articles.writeAuth', 'articles.clientChosenPut', 'articles.readable', 'articles.deletable', 'options.implemented'];
+  if (articleKeys.some(silent)) {
+    await learnArticles({ p, silent, learn, send, line, withCredentials, deps, resourceFor, leftovers });
+  }
+
+  // Whatever the trials did not need to settle keeps its default (signed requests without a body hash when no write
+  // could be tried with one).
+  if (silent('auth.bodyHash') && !learned.some((l) => l.key === 'auth.bodyHash')) p.auth.bodyHash = deps.profile.auth.bodyHash;
+  const approval = tokens.approver.way();
+  if (approval && silent('auth.oauth1.approval')) learn('auth.oauth1.approval', approval, `the owner approved with ${approval.scheme}, by ${approval.kind === 'get' ? 'GET with the token' : approval.kind === 'form' ? "submitting the authorize page's form" : 'POST with the token in a form body'}`);
+  return { profile: p, learned, ...(approval ? { approval } : {}), exchanges, leftovers };
+}
+
+/** The schemes the profile has credentials for, strongest first (as `auto` prefers them). */
+export function candidateSchemes(p: ResolvedProfile): Scheme[] {
+  const out: Scheme[] = [];
+  if (p.users.some((u) => u.secret !== undefined)) out.push('hmac-nonce', 'hmac');
+  if (p.users.some((u) => u.password !== undefined)) out.push('basic');
+  if (p.auth.oauth2) out.push('oauth2');
+  if (p.auth.oauth1) out.push('oauth1');
+  return out;
+}
+
+/** The user a trial of `scheme` authenticates as: the OAuth client's or consumer's, else the first with the credential. */
+function schemeUser(p: ResolvedProfile, scheme: Scheme): string | undefined {
+  if (scheme === 'oauth2') return p.auth.oauth2?.user;
+  if (scheme === 'oauth1') return p.auth.oauth1?.user;
+  return p.users.find((u) => (scheme === 'basic' ? u.password : u.secret) !== undefined)?.name;
+}
+
+interface ArticleContext {
+  p: ResolvedProfile;
+  silent: (key: string) => boolean;
+  learn: (key: string, value: unknown, how: string) => void;
+  send: (r: HttpRequest) => Promise<HttpResponse | undefined>;
+  line: (r: HttpRequest, res: HttpResponse | undefined) => string;
+  withCredentials: (request: HttpRequest, scheme: Scheme, user: string, options?: AuthOptions) => Promise<HttpRequest | string>;
+  deps: LearnDeps;
+  resourceFor: (user: string) => string | undefined;
+  leftovers: string[];
+}
+
+async function learnArticles(c: ArticleContext): Promise<void> {
+  const { p, silent, learn, send, line, deps } = c;
+  const primarySecure = deps.bases.primary.startsWith('https:');
+  const scheme = chooseScheme(p, primarySecure) ?? (deps.bases.tls ? chooseScheme(p, true) : undefined);
+  const base = scheme !== undefined && !primarySecure && p.auth.tlsOnly.includes(scheme) && deps.bases.tls ? deps.bases.tls : deps.bases.primary;
+  const user = scheme === undefined ? undefined : schemeUser(p, scheme);
+  const signed = scheme === 'hmac' || scheme === 'hmac-nonce';
+  const created: string[] = [];
+  const item = (slug: string) => p.articles.item.replace(/\{[^}]*\}/, slug);
+  const credentialed = async (r: HttpRequest, options: AuthOptions = {}): Promise<HttpRequest> => {
+    if (scheme === undefined || user === undefined) return r;
+    const made = await c.withCredentials(r, scheme, user, options);
+    return typeof made === 'string' ? r : made;
+  };
+
+  // A write the target takes: each media type (when silent), with and without the body hash (when silent).
+  const mediaTypes = silent('articles.mediaType') ? MEDIA_TYPES : [p.articles.mediaType];
+  const hashes = signed && silent('auth.bodyHash') ? [false, true] : [undefined];
+  const write = async (method: 'POST' | 'PUT', path: string): Promise<{ res?: HttpResponse; notes: string[]; mediaType?: string; hash?: boolean }> => {
+    const notes: string[] = [];
+    for (const mediaType of mediaTypes) {
+      for (const hash of hashes) {
+        const r = await credentialed({ method, url: join(base, path), headers: { 'content-type': mediaType }, body: PROBE_ARTICLE }, hash === false ? { bodyHash: false } : {});
+        const res = await send(r);
+        notes.push(`${line(r, res)} (${mediaType}${hash === undefined ? '' : hash ? ', body hash' : ', no body hash'})`);
+        if (res !== undefined && ok(res)) return { res, notes, mediaType, ...(hash !== undefined ? { hash } : {}) };
+        if (res?.status === 415) break;
+      }
+    }
+    return { notes };
+  };
+  const remember = (path: string | undefined) => {
+    if (path !== undefined && !created.includes(path)) created.push(path);
+  };
+
+  let made = await write('POST', p.articles.collection);
+  if (made.res) remember(locationPath(made.res, base));
+  let putSlug: string | undefined;
+  if (!made.res) {
+    putSlug = `probe-${deps.uniq()}`;
+    made = { ...(await write('PUT', item(putSlug))), notes: [...made.notes] };
+    if (made.res) remember(item(putSlug));
+  }
+  if (made.mediaType !== undefined && silent('articles.mediaType')) {
+    p.articles.mediaType = made.mediaType;
+    learn('articles.mediaType', made.mediaType, made.notes.join('; '));
+  }
+  if (made.hash !== undefined && silent('auth.bodyHash')) {
+    p.auth.bodyHash = made.hash;
+    learn('auth.bodyHash', made.hash, made.notes.join('; '));
+  }
+  const how = (r: HttpRequest) => ({ method: r.method, url: r.url, headers: { 'content-type': p.articles.mediaType }, body: PROBE_ARTICLE });
+
+  if (silent('articles.writeAuth') && scheme !== undefined) {
+    const anonymous = how({ method: 'POST', url: join(base, p.articles.collection), headers: {} });
+    const res = await send(anonymous);
+    if (res !== undefined && ok(res)) remember(locationPath(res, base));
+    const refused = res !== undefined && res.status >= 400 && res.status < 500;
+    p.articles.writeAuth = refused;
+    learn('articles.writeAuth', refused, `without credentials: ${line(anonymous, res)}`);
+  }
+
+  if (silent('articles.clientChosenPut')) {
+    const slug = putSlug ?? `probe-${deps.uniq()}`;
+    const r = putSlug !== undefined ? undefined : await credentialed(how({ method: 'PUT', url: join(base, item(slug)), headers: {} }), made.hash === false ? { bodyHash: false } : {});
+    const res = r === undefined ? made.res : await send(r);
+    const offered = !(res !== undefined && res.status >= 400 && res.status < 500) && (res === undefined || ok(res));
+    if (ok(res)) remember(item(slug));
+    p.articles.clientChosenPut = offered;
+    learn('articles.clientChosenPut', offered, r === undefined ? `a PUT to a fresh URL: ${made.notes.at(-1) ?? ''}` : `a PUT to a fresh URL: ${line(r, res)}`);
+  }
+
+  const article = created[0];
+  if (silent('articles.readable') && article !== undefined) {
+    const r = { method: 'GET', url: join(base, article), headers: {} };
+    const res = await send(needsCredentials('GET', article, p) ? await credentialed(r) : r);
+    p.articles.readable = ok(res);
+    learn('articles.readable', ok(res), line(r, res));
+  }
+
+  if (silent('options.implemented')) {
+    const on: OptionsResource[] = [];
+    const notes: string[] = [];
+    const targets: Array<[OptionsResource, string | undefined]> = [
+      ['collection', p.articles.collection],
+      ['item', article],
+      ['root', '/'],
+      ['records', user === undefined ? undefined : c.resourceFor(user)],
+    ];
+    for (const [resource, path] of targets) {
+      if (path === undefined) continue;
+      const r = await credentialed({ method: 'OPTIONS', url: join(base, path), headers: {} });
+      const res = await send(r);
+      if (ok(res)) on.push(resource);
+      notes.push(`${resource}: ${line(r, res)}`);
+    }
+    p.options = { ...p.options, ...resolveOptionsOn(on) };
+    learn('options.implemented', on, notes.join('; '));
+  }
+
+  // The articles made are deleted: learning leaves the target as it found it where it can.
+  const deletions: string[] = [];
+  let deletable: boolean | undefined;
+  for (const path of created) {
+    const r = await credentialed({ method: 'DELETE', url: join(base, path), headers: {} });
+    const res = await send(r);
+    deletions.push(line(r, res));
+    if (ok(res)) deletable = true;
+    else {
+      deletable ??= false;
+      c.leftovers.push(path);
+    }
+  }
+  if (silent('articles.deletable') && deletable !== undefined) {
+    p.articles.deletable = deletable;
+    learn('articles.deletable', deletable, deletions.join('; '));
+  }
+}
+
+/** The path a 201's Location names, relative to the base URL (undefined without one). */
+function locationPath(res: HttpResponse, base: string): string | undefined {
+  const location = header(res, 'location');
+  if (location === undefined) return undefined;
+  try {
+    const u = new URL(location, base);
+    const prefix = new URL(base).pathname.replace(/\/$/, '');
+    return u.pathname.startsWith(prefix) ? u.pathname.slice(prefix.length) || '/' : u.pathname;
+  } catch {
+    return undefined;
+  }
+}
