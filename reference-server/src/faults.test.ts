@@ -166,10 +166,29 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: undefined,
     faulty: 'old',
   },
+  'put-incomplete-merged': {
+    // A replace without <price>, then a create without it.
+    observe: (s) => {
+      const incomplete = '<article><title>New</title></article>';
+      const put = created(s, '/articles/x', articleXml({ title: 'Old', price: '3.25' })).call('PUT', '/articles/x', incomplete).status;
+      const stored = s.call('GET', '/articles/x');
+      return [put, elementText(stored, 'title'), elementText(stored, 'price'), s.call('PUT', '/articles/y', incomplete).status];
+    },
+    correct: [400, 'Old', '3.25', 400],
+    faulty: [200, 'New', '3.25', 400],
+  },
   'put-not-idempotent': {
     observe: (s) => elementText(created(created(s)).call('GET', '/articles/x'), 'title'),
     correct: 'Hello',
     faulty: 'Hello (2)',
+  },
+  'put-revision': {
+    observe: (s) => {
+      const first = elementText(s.call('PUT', '/articles/x', articleXml()), 'revision');
+      return [first, elementText(created(s).call('GET', '/articles/x'), 'revision'), elementText(s.call('POST', '/articles', articleXml()), 'revision')];
+    },
+    correct: [undefined, undefined, undefined],
+    faulty: ['1', '2', '1'],
   },
   'put-generated-405': {
     observe: (s) => {
@@ -195,10 +214,56 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: '12.3456',
     faulty: '12.35',
   },
+  'price-truncated': {
+    observe: (s) => elementText(created(s, '/articles/x', articleXml({ price: '12.349' })).call('GET', '/articles/x'), 'price'),
+    correct: '12.349',
+    faulty: '12.34',
+  },
   'title-truncated': {
     observe: (s) => elementText(created(s, '/articles/x', articleXml({ title: 'é'.repeat(201) })).call('GET', '/articles/x'), 'title')?.length,
     correct: 201,
     faulty: 200,
+  },
+  'title-trimmed': {
+    observe: (s) => {
+      // Single spaces, which title-whitespace-collapsed keeps.
+      const stored = created(s, '/articles/x', articleXml({ title: ' Hello ', summary: ' sum ' })).call('GET', '/articles/x');
+      return [elementText(stored, 'title'), elementText(stored, 'summary')];
+    },
+    correct: [' Hello ', ' sum '],
+    faulty: ['Hello', 'sum'],
+  },
+  'title-whitespace-collapsed': {
+    observe: (s) => {
+      const stored = created(s, '/articles/x', articleXml({ title: 'a  b\tc', summary: 'x \n y' })).call('GET', '/articles/x');
+      return [elementText(stored, 'title'), elementText(stored, 'summary')];
+    },
+    correct: ['a  b\tc', 'x \n y'],
+    faulty: ['a b c', 'x y'],
+  },
+  'title-nfc': {
+    observe: (s) => {
+      const stored = created(s, '/articles/x', articleXml({ title: 'Caf\u0065\u0301', summary: 'n\u0303' })).call('GET', '/articles/x');
+      return [elementText(stored, 'title'), elementText(stored, 'summary')];
+    },
+    correct: ['Caf\u0065\u0301', 'n\u0303'],
+    faulty: ['Caf\u00e9', '\u00f1'],
+  },
+  'title-nfkc': {
+    observe: (s) => {
+      const stored = created(s, '/articles/x', articleXml({ title: '\ufb01le \uff21\u00b2', summary: '\u2460' })).call('GET', '/articles/x');
+      return [elementText(stored, 'title'), elementText(stored, 'summary')];
+    },
+    correct: ['\ufb01le \uff21\u00b2', '\u2460'],
+    faulty: ['file A2', '1'],
+  },
+  'title-bmp-only': {
+    observe: (s) => {
+      const stored = created(s, '/articles/x', articleXml({ title: 'a\u{1F600}b', summary: '\u{1D11E}' })).call('GET', '/articles/x');
+      return [elementText(stored, 'title'), elementText(stored, 'summary')];
+    },
+    correct: ['a\u{1F600}b', '\u{1D11E}'],
+    faulty: ['a?b', '?'],
   },
   'currency-uppercase': {
     observe: (s) => /currency="([^"]*)"/.exec(String(created(s).call('GET', '/articles/x').body))?.[1],
@@ -531,6 +596,16 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'oauth2-token-over-http': { observe: (s) => bearerRequest(s, issueToken(s), { secure: false }).status, correct: 401, faulty: 200 },
   'oauth2-wrong-client-secret': { observe: (s) => tokenRequest(s, { authorization: clientBasic('reporting', 'wrong') }).status, correct: 401, faulty: 200 },
+  'oauth2-secret-optional': {
+    // The id alone in the form, Basic with an empty secret, Basic with a wrong one.
+    observe: (s) => [
+      tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=reporting' }).status,
+      tokenRequest(s, { authorization: clientBasic('reporting', '') }).status,
+      tokenRequest(s, { authorization: clientBasic('reporting', 'wrong') }).status,
+    ],
+    correct: [401, 401, 401],
+    faulty: [200, 200, 401],
+  },
   'oauth2-token-prefix': { observe: (s) => bearerRequest(s, issueToken(s).slice(0, 20)).status, correct: 401, faulty: 200 },
   'oauth2-revoked-accepted': {
     observe: (s) => {
@@ -674,6 +749,34 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: [200, 200],
     oauth1: true,
   },
+  'oauth1-verifier-unchecked': {
+    observe: (s) => {
+      const { token } = approved(s);
+      return oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', 'not-the-verifier']] }).res.status;
+    },
+    correct: 401,
+    faulty: 200,
+    oauth1: true,
+  },
+  'oauth1-temporary-as-token': {
+    // alice's records with temporary credentials: not yet approved, then approved (by alice).
+    observe: (s) => {
+      const temporary = formOf(temporaryRequest(s));
+      const unapproved = oauth1Request(s, { target: RECORDS, token: { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' } }).res.status;
+      const { token } = approved(s);
+      return [unapproved, oauth1Request(s, { target: RECORDS, token }).res.status];
+    },
+    correct: [401, 401],
+    faulty: [200, 200],
+    oauth1: true,
+  },
+  'oauth1-token-any-consumer': {
+    // alice's token credentials (of the first consumer) used by the second consumer, signed with its own secret.
+    observe: (s) => oauth1Request(s, { target: RECORDS, token: oauth1Tokens(s), consumer: { key: 'conform-consumer-2', secret: 'consumer secret+/:2' } }).res.status,
+    correct: 401,
+    faulty: 200,
+    oauth1: true,
+  },
   'oauth1-token-secret-ignored': {
     observe: (s) => oauth1Request(s, { target: RECORDS, token: { key: oauth1Tokens(s).key, secret: '' }, consumer: CONSUMER }).res.status,
     correct: 401,
@@ -766,6 +869,12 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['post-same-id', 'post-reuses-deleted-id'],
   // /article/x is another article: the replace through /articles/x never reaches it.
   ['alias-separate', 'alias-diverges-after-replace'],
+  // Any secret is accepted, so an empty one is too.
+  ['oauth2-wrong-client-secret', 'oauth2-secret-optional'],
+  // NFKC composes as NFC does.
+  ['title-nfc', 'title-nfkc'],
+  // Both cut a price to two fraction digits, one rounding, one truncating.
+  ['price-rounded', 'price-truncated'],
 ];
 
 function overlaps(a: ScenarioFaultName, b: ScenarioFaultName): boolean {
@@ -863,6 +972,76 @@ describe('fault modes', () => {
   it('price-float loses the fractional part of a whole price', () => {
     const s = created(server(['price-float']), '/articles/x', articleXml({ price: '10.00' }));
     expect(elementText(s.call('GET', '/articles/x'), 'price')).toBe('10');
+  });
+
+  it('put-incomplete-merged: a missing title is kept too, the answer is the merged article, POST still refuses', () => {
+    const s = created(server(['put-incomplete-merged']), '/articles/x', articleXml({ title: 'Old', summary: 'gone' }));
+    const put = s.call('PUT', '/articles/x', '<article><price currency="usd">9.99</price></article>');
+    expect([put.status, elementText(put, 'title'), elementText(put, 'price'), elementText(put, 'summary')]).toEqual([200, 'Old', '9.99', undefined]);
+    expect(/currency="([^"]*)"/.exec(String(s.call('GET', '/articles/x').body))?.[1]).toBe('usd');
+    expect(s.call('POST', '/articles', '<article><title>New</title></article>').status).toBe(400);
+    expect(s.call('PUT', '/articles/x', '<article><title> </title></article>').status).toBe(400);
+  });
+
+  it('put-revision counts the writes of one article, through either path form, and starts again after a DELETE', () => {
+    const s = server(['put-revision']);
+    const revisions = [
+      s.call('PUT', '/articles/x', articleXml()),
+      s.call('PUT', '/article/x', articleXml()),
+      s.call('PUT', '/articles/x', articleXml()),
+      s.call('GET', '/articles/x'),
+    ].map((res) => elementText(res, 'revision'));
+    expect(revisions).toEqual(['1', '2', '3', '3']);
+    s.call('DELETE', '/articles/x');
+    expect(elementText(s.call('PUT', '/articles/x', articleXml()), 'revision')).toBe('1');
+  });
+
+  it('the value faults apply to POST and to the answer of the write', () => {
+    const post = (fault: FaultName, fields: Parameters<typeof articleXml>[0]) => {
+      const res = server([fault]).call('POST', '/articles', articleXml(fields));
+      return [res.status, elementText(res, 'title'), elementText(res, 'price'), elementText(res, 'summary')];
+    };
+    expect(post('title-trimmed', { title: '\t\n Hi \n', summary: '\n' })).toEqual([201, 'Hi', '12.50', '']);
+    expect(post('title-whitespace-collapsed', { title: '\n a \t\n b ' })).toEqual([201, ' a b ', '12.50', undefined]);
+    expect(post('title-nfc', { title: 'A\u030a' })).toEqual([201, '\u00c5', '12.50', undefined]);
+    expect(post('title-nfkc', { title: '\uff28\uff49' })).toEqual([201, 'Hi', '12.50', undefined]);
+    expect(post('title-bmp-only', { title: '\u{1F600}\u{1F600} \u00e9\u4e2d' })).toEqual([201, '?? \u00e9\u4e2d', '12.50', undefined]);
+    expect(post('price-truncated', { price: '-3.999' })).toEqual([201, 'Hello', '-3.99', undefined]);
+    expect(post('price-truncated', { price: '3.5' })).toEqual([201, 'Hello', '3.5', undefined]);
+  });
+
+  it('oauth2-secret-optional: an unknown id without a secret is still refused', () => {
+    const s = server(['oauth2-secret-optional']);
+    expect(tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=nobody' }).status).toBe(401);
+    expect(tokenRequest(s, { authorization: clientBasic('nobody', '') }).status).toBe(401);
+    expect(tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=reporting&client_secret=' }).status).toBe(200);
+  });
+
+  it('oauth1-verifier-unchecked: an empty verifier and unapproved temporary credentials are still refused', () => {
+    const s = server(['oauth1-verifier-unchecked']);
+    const { token } = approved(s);
+    expect(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', '']] }).res.status).toBe(401);
+    const temporary = formOf(temporaryRequest(s));
+    const pending = { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' };
+    expect(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token: pending, extra: [['oauth_verifier', 'x']] }).res.status).toBe(401);
+  });
+
+  it("oauth1-temporary-as-token acts for the consumer's user, and still needs the temporary secret", () => {
+    const s = server(['oauth1-temporary-as-token']);
+    const temporary = formOf(temporaryRequest(s));
+    const token = { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' };
+    expect(oauth1Request(s, { target: '/users/bob/financialrecords', token }).res.status).toBe(403);
+    expect(oauth1Request(s, { target: RECORDS, token: { ...token, secret: 'wrong' } }).res.status).toBe(401);
+  });
+
+  it("oauth1-token-any-consumer acts for the token's user, and leaves temporary credentials bound to their consumer", () => {
+    const s = server(['oauth1-token-any-consumer']);
+    const other = { key: 'conform-consumer-2', secret: 'consumer secret+/:2' };
+    const token = oauth1Tokens(s);
+    expect(oauth1Request(s, { target: '/users/bob/financialrecords', token, consumer: other }).res.status).toBe(403);
+    expect(oauth1Request(s, { target: RECORDS, token, consumer: { key: other.key, secret: CONSUMER.secret } }).res.status).toBe(401);
+    const { token: temporary, verifier } = approved(s);
+    expect(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token: temporary, consumer: other, extra: [['oauth_verifier', verifier]] }).res.status).toBe(401);
   });
 
   it('every fault has a description', () => {

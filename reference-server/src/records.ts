@@ -47,6 +47,8 @@ export interface Article {
   summary?: string;
   /** Only under the `accepts-missing-title`, `accepts-duplicate-title` and `accepts-other-root` faults: the document as sent, served verbatim. */
   raw?: string;
+  /** Only under the `put-revision` fault: how many writes this article has had (1 for the one that created it). */
+  revision?: number;
 }
 
 /** Limits enforced by the pure core (the IO shell enforces the body cap too). */

@@ -15,6 +15,8 @@ interface StoredArticle {
   c: string;
   s?: string;
   r?: string;
+  /** The revision of the `put-revision` fault. */
+  v?: number;
   /** Present (1) when the server chose the id (POST). */
   g?: 1;
 }
@@ -24,6 +26,7 @@ export function encodeArticle(article: Article, generated: boolean): string {
   const stored: StoredArticle = { t: article.title, p: article.price, c: article.currency };
   if (article.summary !== undefined) stored.s = article.summary;
   if (article.raw !== undefined) stored.r = article.raw;
+  if (article.revision !== undefined) stored.v = article.revision;
   if (generated) stored.g = 1;
   return JSON.stringify(stored);
 }
@@ -42,6 +45,7 @@ export function decodeArticle(text: string): { article: Article; generated: bool
   const article: Article = { title: s['t'], price: s['p'], currency: s['c'] };
   if (typeof s['s'] === 'string') article.summary = s['s'];
   if (typeof s['r'] === 'string') article.raw = s['r'];
+  if (typeof s['v'] === 'number') article.revision = s['v'];
   return { article, generated: s['g'] === 1 };
 }
 

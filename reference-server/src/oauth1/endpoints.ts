@@ -218,7 +218,8 @@ export function escapeHtml(text: string): string {
 /**
  * `POST <tokenEndpoint>` (RFC 5849 §2.3): signed with the client and the authorized temporary credentials, with
  * `oauth_verifier`; answers `oauth_token` and `oauth_token_secret` (living {@link TOKEN_CREDENTIALS_TTL} seconds)
- * and forgets the temporary credentials, so they and the verifier work once. Faults: `oauth1-verifier-reusable`.
+ * and forgets the temporary credentials, so they and the verifier work once. Faults: `oauth1-verifier-reusable`,
+ * `oauth1-verifier-unchecked`, `oauth1-token-endpoint-replay`.
  */
 export function tokenCredentialsEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
   if (!req.secure && !deps.faults.has('oauth1-token-over-http')) return tlsRequired(req);
@@ -233,7 +234,10 @@ export function tokenCredentialsEndpoint(req: RequestRecord, state: ServerState,
   const credentials = v.token?.credentials;
   const expected = credentials?.verifier;
   if (credentials?.user === undefined || expected === undefined) return oauth1Refusal(req, 401, 'the resource owner has not authorized these temporary credentials', deps.faults);
-  if (!textEqual(v.protocol.get('oauth_verifier') ?? '', expected)) return oauth1Refusal(req, 401, 'wrong oauth_verifier', deps.faults);
+  const verifier = v.protocol.get('oauth_verifier') ?? '';
+  // The oauth1-verifier-unchecked fault: any non-empty verifier is taken for the right one.
+  const unchecked = deps.faults.has('oauth1-verifier-unchecked') && verifier !== '';
+  if (!textEqual(verifier, expected) && !unchecked) return oauth1Refusal(req, 401, 'wrong oauth_verifier', deps.faults);
   const now = deps.now().getTime();
   const token = randomToken(deps.random);
   const secret = randomToken(deps.random);

@@ -22,7 +22,9 @@ export interface TokenSecret {
 /** What {@link verifyOAuth1} expects of a request. */
 export interface OAuth1Expectation<T extends TokenSecret> {
   /** Where `oauth_token` is looked up; absent for the temporary credential request, which has no token. */
-  tokens?: CredentialStore<T>;
+  tokens?: Pick<CredentialStore<T>, 'get'>;
+  /** The token is accepted with any registered consumer, not only its own (the `oauth1-token-any-consumer` fault). */
+  unbound?: boolean;
   /** Protocol parameters required beyond the consumer key, signature method, signature, timestamp and nonce. */
   required?: readonly string[];
 }
@@ -77,7 +79,7 @@ export function verifyOAuth1<T extends TokenSecret>(req: RequestRecord, state: S
   const consumer = state.oauth1.consumers.get(consumerKey);
   const tokenKey = protocol.get('oauth_token') ?? '';
   const found = expect.tokens?.get(tokenKey, now);
-  const credentials = found !== undefined && found.consumer === consumerKey ? found : undefined;
+  const credentials = found !== undefined && (found.consumer === consumerKey || expect.unbound === true) ? found : undefined;
   const tokenSecret = expect.tokens === undefined ? '' : (credentials?.secret ?? DUMMY);
   // The oauth1-any-consumer-secret fault: every consumer's secret is tried, not only the named consumer's.
   const secrets = faults.has('oauth1-any-consumer-secret') ? [...state.oauth1.consumers.values()].map((c) => c.secret) : [consumer?.secret ?? DUMMY];

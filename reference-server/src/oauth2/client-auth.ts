@@ -18,7 +18,8 @@ const DUMMY = '\u0000 no such client';
  * password are the form-urlencoded `client_id` and `client_secret`, or both as body parameters — not both ways
  * (`invalid_request`; a body `client_id` equal to the Basic one is tolerated). The secret is compared in constant
  * time, against a dummy for an unknown id. Failures are `invalid_client` (401 with a Basic challenge). Faults:
- * `oauth2-wrong-client-secret` (only the id is checked), `oauth2-basic-undecoded` (Basic parts taken as they are).
+ * `oauth2-wrong-client-secret` (only the id is checked), `oauth2-secret-optional` (no secret or an empty one is
+ * accepted), `oauth2-basic-undecoded` (Basic parts taken as they are).
  * Under the `oauth2-client-basic-only` variant body credentials are refused (`invalid_client`, 401 with the Basic
  * challenge that says which method works, RFC 6749 §5.2). Under the `oauth2-basic-undecoded` variant the Basic id
  * and secret are compared as sent, as under the fault of that name; the variant's profile declares no client whose
@@ -56,10 +57,12 @@ export function authenticateClient(
     id = params.get('client_id');
     secret = params.get('client_secret');
     if (id === undefined) return fail(401, 'client authentication is missing: use HTTP Basic or client_id and client_secret');
-    if (secret === undefined) return fail(401, 'client_secret is missing; public clients are not supported');
+    if (secret === undefined && !faults.has('oauth2-secret-optional')) return fail(401, 'client_secret is missing; public clients are not supported');
   }
   const client = state.oauth2.clients.get(id);
-  const match = textEqual(secret, client?.secret ?? DUMMY);
-  if (client === undefined || !(match || faults.has('oauth2-wrong-client-secret'))) return fail(401, 'unknown client or wrong client secret');
+  const match = textEqual(secret ?? '', client?.secret ?? DUMMY);
+  // The oauth2-secret-optional fault: a client that sends no secret, or an empty one, is taken as authenticated.
+  const secretless = faults.has('oauth2-secret-optional') && (secret ?? '') === '';
+  if (client === undefined || !(match || secretless || faults.has('oauth2-wrong-client-secret'))) return fail(401, 'unknown client or wrong client secret');
   return { ok: true, client };
 }

@@ -85,9 +85,9 @@ function put(ctx: HandlerContext, key: string): ResponseRecord {
     const allow = 'GET, HEAD, DELETE, OPTIONS';
     return problem(405, `PUT is not allowed on ${ctx.req.path}; allowed: ${allow}`, { headers: { allow } });
   }
-  const body = readArticleBody(ctx);
-  if (!body.ok) return body.response;
   const old = ctx.state.store.get(key);
+  const body = readArticleBody(ctx, old);
+  if (!body.ok) return body.response;
   if (old === undefined && ctx.deps.variants.has('no-client-put')) return problem(404, `no article at ${ctx.req.path}; create articles with POST to /articles`);
   let article = body.article;
   if (old && faults.has('put-merge') && article.summary === undefined && old.summary !== undefined) {

@@ -69,3 +69,9 @@ export function roundToCents(price: string): string {
 export function firstCodePoints(text: string, n: number): string {
   return Array.from(text).slice(0, n).join('');
 }
+
+/** A price cut to two fraction digits, not rounded (the `price-truncated` fault); shorter fractions are kept. */
+export function truncateToCents(price: string): string {
+  const [int = '0', frac = ''] = price.split('.');
+  return frac.length <= 2 ? price : `${int}.${frac.slice(0, 2)}`;
+}

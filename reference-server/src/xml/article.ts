@@ -24,6 +24,11 @@ export interface ParseArticleOptions {
    * or second `<title>` or another root element accepted with `verbatim` set (the document is then kept as sent).
    */
   lenient?: ReadonlySet<Leniency>;
+  /**
+   * The stored article a missing `<title>` or `<price>` (with its currency) is taken from instead of refusing the
+   * document (the `put-incomplete-merged` fault). Default: none, both are required.
+   */
+  fillFrom?: Article;
 }
 
 /** A defect {@link parseArticle} lets through under a fault. */
@@ -77,6 +82,12 @@ export function parseArticle(text: string, options: ParseArticleOptions = {}): A
     found.title = { name: 'title', attributes: new Map(), children: ['(untitled)'] };
     verbatim = true;
   }
+  // The put-incomplete-merged fault: a missing title or price (with its currency) is taken from the stored article.
+  const fill = options.fillFrom;
+  if (fill !== undefined) {
+    found.title ??= { name: 'title', attributes: new Map(), children: [fill.title] };
+    found.price ??= { name: 'price', attributes: new Map([['currency', fill.currency]]), children: [fill.price] };
+  }
   if (!found.title) return invalid('<article> is missing the required <title> element');
   if (!found.price) return invalid('<article> is missing the required <price> element');
   const title = textOf(found.title);
@@ -105,10 +116,11 @@ export function serializeArticle(article: Article, options: SerializeArticleOpti
   const mode = options.titleEscape ?? 'all';
   const title = mode === 'none' ? article.title : mode === 'amp-lt' ? article.title.replace(/[&<]/g, (ch) => ESCAPES[ch] ?? ch) : escapeText(article.title);
   const summary = article.summary === undefined ? '' : `<summary>${escapeText(article.summary)}</summary>`;
+  const revision = article.revision === undefined ? '' : `<revision>${article.revision}</revision>`;
   return (
     '<?xml version="1.0" encoding="UTF-8"?>' +
     `<article><title>${title}</title><price currency="${escapeAttribute(article.currency)}">${escapeText(article.price)}</price>` +
-    `${summary}</article>`
+    `${summary}${revision}</article>`
   );
 }
 
