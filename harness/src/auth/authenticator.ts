@@ -59,6 +59,10 @@ export interface AuthOptions {
   clientAuth?: 'basic' | 'basic-encoded' | 'form';
   /** oauth2-client: authenticate as the profile's second client (`auth.oauth2.otherClient`). */
   otherClient?: boolean;
+  /** oauth2-client: the client id with no secret (`omit`: no password in Basic, no client_secret field) or an empty one. */
+  clientSecret?: 'omit' | 'empty';
+  /** oauth1: name this consumer (the profile's `auth.oauth1.otherConsumer`, by key) and sign with its own secret. */
+  asConsumer?: string;
   /** oauth1: sign for this path and query instead of the request's own. */
   signUrl?: string;
   /** oauth1: HMAC-SHA1 (default) or PLAINTEXT (RFC 5849 §3.4.4). */
@@ -159,9 +163,9 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     const how = options.clientAuth ?? (settings.clientAuth.includes('basic') ? 'basic' : 'form');
     if (how === 'form' && !settings.clientAuth.includes('form')) return { ok: false, reason: 'the profile does not list form in auth.oauth2.clientAuth' };
     if (how !== 'form' && !settings.clientAuth.includes('basic')) return { ok: false, reason: 'the profile does not list basic in auth.oauth2.clientAuth' };
-    const secret = options.secretMutation ? applyPasswordMutation(client.clientSecret, options.secretMutation) : client.clientSecret;
+    const secret = options.clientSecret !== undefined ? '' : options.secretMutation ? applyPasswordMutation(client.clientSecret, options.secretMutation) : client.clientSecret;
     if (how === 'form') {
-      const fields = `client_id=${formEncode(client.clientId)}&client_secret=${formEncode(secret)}`;
+      const fields = `client_id=${formEncode(client.clientId)}${options.clientSecret === 'omit' ? '' : `&client_secret=${formEncode(secret)}`}`;
       const body = typeof request.body === 'string' && request.body !== '' ? `${request.body}&${fields}` : fields;
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
       return { ok: true, request: { ...request, headers, body } };
@@ -176,14 +180,17 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const oauth1 = (request: HttpRequest, options: AuthOptions): ReturnType<Authenticator['apply']> => {
     const settings = profile.auth.oauth1;
     if (!settings) return { ok: false, reason: 'the profile has no auth.oauth1 settings' };
-    // secretOf: name the profile's consumer but sign with the secret of the consumer with that key (identity binding).
-    const signer = options.secretOf === undefined || options.secretOf === settings.consumerKey ? settings : settings.otherConsumer;
-    if (!signer || signer.consumerKey !== (options.secretOf ?? settings.consumerKey)) return { ok: false, reason: `the profile has no OAuth 1 consumer "${options.secretOf ?? ''}" (auth.oauth1.otherConsumer)` };
+    // secretOf: name the profile's consumer but sign with the secret of the consumer with that key (identity binding);
+    // asConsumer: name that other consumer and sign with its own secret.
+    const wanted = options.asConsumer ?? options.secretOf ?? settings.consumerKey;
+    const signer = wanted === settings.consumerKey ? settings : settings.otherConsumer;
+    if (!signer || signer.consumerKey !== wanted) return { ok: false, reason: `the profile has no OAuth 1 consumer "${wanted}" (auth.oauth1.otherConsumer)` };
+    const named = options.asConsumer !== undefined ? signer.consumerKey : settings.consumerKey;
     const method = options.signatureMethod ?? 'HMAC-SHA1';
     const omit: readonly string[] = options.omitParams ?? [];
     const protocol: Array<[string, string]> = (
       [
-        ['oauth_consumer_key', settings.consumerKey],
+        ['oauth_consumer_key', named],
         ['oauth_signature_method', method],
         ['oauth_timestamp', String(Math.floor(now().getTime() / 1000) + (options.skew ?? 0))],
         ['oauth_nonce', options.nonce ?? freshNonce()],

@@ -15,8 +15,27 @@ export interface ArticleValue {
 
 const XML_SPECIALS = ['&', '<', '>', '"', "'", '&amp;', '<![CDATA[', ']]>', '&#233;'];
 
+/**
+ * Text a store's shortcuts alter (issue 24): whitespace runs, tabs and newlines (collapsed or trimmed), a decomposed
+ * accent (NFC), a ligature, a fullwidth letter and a superscript (NFKC), characters outside the BMP (a utf8mb3
+ * column). Each must come back exactly as sent.
+ */
+const SHORTCUT_BAIT = ['  ', '\t', '\n', ' \t ', 'e\u0301', 'ﬁ', 'Ａ', '²', '😀', '𝄞'];
+
+/** Whitespace a title may start or end with: a store that trims it has altered the title. */
+const EDGE_SPACE = ['', '', '', ' ', '  ', '\t', '\n '];
+
 /** Characters XML 1.0 cannot carry in element content without normalization: controls, CR, lone surrogates. */
 const XML_UNSAFE = /[\u0000-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+/** {@link XML_UNSAFE} but for tab and newline, which element content carries as they are. */
+const XML_UNSAFE_KEEP_SPACE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+
+/** `lead + middle + trail` within `max` code points: the edges are kept (they are the point), the middle is cut. */
+function fitCodePoints(lead: string, middle: string, trail: string, max: number): string {
+  const room = max - codePointLength(lead) - codePointLength(trail);
+  if (room < 1) return firstCodePoints(middle, max).trim() || '&';
+  return lead + (firstCodePoints(middle, room).trim() || '&') + trail;
+}
 
 /** Characters of titles drawn at an exact length: XML specials, letters of several scripts, one outside the BMP. */
 const TITLE_CHARS = ['a', 'Z', '7', ' ', '&', '<', '>', '"', "'", ']', ';', '#', 'é', 'ß', 'Ж', '中', 'ك', '😀', '€'];
@@ -34,20 +53,25 @@ function firstCodePoints(s: string, n: number): string {
 
 /**
  * Any Unicode text a title may hold, mixing printable graphemes of every script with the XML special characters
- * `& < > " '`, `]]>` and reference look-alikes; never empty, no leading or trailing whitespace (the spec says
- * nothing of whitespace handling), no control characters. At most `maxGraphemes` units and at most
- * `maxCodePoints` code points (`articles.bounds.titleMaxLength`); now and then exactly `maxCodePoints` long, so
- * the declared bound itself is tried.
+ * `& < > " '`, `]]>` and reference look-alikes, and the text a store's shortcuts alter ({@link SHORTCUT_BAIT}):
+ * runs of spaces, tabs and newlines inside and at either end, decomposed and compatibility characters, characters
+ * outside the BMP. Never blank; no control characters but tab and newline (XML carries both in element content; a
+ * CR it normalizes). At most `maxGraphemes` units and at most `maxCodePoints` code points
+ * (`articles.bounds.titleMaxLength`); now and then exactly `maxCodePoints` long, so the declared bound itself is tried.
  */
 export function titleArb(maxGraphemes = 40, maxCodePoints = Number.POSITIVE_INFINITY): fc.Arbitrary<string> {
   const unit = fc.oneof(
     fc.constantFrom(...XML_SPECIALS),
+    fc.constantFrom(...SHORTCUT_BAIT),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
     fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }),
   );
-  const free = fc
+  const core = fc
     .string({ unit, minLength: 1, maxLength: maxGraphemes })
-    .map((s) => firstCodePoints(s.replace(XML_UNSAFE, '').trim(), maxCodePoints).trim() || '&');
+    .map((s) => s.replace(XML_UNSAFE_KEEP_SPACE, '').trim() || '&');
+  const free = fc
+    .tuple(fc.constantFrom(...EDGE_SPACE), core, fc.constantFrom(...EDGE_SPACE))
+    .map(([lead, middle, trail]) => fitCodePoints(lead, middle, trail, maxCodePoints));
   if (!Number.isFinite(maxCodePoints) || maxCodePoints > 2_000) return free;
   return fc.oneof({ weight: 5, arbitrary: free }, { weight: 1, arbitrary: titleOfLengthArb(maxCodePoints) });
 }

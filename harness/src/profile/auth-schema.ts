@@ -78,6 +78,10 @@ export const AuthSchema = z.strictObject({
         })
         .optional()
         .describe('Pins how the resource owner approves (RFC 5849 §2.2 leaves it to the server). Unset: found from the target\'s answers, the verifier read from a redirect\'s Location or the body.'),
+      tokensBoundToConsumer: z
+        .boolean()
+        .optional()
+        .describe('The target refuses token credentials used by another consumer than the one they were issued to (RFC 5849 §3.2: MAY). Unset: not checked.'),
       placements: z
         .array(z.enum(['header', 'query', 'form']))
         .min(1)
@@ -133,6 +137,7 @@ export interface ResolvedAuth {
     user?: string;
     otherConsumer?: { consumerKey: string; consumerSecret: string };
     approval?: { method: 'GET' | 'POST'; ownerScheme?: 'basic' | 'hmac' | 'hmac-nonce'; fields?: Record<string, string> };
+    tokensBoundToConsumer?: boolean;
     placements: Array<'header' | 'query' | 'form'>;
   };
 }

@@ -36,6 +36,7 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'auth.oauth1': { test: (p) => p.auth.schemes.includes('oauth1') && p.auth.oauth1 !== undefined, key: 'auth.schemes: [oauth1] and auth.oauth1' },
   'auth.oauth2.basic': { test: (p) => p.auth.oauth2?.clientAuth.includes('basic') === true, key: 'auth.oauth2.clientAuth: [basic]' },
   'auth.oauth2.form': { test: (p) => p.auth.oauth2?.clientAuth.includes('form') === true, key: 'auth.oauth2.clientAuth: [form]' },
+  'auth.oauth1.tokensBoundToConsumer': { test: (p) => p.auth.oauth1?.tokensBoundToConsumer === true, key: 'auth.oauth1.tokensBoundToConsumer: true' },
   'auth.oauth1.otherConsumer': { test: (p) => p.auth.oauth1?.otherConsumer !== undefined, key: 'auth.oauth1.otherConsumer' },
   'auth.oauth1.owner': {
     test: (p) => p.auth.oauth1 !== undefined && p.users.some((u) => u.name === p.auth.oauth1?.user && (u.password !== undefined || u.secret !== undefined)),

@@ -35,5 +35,6 @@ export function capture(step: StepData, res: HttpResponse, requestUrl: string, b
       scope[name] = r && 'path' in r ? r.path : undefined;
     } else if ('allow' in c) scope[name] = parseAllow(headerValue(res, 'allow') ?? '').methods;
     else if ('status' in c) scope[name] = res.status;
+    else if ('body' in c) scope[name] = Buffer.from(res.body).toString('utf8');
   }
 }

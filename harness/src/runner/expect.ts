@@ -3,7 +3,9 @@ import type { HttpResponse } from '../http/client.js';
 import type { ArticleValue } from '../generators/article.js';
 import { isRefusalStatus } from '../profile/refusals.js';
 import type { CheckName, ExpectData, HeaderExpectationData } from '../spec/schema.js';
+import { stringify } from '../spec/template.js';
 import { compareArticle, validateArticle } from '../xml/article-xml.js';
+import { readXml, type XmlElement } from '../xml/reader.js';
 import { checkJson } from './json-check.js';
 
 const ORDINALS = ['first', 'second', 'third', 'fourth'];
@@ -190,6 +192,7 @@ const CHECKS: Checks = {
     if (diffs.some((d) => d.length === 0)) return [];
     return [`article: equal to none of the ${diffs.length} expected, ${diffs.map((d, i) => `not the ${ORDINALS[i] ?? `#${i + 1}`}: ${d.join(', ')}`).join('; ')}`];
   },
+  sameDocument: (res, exp, { render }) => sameDocument(bodyText(res.body), stringify(render(exp))),
   validArticle: (res, exp) => {
     if (!exp) return [];
     const text = bodyText(res.body);
@@ -228,7 +231,7 @@ function runCheck<K extends keyof Checks>(check: K, res: HttpResponse, exp: Expe
  * not a success, they are not judged: the status failure is the finding, and "Location missing" on a 301 is not a
  * second one.
  */
-const AFTER_SUCCESS: ReadonlySet<CheckName> = new Set(['location', 'article', 'validArticle', 'allow', 'json']);
+const AFTER_SUCCESS: ReadonlySet<CheckName> = new Set(['location', 'article', 'sameDocument', 'validArticle', 'allow', 'json']);
 
 /** Runs every expectation of a step against the response, each failure with the check it came from. */
 export function checkResponseByCheck(res: HttpResponse, exp: ExpectData | undefined, ctx: CheckContext): { check: CheckName; message: string }[] {
@@ -291,4 +294,29 @@ function checkAllow(res: HttpResponse, exp: NonNullable<ExpectData['allow']>, { 
     if (extra.length > 0) out.push(`Allow ${JSON.stringify(allow)} lists ${extra.join(', ')}, which the other answer (${[...superset].join(', ')}) does not`);
   }
   return out;
+}
+
+/**
+ * Where two XML documents differ, element for element (names, attributes, text of every element, known or not;
+ * whitespace-only text between elements and attribute order aside), or nothing when they are the same document.
+ */
+export function sameDocument(actual: string, expected: string): string[] {
+  const a = readXml(actual);
+  const e = readXml(expected);
+  if (!e.ok) return [`the earlier body to compare with is not XML: ${e.problem}`];
+  if (!a.ok) return [`the body is not XML: ${a.problem}`];
+  const diffs: string[] = [];
+  const walk = (x: XmlElement, y: XmlElement, where: string) => {
+    if (diffs.length >= 3) return;
+    if (x.name !== y.name) return void diffs.push(`${where}: <${x.name}> where it was <${y.name}>`);
+    const attrs = (el: XmlElement) => JSON.stringify(Object.entries(el.attributes).sort(([p], [q]) => (p < q ? -1 : 1)));
+    if (attrs(x) !== attrs(y)) diffs.push(`${where}/<${x.name}>: attributes ${attrs(x)} where they were ${attrs(y)}`);
+    const text = (el: XmlElement) => (el.children.length > 0 && el.text.trim() === '' ? '' : el.text);
+    if (text(x) !== text(y)) diffs.push(`${where}/<${x.name}>: text ${JSON.stringify(text(x))} where it was ${JSON.stringify(text(y))}`);
+    const names = (el: XmlElement) => el.children.map((c) => c.name).join(', ');
+    if (x.children.length !== y.children.length) return void diffs.push(`${where}/<${x.name}>: children <${names(x)}> where they were <${names(y)}>`);
+    x.children.forEach((c, k) => walk(c, y.children[k]!, `${where}/${x.name}`));
+  };
+  walk(a.root, e.root, '');
+  return diffs.map((d) => `not the same document as before: ${d}`);
 }

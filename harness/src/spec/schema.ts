@@ -74,6 +74,8 @@ const AuthSpec = z.union([
       .optional()
       .describe('oauth2-client: Basic (default), Basic with id and secret fully percent-encoded, or client_id/client_secret form fields.'),
     otherClient: z.boolean().optional().describe("oauth2-client: authenticate as the profile's auth.oauth2.otherClient."),
+    clientSecret: z.union([z.enum(['omit', 'empty']), z.string().regex(/^\{\{.*\}\}$/)]).optional().describe('oauth2-client: send the client id with no secret (omit) or an empty one: a client that does not authenticate.'),
+    asConsumer: Template.optional().describe("oauth1: name this consumer (the profile's auth.oauth1.otherConsumer, by key) and sign with its own secret."),
   }),
 ]);
 
@@ -150,6 +152,9 @@ const ExpectSchema = z.strictObject({
     .optional()
     .describe('Requires a well-formed Allow header (comma-separated method tokens) and checks its members.'),
   article: TemplateList.optional().describe('The body is an XML article equal, as data, to this article value (or to one of these).'),
+  sameDocument: Template.optional().describe(
+    'The body is the same XML document as this text (a captured body), element for element: names, attributes and text, every element, known or not; only whitespace between elements and attribute order may differ.',
+  ),
   validArticle: z
     .literal(true)
     .optional()
@@ -176,6 +181,7 @@ const CaptureSchema = z.union([
   z.strictObject({ location: z.literal('path') }),
   z.strictObject({ allow: z.literal('list') }),
   z.strictObject({ status: z.literal(true) }),
+  z.strictObject({ body: z.literal(true).describe('The whole body, as text.') }),
 ]);
 
 const ScenarioId = z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'an id is lowercase letters, digits and . _ / -');
@@ -193,7 +199,7 @@ const SetupSchema = z
   );
 
 /** The checks of a step that a failure can be charged to: each key of `expect`, and `expectCount`. */
-export const CHECK_NAMES = ['status', 'refused', 'statusNot', 'headers', 'location', 'allow', 'article', 'validArticle', 'body', 'json', 'oob', 'expectCount'] as const;
+export const CHECK_NAMES = ['status', 'refused', 'statusNot', 'headers', 'location', 'allow', 'article', 'sameDocument', 'validArticle', 'body', 'json', 'oob', 'expectCount'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 const StepRulesSchema = z
