@@ -56,7 +56,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'alias-diverges-after-replace': ['articles/model-sequences'],
   'lost-update': ['articles/model-sequences'],
   'put-after-delete-200': ['articles/model-sequences'],
-  'nonce-unchecked': ['auth/nonce-once', 'auth/nonce-concurrent-once', 'auth/nonce-replay-after-many'],
+  'nonce-unchecked': ['auth/nonce-once', 'auth/nonce-concurrent-once', 'auth/nonce-replay-after-many', 'auth/nonce-remembered-for-the-run'],
   'nonce-race': ['auth/nonce-concurrent-once'],
   'date-ignored': ['auth/date-outside-window'],
   'date-future-unlimited': ['auth/date-outside-window'],
@@ -98,7 +98,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth2-token-cacheable': ['auth/oauth2-token-used'],
   'oauth2-basic-undecoded': ['auth/oauth2-other-client-token'],
   'oauth1-ignores-query': ['auth/oauth1-parameters-fuzzed'],
-  'oauth1-nonce-unchecked': ['auth/oauth1-nonce-replay'],
+  'oauth1-nonce-unchecked': ['auth/oauth1-nonce-replay', 'auth/oauth1-nonce-remembered-for-the-run'],
   'oauth1-timestamp-unchecked': ['auth/oauth1-stale-timestamp'],
   'oauth1-verifier-reusable': ['auth/oauth1-verifier-single-use'],
   'oauth1-token-secret-ignored': ['auth/oauth1-token-secret-required'],
@@ -225,4 +225,15 @@ describe('fault matrix', () => {
       });
     });
   }
+
+  // Issue 24, class 3: a store that forgets nonces after 2 s, caught with no opt-in wait — the whole run is the wait
+  // (the opening request goes out first; oauth2-expired-rejected alone keeps the run going for ttl + 1.5 s).
+  it('nonce-forgotten-early is caught by a whole run, with no opt-in wait, at the run end', async () => {
+    await withServer(['nonce-forgotten-early'], async (server) => {
+      const run = await runAgainst(server, { seed: 5, runs: 10 });
+      expect(run.scenarios.find((x) => x.id === 'auth/nonce-remembered-in-window')?.status).toBe('skipped');
+      const r = run.scenarios.find((x) => x.id === 'auth/nonce-remembered-for-the-run');
+      expect(r?.status, r?.reason).toBe('failed');
+    });
+  });
 });

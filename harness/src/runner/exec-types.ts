@@ -34,6 +34,11 @@ export interface ExecDeps {
    * meanwhile (see runner/schedule.ts). Default: just waits.
    */
   idle?: <T>(wait: () => Promise<T>) => Promise<T>;
+  /**
+   * Resolves once every other scenario of the run has finished (an `atRunEnd` step): the run itself is the wait.
+   * Default (a scenario run alone): at once.
+   */
+  atRunEnd?: () => Promise<void>;
   /** The out-of-band listener of this iteration (scenarios that require `oob`). */
   oob?: OobListener;
 }

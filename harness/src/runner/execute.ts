@@ -100,7 +100,9 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
   const at: StepContext = { index: 0 };
   const named = () => (at.name ? { stepName: at.name } : {});
   const counted = () => (credentialRequests > 0 ? { credentialRequests } : {});
-  const error = (message: string): IterationOutcome => ({ kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, ...counted() });
+  // A transport error after a step already failed leaves that failure the verdict (an error is no finding).
+  const error = (message: string): IterationOutcome =>
+    failures.length > 0 ? failed() : { kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, ...counted() };
 
   const origins = originsOf(deps);
   const checkContext = (built: BuiltRequest, local: Scope) => ({
@@ -112,13 +114,36 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
     render: (t: string) => render(t, local),
   });
 
+  // A failed step does not end the iteration (VERDICTS.md §2, issue 24): the steps after it are still judged, so a
+  // second defect is not lost behind the first. A step that needs what a failed step would have captured is left
+  // out, and a later failure charged only to rules already failed is the same cause, not a second finding.
+  const failures: Array<{ step: number; stepName?: string; messages: string[]; rules?: string[] }> = [];
+  const unavailable = new Set<string>();
+  const fail = (step: StepData, messages: string[], charged: string[] | undefined): void => {
+    for (const name of capturedBy(step)) unavailable.add(name);
+    const known = failures.some((f) => f.rules === undefined) ? undefined : new Set(failures.flatMap((f) => f.rules ?? []));
+    if (failures.length > 0 && known !== undefined && charged !== undefined && charged.every((r) => known.has(r))) return;
+    if (failures.length > 0 && known === undefined) return;
+    failures.push({ step: at.index, ...named(), messages, ...(charged ? { rules: charged } : {}) });
+  };
+  const failed = (): IterationOutcome => {
+    const [first] = failures;
+    const all = failures.some((f) => f.rules === undefined) ? undefined : [...new Set(failures.flatMap((f) => f.rules!))];
+    return { kind: 'fail', step: first!.step, ...(first!.stepName ? { stepName: first!.stepName } : {}), messages: failures.flatMap((f) => f.messages), transcript, requests, ...counted(), ...(all ? { rules: all } : {}) };
+  };
+
   try {
     for (const l of scenario.let) scope[l.name] = render(l.template, scope);
     let created = 0;
-    for (const [i, written] of scenario.steps.entries()) {
+    steps: for (const [i, written] of scenario.steps.entries()) {
       at.index = i + 1;
       at.name = written.name;
+      if (unavailable.size > 0 && needsAny(written, unavailable)) {
+        for (const name of capturedBy(written)) unavailable.add(name);
+        continue;
+      }
       if (written.when !== undefined && !truthy(render(written.when, scope))) continue;
+      if (written.atRunEnd && deps.atRunEnd) await deps.atRunEnd();
       if (written.wait !== undefined) {
         const seconds = Number(render(written.wait, scope));
         await (deps.idle ? deps.idle(() => waitSeconds(seconds)) : waitSeconds(seconds));
@@ -144,10 +169,12 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
           }
           if (setup) {
             const message = `precondition failed: ${setup.what ?? 'the resource owner\'s approval'}: ${approval.reason}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;
-            return { kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, ...counted(), precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
+            if (failures.length > 0) return failed();
+            if (failures.length > 0) return failed();
+          return { kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, ...counted(), precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
           }
-          const charged = chargedRules(step, new Set<CheckName>(['status']));
-          return { kind: 'fail', step: at.index, ...named(), messages: [redactor.text(approval.reason)], transcript, requests, ...counted(), ...(charged ? { rules: charged } : {}) };
+          fail(step, [redactor.text(approval.reason)], chargedRules(step, new Set<CheckName>(['status'])));
+          continue steps;
         }
         if (step.concurrent !== undefined) {
           // Different requests at once: built in order (fresh nonces, tokens), then sent together, each checked alone.
@@ -185,10 +212,14 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
           }
           if (messages.length > 0 && setup) {
             const message = `precondition failed: ${setup.what ?? `step ${at.index}`}: ${messages.join('; ')}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;
+            if (failures.length > 0) return failed();
             return { kind: 'error', step: at.index, ...named(), message, transcript, requests, ...counted(), precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
           }
           const charged = chargedRules(step, failedChecks);
-          if (messages.length > 0) return { kind: 'fail', step: at.index, ...named(), messages, transcript, requests, ...counted(), ...(charged ? { rules: charged } : {}) };
+          if (messages.length > 0) {
+            fail(step, messages, charged);
+            continue steps;
+          }
           continue;
         }
         const instance = written.instance === undefined ? undefined : instanceNumber(typeof written.instance === 'number' ? written.instance : render(written.instance, local), deps);
@@ -250,17 +281,20 @@ async function executeSteps(scenario: Scenario, values: Record<string, unknown>,
         if (messages.length > 0 && setup) {
           const what = setup.what ?? `step ${at.index}${at.name ? ` (${at.name})` : ''}`;
           const message = `precondition failed: ${what} (${where()}): ${messages.join('; ')}; that behaviour is checked by ${setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules'}`;
+          if (failures.length > 0) return failed();
           return { kind: 'error', step: at.index, ...named(), message: redactor.text(message), transcript, requests, ...counted(), precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy } };
         }
         if (messages.length > 0) {
           const charged = chargedRules(step, failedChecks);
-          return { kind: 'fail', step: at.index, ...named(), messages: messages.map((m) => redactor.text(`${where()}: ${m}`)), transcript, requests, ...counted(), ...(charged ? { rules: charged } : {}) };
+          fail(step, messages.map((m) => redactor.text(`${where()}: ${m}`)), charged);
+          continue steps;
         }
         const last = results[results.length - 1];
         if (last?.ok) capture(step, last.response, built.request.url, built.base, scope, redactor);
         if (made?.path !== undefined) scope[made.as] = made.path;
       }
     }
+    if (failures.length > 0) return failed();
     return { kind: 'pass', transcript, requests, ...counted(), ...(emptyEach !== undefined ? { emptyEach } : {}) };
   } catch (err) {
     // A template that cannot be evaluated for these values is a fault of the scenario, not of the target.
@@ -312,4 +346,15 @@ function onInstance(instance: number | undefined): { instance?: number } {
 /** How messages name the instance a request went to. */
 function onInstanceText(instance: number | undefined): string {
   return instance === undefined ? '' : ` on instance ${instance}`;
+}
+
+/** The names a step puts in scope: its captures, a created article's path, an approval's verifier. */
+function capturedBy(step: StepData): string[] {
+  return [...Object.keys(step.capture ?? {}), ...(step.createArticle ? [step.createArticle.as] : []), ...(step.approve ? [step.approve.as] : [])];
+}
+
+/** Does a template of `step` name one of `names`? (A whole word inside any `{{ … }}`.) */
+function needsAny(step: StepData, names: ReadonlySet<string>): boolean {
+  const templates = JSON.stringify(step).match(/\{\{.*?\}\}/g) ?? [];
+  return templates.some((t) => [...names].some((n) => new RegExp(`(^|[^\\w.])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`).test(t.slice(2, -2))));
 }

@@ -117,7 +117,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   // Every article the scenarios create is noted, to be deleted when the run ends.
   const ledger = createLedger(profile, options.bases);
   const recording = recordingClient(deps.client, ledger);
-  const runOne = async (scenario: Scenario, index: number, _lane: number, idle: ExecDeps['idle']): Promise<ScenarioResult> => {
+  const runOne = async (scenario: Scenario, index: number, _lane: number, idle: ExecDeps['idle'], atEnd?: () => Promise<void>): Promise<ScenarioResult> => {
     let result: ScenarioResult;
     const missing = missingCapability(scenario.requires, profile) ?? (scenario.requires.includes('oob') ? oobUnreachable(baseUrl, profile.oob.url) : null);
     if (missing) {
@@ -137,6 +137,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
         seed: options.seed,
         tokens,
         ...(idle ? { idle } : {}),
+        ...(atEnd ? { atRunEnd: atEnd } : {}),
       };
       try {
         result = await runScenario(scenario, execDeps, { runs: options.runs, seed: options.seed, ...(options.replayPath ? { replayPath: options.replayPath } : {}) });
@@ -156,6 +157,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     concurrency: unreachable ? 1 : (options.concurrency ?? RUN_OPTION_SPEC.concurrency.default),
     exclusive: (s) => s.exclusive,
     priority: waitsForClock,
+    first: (s) => s.steps.some((step) => step.atRunEnd === true),
     run: runOne,
     onStart: (index, running) => emit({ type: 'scenario-start', index, total: selected.length, scenario: selected[index]!, running }),
     onSettled: (index, result, done) => emit({ type: 'scenario-settled', index, total: selected.length, result, done }),
@@ -219,9 +221,12 @@ async function learnSilentPoints(deps: RunSuiteDeps, bases: RunSuiteOptions['bas
 /** The `uniq` position of the learning's own values (scenarios count from 0; this never meets one of theirs). */
 const LEARNING_INDEX = 36 ** 3 - 1;
 
-/** Start-order priority: scenarios that wait out a clock (`wait:` steps) start first, so their waits overlap the rest. */
+/**
+ * Start-order priority: scenarios that wait out a clock (`wait:` steps) or the whole run (`atRunEnd` steps) start
+ * first, so their waits overlap the rest (and a request replayed at the end was signed at the start).
+ */
 export function waitsForClock(scenario: Scenario): number {
-  return scenario.steps.some((step) => step.wait !== undefined) ? 1 : 0;
+  return scenario.steps.some((step) => step.wait !== undefined || step.atRunEnd === true) ? 1 : 0;
 }
 
 /**

@@ -93,6 +93,13 @@ describe('startOrder', () => {
   ];
   const options = { exclusive: (i: (typeof items)[number]) => i.exclusive, priority: (i: (typeof items)[number]) => i.slow };
 
+  it('starts the items that wait for the run end first, at any concurrency', () => {
+    const items = [{ slow: 0 }, { slow: 0, end: true }, { slow: 5 }, { slow: 0, end: true }];
+    const first = (i: { end?: boolean }) => i.end === true;
+    expect(startOrder(items, { concurrency: 1, exclusive: () => false, priority: (i) => i.slow, first })).toEqual([1, 3, 0, 2]);
+    expect(startOrder(items, { concurrency: 4, exclusive: () => false, priority: (i) => i.slow, first })).toEqual([1, 3, 2, 0]);
+  });
+
   it('keeps the items order at concurrency 1', () => {
     expect(startOrder(items, { ...options, concurrency: 1 })).toEqual([0, 1, 2, 3]);
   });
@@ -182,5 +189,39 @@ describe('runAll', () => {
     gate.resolve();
     await outcome;
     expect(finished).toEqual([1]);
+  });
+
+  it.each([1, 2, 4])('an item waiting for the end goes on once every other has finished, its lane free meanwhile (concurrency %i)', async (concurrency) => {
+    const log: string[] = [];
+    await runAll([0, 1, 2, 3, 4], {
+      concurrency,
+      exclusive: (i) => i === 3,
+      run: async (item, _index, _lane, _idle, atEnd) => {
+        log.push(`start ${item}`);
+        if (item === 0 || item === 2) {
+          await atEnd();
+          log.push(`end ${item}`);
+          return;
+        }
+        await tick();
+        log.push(`done ${item}`);
+      },
+    });
+    const lastDone = Math.max(...[1, 3, 4].map((k) => log.indexOf(`done ${k}`)));
+    expect(log.indexOf('end 0')).toBeGreaterThan(lastDone);
+    expect(log.indexOf('end 2')).toBeGreaterThan(lastDone);
+    expect(log.filter((l) => l.startsWith('start')).length).toBe(5);
+  });
+
+  it('after a rejection, an item waiting for the end goes on at once', async () => {
+    const run = runAll([0, 1], {
+      concurrency: 2,
+      exclusive: () => false,
+      run: async (item, _index, _lane, _idle, atEnd) => {
+        if (item === 1) throw new Error('boom');
+        await atEnd();
+      },
+    });
+    await expect(run).rejects.toThrow('boom');
   });
 });

@@ -85,8 +85,18 @@ export interface RunAllOptions<T, R> {
    * window) — so their waits overlap the rest. Ignored at concurrency 1.
    */
   priority?: (item: T) => number;
-  /** Runs one item on `lane`; `idle` steps it aside while it only waits for a clock (see {@link Lanes.idle}). */
-  run: (item: T, index: number, lane: number, idle: <V>(wait: () => Promise<V>) => Promise<V>) => Promise<R>;
+  /**
+   * Start before every other item, at any concurrency (one after another at concurrency 1): items that wait for the
+   * end of the run ({@link RunAllOptions.run}'s `atEnd`), so what happens between their start and their end is the
+   * whole run whatever the concurrency.
+   */
+  first?: (item: T) => boolean;
+  /**
+   * Runs one item on `lane`; `idle` steps it aside while it only waits for a clock (see {@link Lanes.idle});
+   * `atEnd` resolves once every other item has finished (or is itself waiting at the end): the item gives its lane
+   * back meanwhile, so even one lane cannot deadlock.
+   */
+  run: (item: T, index: number, lane: number, idle: <V>(wait: () => Promise<V>) => Promise<V>, atEnd: () => Promise<void>) => Promise<R>;
   /** Called when an item starts, with the number running (itself included). */
   onStart?: (index: number, running: number) => void;
   /** Called as each item finishes, in the order they finish (progress). */
@@ -100,11 +110,12 @@ export interface RunAllOptions<T, R> {
  * wait first: they step aside while waiting, so even exclusive items overlap their waits), then exclusive items
  * (each alone), then the rest by position.
  */
-export function startOrder<T>(items: readonly T[], options: Pick<RunAllOptions<T, unknown>, 'concurrency' | 'exclusive' | 'priority'>): number[] {
+export function startOrder<T>(items: readonly T[], options: Pick<RunAllOptions<T, unknown>, 'concurrency' | 'exclusive' | 'priority' | 'first'>): number[] {
   const order = items.map((_, k) => k);
-  if (options.concurrency <= 1) return order;
+  const first = (k: number) => (options.first?.(items[k]!) ? 0 : 1);
+  if (options.concurrency <= 1) return order.sort((a, b) => first(a) - first(b) || a - b);
   const rank = items.map((item) => ({ exclusive: options.exclusive(item) ? 0 : 1, priority: -(options.priority?.(item) ?? 0) }));
-  return order.sort((a, b) => rank[a]!.priority - rank[b]!.priority || rank[a]!.exclusive - rank[b]!.exclusive || a - b);
+  return order.sort((a, b) => first(a) - first(b) || rank[a]!.priority - rank[b]!.priority || rank[a]!.exclusive - rank[b]!.exclusive || a - b);
 }
 
 /**
@@ -119,22 +130,38 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
   let done = 0;
   let failure: { error: unknown } | undefined;
   const running: Promise<void>[] = [];
+  // Items waiting at the end: released together once every other item has finished.
+  const parked: Array<() => void> = [];
+  const wakeParked = () => {
+    // After a rejection no further item starts: whoever waits at the end goes on at once.
+    if (parked.length > 0 && (failure !== undefined || done + parked.length === items.length)) for (const wake of parked.splice(0)) wake();
+  };
   for (const index of startOrder(items, options)) {
     const item = items[index]!;
     const exclusive = options.exclusive(item);
-    const lane = await lanes.acquire(exclusive);
+    let lane = await lanes.acquire(exclusive);
     if (failure) {
       lanes.release(lane);
       break;
     }
     options.onStart?.(index, lanes.running);
+    const atEnd = async (): Promise<void> => {
+      lanes.release(lane);
+      await new Promise<void>((wake) => {
+        parked.push(wake);
+        wakeParked();
+      });
+      lane = await lanes.acquire(exclusive);
+    };
     running.push(
-      options.run(item, index, lane, (wait) => (exclusive ? wait() : lanes.idle(wait))).then(
+      options.run(item, index, lane, (wait) => (exclusive ? wait() : lanes.idle(wait)), atEnd).then(
         (result) => {
           results[index] = result;
           known[index] = true;
           lanes.release(lane);
-          options.onSettled?.(index, result, ++done);
+          done++;
+          options.onSettled?.(index, result, done);
+          wakeParked();
           while (next < items.length && known[next]) {
             options.onOrdered?.(next, results[next]!);
             next++;
@@ -143,6 +170,8 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
         (error: unknown) => {
           failure ??= { error };
           lanes.release(lane);
+          done++;
+          wakeParked();
         },
       ),
     );

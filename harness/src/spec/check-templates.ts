@@ -47,6 +47,7 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
   (s.steps ?? []).forEach((step, i) => {
     const kinds = [step.request, step.replayOf, step.createArticle, step.concurrent, step.approve].filter((k) => k !== undefined).length;
     if (kinds === 0) issues.push({ path: ['steps', i], message: 'a step needs a request, replayOf, createArticle, approve or concurrent' });
+    if (step.atRunEnd && Object.keys(s.given ?? {}).length > 0) issues.push({ path: ['steps', i, 'atRunEnd'], message: 'atRunEnd waits for the whole run: only in a scenario without given values (one run)' });
     if (step.approve !== undefined && kinds > 1) issues.push({ path: ['steps', i, 'approve'], message: 'an approve step has no request, replayOf, createArticle or concurrent' });
     if (step.concurrent !== undefined && (kinds > 1 || step.repeat !== undefined || step.capture !== undefined || step.expect !== undefined)) {
       issues.push({ path: ['steps', i, 'concurrent'], message: 'a concurrent step has no request, replayOf, createArticle, repeat, expect or capture of its own' });

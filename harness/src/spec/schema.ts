@@ -250,6 +250,10 @@ const StepSchema = z.strictObject({
     .describe('With `repeat`: how many answers must have each status.'),
   when: Template.optional().describe('Run this step only when the template renders truthy (not false, 0, "", null or an empty list).'),
   wait: Template.optional().describe('Seconds to wait before this step (at most 300), e.g. for a token to expire.'),
+  atRunEnd: z
+    .literal(true)
+    .optional()
+    .describe('Wait until every other scenario of the run has finished before this step: the run itself is the wait (a replay, at the end, of a request signed at the start). Only in a scenario without given values (one run).'),
   each: Template.optional().describe('Repeat this step for every element of a list; the element is `{{ item }}`.'),
   request: RequestSchema.optional(),
   expect: ExpectSchema.optional(),
