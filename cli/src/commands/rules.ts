@@ -2,9 +2,12 @@
 import path from 'node:path';
 import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
 import { parse } from '../args.js';
-import { defaults, type CliIo } from '../io.js';
+import { ConformError } from '../../../harness/src/errors.js';
+import { rulesPageOptions } from '../docs/pages.js';
+import { coveredRules, renderRulesPage } from '../docs/rules-page.js';
+import { defaults, packageRoot, type CliIo } from '../io.js';
 
-const HELP = `Usage: conform rules [--specs PATH]… [--rules FILE] [--json] [--uncovered]
+const HELP = `Usage: conform rules [--specs PATH]… [--rules FILE] [--json | --markdown] [--uncovered]
 
 Prints every rule of the requirement catalogue: its id, section (or source standard), level, whom it binds when
 that is not the server, its text, the quoted words of SPEC.md or of the standard that its level rests on, and the
@@ -13,6 +16,7 @@ rules are listed for the record and never raise it.
   --specs PATH  Scenario file or folder (repeatable; default: specs/)
   --rules FILE  Rule catalogue (default: specs/rules.yaml)
   --json        Machine-readable output: one object per rule (id, section, level, text, quote, …, scenarios)
+  --markdown    The catalogue as the Markdown page docs/rules.md (which conform schemas --write writes)
   --uncovered   Only rules no scenario covers
 `;
 
@@ -21,6 +25,7 @@ export async function rulesCommand(argv: string[], io: CliIo): Promise<number> {
     specs: { type: 'string', multiple: true },
     rules: { type: 'string' },
     json: { type: 'boolean' },
+    markdown: { type: 'boolean' },
     uncovered: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -28,12 +33,16 @@ export async function rulesCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
-  const catalogue = loadRulesSync(values.rules !== undefined ? path.resolve(io.cwd, values.rules) : defaults.rules());
-  const suite = loadSuiteSync(values.specs?.length ? values.specs.map((s) => path.resolve(io.cwd, s)) : [defaults.specs()], catalogue);
-  const rows = catalogue.rules
-    .filter((r) => !r.retired)
-    .map((r) => ({ ...r, scenarios: suite.scenarios.filter((s) => s.rules.includes(r.id)).map((s) => s.id) }))
-    .filter((r) => !values.uncovered || r.scenarios.length === 0);
+  if (values.json && values.markdown) throw new ConformError('CONFORM_USAGE', '--json and --markdown: choose one');
+  const rulesFile = values.rules !== undefined ? path.resolve(io.cwd, values.rules) : defaults.rules();
+  const specs = values.specs?.length ? values.specs.map((s) => path.resolve(io.cwd, s)) : [defaults.specs()];
+  const catalogue = loadRulesSync(rulesFile);
+  const suite = loadSuiteSync(specs, catalogue);
+  const rows = coveredRules(catalogue.rules, suite.scenarios).filter((r) => !values.uncovered || r.scenarios.length === 0);
+  if (values.markdown) {
+    io.stdout.write(renderRulesPage(rows, rulesPageOptions(packageRoot(), suite.scenarios)));
+    return 0;
+  }
   if (values.json) {
     io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;

@@ -1,4 +1,7 @@
-/** `conform schemas`: the JSON Schemas for editors, generated from the same zod schemas that validate on load. */
+/**
+ * `conform schemas`: the JSON Schemas for editors, generated from the same zod schemas that validate on load, and the
+ * documentation pages generated from them and from the catalogue (docs/profile-keys.md, docs/rules.md).
+ */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -6,13 +9,17 @@ import { ProfileSchema } from '../../../harness/src/profile/schema.js';
 import { RuleFileSchema, ScenarioFileSchema } from '../../../harness/src/spec/schema.js';
 import { ReportSchema } from '../../../harness/src/report/schema.js';
 import { parse } from '../args.js';
+import { generatedPages } from '../docs/pages.js';
+import type { JsonSchema } from '../docs/profile-keys.js';
 import { packageRoot, type CliIo } from '../io.js';
 
 const HELP = `Usage: conform schemas [--write | --check] [--dir DIR]
 
-Generates the JSON Schemas of scenario files, profiles and the rule catalogue (default DIR: specs/schema).
+Generates the JSON Schemas of scenario files, profiles, the rule catalogue and report.json (default DIR:
+specs/schema), and the documentation pages made from them: docs/profile-keys.md (the key tables, from the profile
+schema's descriptions) and docs/rules.md (the catalogue, from specs/rules.yaml and the scenarios under specs/).
   --write   Write them (default: print the list of files)
-  --check   Exit 1 when a committed schema differs from the generated one
+  --check   Exit 1 when a committed schema or page differs from the generated one
 `;
 
 export function generatedSchemas(): Record<string, string> {
@@ -37,20 +44,23 @@ export async function schemasCommand(argv: string[], io: CliIo): Promise<number>
   }
   const dir = values.dir !== undefined ? path.resolve(io.cwd, values.dir) : path.join(packageRoot(), 'specs', 'schema');
   const schemas = generatedSchemas();
+  const files: Array<{ file: string; text(current: string | undefined): string }> = Object.entries(schemas).map(([name, text]) => ({ file: path.join(dir, name), text: () => text }));
+  const pages = generatedPages(packageRoot(), JSON.parse(schemas['profile.v1.schema.json'] ?? '{}') as JsonSchema);
+  files.push(...pages.map((p) => ({ file: path.join(packageRoot(), p.file), text: p.text })));
   let stale = 0;
-  for (const [name, text] of Object.entries(schemas)) {
-    const file = path.join(dir, name);
+  for (const { file, text } of files) {
     if (values.write) {
-      await mkdir(dir, { recursive: true });
-      await writeFile(file, text);
+      const current = await readFile(file, 'utf8').catch(() => undefined);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, text(current));
       io.stdout.write(`wrote ${path.relative(io.cwd, file)}\n`);
     } else if (values.check) {
-      const current = await readFile(file, 'utf8').catch(() => '');
-      if (current !== text) {
+      const current = await readFile(file, 'utf8').catch(() => undefined);
+      if (current !== text(current)) {
         stale++;
         io.stderr.write(`${path.relative(io.cwd, file)} is out of date: run conform schemas --write\n`);
       }
-    } else io.stdout.write(`${name}\n`);
+    } else io.stdout.write(`${path.relative(io.cwd, file)}\n`);
   }
   return stale > 0 ? 1 : 0;
 }
