@@ -15,8 +15,11 @@ import { runAgainst, withReferenceServer } from './helpers.js';
  * (and which scenario then carries the request) is the clock's doing, not the seed's.
  */
 function verdicts(run: RunResult) {
-  // `uniq` values: the run's random 8-hex tag, then the scenario's position and a counter.
-  const mask = (text: string) => text.replace(/[0-9a-f]{8}[0-9a-z]{4,}/g, '<uniq>');
+  // `uniq` values: the run's random 8-hex tag, then the scenario's position and a counter. How many requests sent at
+  // once a racy target lets through (nonce-race: 3 of 16 one time, 16 the next) is the target's timing, not the
+  // seed's: the count of an expectCount failure is masked, its verdict kept.
+  const mask = (text: string) =>
+    text.replace(/[0-9a-f]{8}[0-9a-z]{4,}/g, '<uniq>').replace(/(answers with status \S+), got \d+ \(statuses: [^)]*\)/g, '$1, got <n> (statuses: <…>)');
   return {
     summary: run.summary,
     rules: run.rules.map((r) => `${r.id} ${r.status}`),

@@ -10,7 +10,8 @@ import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';
 import { githubOutputs, writeReports } from '../output.js';
-import { exitCodeFor, runSuite, selectScenarios } from '../../../harness/src/runner/run-suite.js';
+import { runSuite, selectScenarios } from '../../../harness/src/runner/run-suite.js';
+import { runVerdict } from '../../../harness/src/runner/verdict.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
 import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
@@ -279,15 +280,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     }
     await githubOutputs(run, io);
     if (printer) io.stdout.write(`Reports: ${written.join(', ')}\n`);
-    if (run.summary.total === run.summary.skipped) {
-      io.stderr.write('conform run: every selected scenario was skipped; nothing was checked\n');
-      return 2;
-    }
-    if (!run.unreachable && !run.scenarios.some((s) => s.level === 'MUST' && s.status !== 'skipped')) {
-      io.stderr.write('conform run: the selection covers no MUST rule; a run that checks nothing mandatory is not a pass\n');
-      return 2;
-    }
-    return exitCodeFor(run, options.strict);
+    const verdict = runVerdict(run);
+    if (verdict.verdict === 'INCONCLUSIVE') io.stderr.write(`conform run: ${verdict.why}\n`);
+    return verdict.exitCode;
   } finally {
     await server?.close();
   }

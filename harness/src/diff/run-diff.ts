@@ -3,17 +3,15 @@
  * collects where their answers differ in ways the spec pins. No printing, no process access; the caller builds the
  * clients and reads the result.
  */
-import { randomBytes } from 'node:crypto';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient } from '../http/client.js';
-import { missingCapability } from '../profile/capabilities.js';
 import type { ExecDeps, IterationOutcome } from '../runner/exec-types.js';
 import { executeOnce } from '../runner/execute.js';
 import type { Redactor } from '../runner/redact.js';
-import { profileRedactor, scenarioUniq, selectScenarios, waitsForClock } from '../runner/run-suite.js';
+import { selectScenarios, waitsForClock } from '../runner/run-suite.js';
+import { openSession, type Session } from '../runner/session.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 import { runAll } from '../runner/schedule.js';
-import { createTokenSource } from '../runner/tokens.js';
 import { scenarioSeed } from '../runner/scenario.js';
 import type { Scenario, Suite } from '../spec/types.js';
 import { compareTranscripts } from './compare.js';
@@ -59,14 +57,6 @@ function bothRedactors(a: Redactor, b: Redactor): Redactor {
   };
 }
 
-/** Is the side reachable at all? Undefined when it is, else the transport problem. */
-async function probe(side: DiffSideDeps): Promise<string | undefined> {
-  const url = side.bases.primary.replace(/\/$/, '') + '/';
-  const r = await side.client.send({ method: 'OPTIONS', url, headers: {} });
-  if (r.ok || r.error.code === 'BAD_RESPONSE' || r.error.code === 'RESPONSE_TOO_LARGE') return undefined;
-  return `${side.bases.primary}: ${r.error.message}`;
-}
-
 function emptyCounts(): OutcomeCounts {
   return { pass: 0, fail: 0, error: 0 };
 }
@@ -93,10 +83,11 @@ export function groupDifferences(perRun: ReadonlyArray<readonly Difference[]>): 
   return [...groups.values()].sort((a, b) => a.step - b.step || a.exchange - b.exchange || a.runs[0]! - b.runs[0]!);
 }
 
-function skipReason(scenario: Scenario, reference: SideContext, target: SideContext): string | undefined {
+function skipReason(scenario: Scenario, reference: Session, target: Session): string | undefined {
   if (scenario.model) return 'a model scenario has no steps to compare: run it against each target with conform run';
-  const r = missingCapability(scenario.requires, reference.profile);
-  const t = missingCapability(scenario.requires, target.profile);
+  // Each side's session decides as `conform run` does (capabilities, the out-of-band listener's reachability).
+  const r = reference.skipReason(scenario);
+  const t = target.skipReason(scenario);
   const reasons = [r ? `reference profile: ${r}` : undefined, t ? `target profile: ${t}` : undefined].filter((x) => x !== undefined);
   if (reasons.length > 0) return reasons.join('; ');
   // Both sides get the same generated values, sized by the reference's declared limit: a body over one side's limit
@@ -111,36 +102,28 @@ function skipReason(scenario: Scenario, reference: SideContext, target: SideCont
 interface Context {
   reference: DiffSideDeps;
   target: DiffSideDeps;
-  execReference: SideExec;
-  execTarget: SideExec;
+  /** Each side's session (runner/session.ts), as `conform run` opens one. */
+  sessions: { reference: Session; target: Session };
   redactor: Redactor;
   options: RunDiffOptions;
 }
 
-/** What one side's executions share for the whole diff; each scenario adds its own connections and `uniq`. */
-type SideExec = Omit<ExecDeps, 'seed' | 'client' | 'uniq'> & { client: HttpClient; runTag: string };
-
-/** One scenario's view of a side: its own connections (closed by the caller) and its own `uniq` values. */
-function forScenario(side: SideExec, index: number, idle: ExecDeps['idle']): Omit<ExecDeps, 'seed'> {
-  const { runTag, client, ...rest } = side;
-  return { ...rest, client: client.session(), uniq: scenarioUniq(runTag, index), ...(idle ? { idle } : {}) };
-}
-
 async function diffScenario(scenario: Scenario, index: number, c: Context, idle: ExecDeps['idle']): Promise<ScenarioDiff> {
-  const execReference = forScenario(c.execReference, index, idle);
-  const execTarget = forScenario(c.execTarget, index, idle);
+  const extras = idle ? { idle } : {};
+  const reference = c.sessions.reference.scenarioDeps(index, extras);
+  const target = c.sessions.target.scenarioDeps(index, extras);
   try {
-    return await diffScenarioWith(scenario, { ...c, execReference, execTarget });
+    return await diffScenarioWith(scenario, c, reference.deps, target.deps);
   } finally {
-    await Promise.all([execReference.client.close(), execTarget.client.close()]);
+    await Promise.all([reference.close(), target.close()]);
   }
 }
 
-async function diffScenarioWith(scenario: Scenario, c: Omit<Context, 'execReference' | 'execTarget'> & { execReference: Omit<ExecDeps, 'seed'>; execTarget: Omit<ExecDeps, 'seed'> }): Promise<ScenarioDiff> {
+async function diffScenarioWith(scenario: Scenario, c: Context, execReference: ExecDeps, execTarget: ExecDeps): Promise<ScenarioDiff> {
   const started = performance.now();
   const base = { id: scenario.id, title: scenario.title, file: scenario.file };
   const outcomes = { reference: emptyCounts(), target: emptyCounts() };
-  const skipped = skipReason(scenario, c.reference, c.target);
+  const skipped = skipReason(scenario, c.sessions.reference, c.sessions.target);
   if (skipped) {
     return { ...base, status: 'skipped', reason: skipped, runs: 0, requests: { reference: 0, target: 0 }, outcomes, differences: [], ignored: {}, durationMs: 0 };
   }
@@ -150,8 +133,8 @@ async function diffScenarioWith(scenario: Scenario, c: Omit<Context, 'execRefere
   const perRun: Difference[][] = [];
   const ignored: Record<string, number> = {};
   for (const values of valueSets) {
-    const r = await executeOnce(scenario, values, { ...c.execReference, seed });
-    const t = await executeOnce(scenario, values, { ...c.execTarget, seed });
+    const r = await executeOnce(scenario, values, { ...execReference, seed });
+    const t = await executeOnce(scenario, values, { ...execTarget, seed });
     requests.reference += r.requests;
     requests.target += t.requests;
     count(outcomes.reference, r);
@@ -179,19 +162,9 @@ async function diffScenarioWith(scenario: Scenario, c: Omit<Context, 'execRefere
   return c.redactor.value(result);
 }
 
-function execDeps(side: DiffSideDeps, redactor: Redactor, options: RunDiffOptions): SideExec {
-  return {
-    client: side.client,
-    runTag: randomBytes(4).toString('hex'),
-    bases: side.bases,
-    profile: side.profile,
-    redactor,
-    authenticator: side.authenticator,
-    // One token source per side for the whole diff, on the side's own connection: tokens outlive scenarios.
-    tokens: createTokenSource({ client: side.client, profile: side.profile, authenticator: side.authenticator, secret: (v) => redactor.add(v) }),
-    maxTranscript: options.maxTranscript ?? 10_000,
-    ...(options.now ? { now: options.now } : {}),
-  };
+/** One side's session: its probe, what it learns, its credentials, its cleanup — as `conform run` has them. */
+function sideSession(side: DiffSideDeps, options: RunDiffOptions): Promise<Session> {
+  return openSession(side, { bases: side.bases, seed: options.seed, maxTranscript: options.maxTranscript ?? 10_000, ...(options.now ? { now: options.now } : {}) });
 }
 
 /**
@@ -202,23 +175,14 @@ export async function runDiff(suite: Suite, reference: DiffSideDeps, target: Dif
   const now = options.now ?? (() => new Date());
   const startedAt = now();
   const t0 = performance.now();
-  const [referenceRedactor, targetRedactor] = [profileRedactor(reference.profile), profileRedactor(target.profile)];
-  const redactor = bothRedactors(referenceRedactor, targetRedactor);
   const selected = selectScenarios(suite.scenarios, options.filter);
-  const c: Context = {
-    reference,
-    target,
-    execReference: execDeps(reference, referenceRedactor, options),
-    execTarget: execDeps(target, targetRedactor, options),
-    redactor,
-    options,
-  };
+  const sessions = { target: await sideSession(target, options), reference: await sideSession(reference, options) };
+  const redactor = bothRedactors(sessions.reference.redactor, sessions.target.redactor);
+  const c: Context = { reference, target, sessions, redactor, options };
   const scenarios: ScenarioDiff[] = [];
   let unreachable: { side: Side; message: string } | undefined;
-  const targetProblem = await probe(target);
-  const referenceProblem = targetProblem ? undefined : await probe(reference);
-  if (targetProblem) unreachable = { side: 'target', message: targetProblem };
-  else if (referenceProblem) unreachable = { side: 'reference', message: referenceProblem };
+  if (sessions.target.unreachable) unreachable = { side: 'target', message: sessions.target.unreachable };
+  else if (sessions.reference.unreachable) unreachable = { side: 'reference', message: sessions.reference.unreachable };
   if (!unreachable) {
     const results = await runAll(selected, {
       concurrency: options.concurrency ?? RUN_OPTION_SPEC.concurrency.default,
@@ -230,6 +194,8 @@ export async function runDiff(suite: Suite, reference: DiffSideDeps, target: Dif
     });
     scenarios.push(...results);
   }
+  // Each side is left as it was found.
+  await Promise.all([sessions.reference.finish(), sessions.target.finish()]);
   const tally = (s: ScenarioDiff['status']) => scenarios.filter((x) => x.status === s).length;
   return redactor.value({
     schemaVersion: 1,

@@ -2,9 +2,8 @@
  * `report.html`: a single self-contained page for an auditor. No network and no external assets (a CSP forbids
  * them); every value from the run — titles, reasons, URLs, headers, bodies — is HTML-escaped text, never markup.
  */
-import { exitCodeFor } from '../runner/run-suite.js';
 import type { RunResult, ScenarioStatus } from '../runner/types.js';
-import { classify, type Verdict as ScenarioVerdict } from '../runner/verdict.js';
+import { classify, runVerdict, type RunVerdict as Verdict, type RunVerdictInfo } from '../runner/verdict.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { duration, esc, plural } from './html/escape.js';
 import { RULE_STATUSES, renderMatrix } from './html/matrix.js';
@@ -15,46 +14,7 @@ export type { Matrix, StatusCounts } from './html/matrix.js';
 export { groupOf, scenariosInReportOrder, GROUP_ORDER } from './html/scenarios.js';
 export type { ScenarioGroup } from './html/scenarios.js';
 
-/** The banner's verdict. */
-export type Verdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'INCONCLUSIVE';
-
-/** The verdict of a run, the exit code `conform run` gives it, and why. */
-export interface VerdictInfo {
-  verdict: Verdict;
-  exitCode: 0 | 1 | 2 | 3;
-  why: string;
-}
-
-/**
- * The run's verdict as `conform run` decides its exit code (CONTRACT.md): UNREACHABLE (3) when the target was never
- * reached; INCONCLUSIVE (2) when nothing was checked (no scenario, all skipped, or no MUST scenario ran); FAIL (1)
- * when a MUST scenario failed or errored (with `--strict`, any scenario); PASS (0) otherwise.
- *
- * @param run - the run.
- */
-export function verdictOf(run: RunResult): VerdictInfo {
-  const s = run.summary;
-  const verdicts = run.scenarios.map((x) => classify(x, run.options));
-  const count = (...of: ScenarioVerdict[]) => verdicts.filter((v) => of.includes(v)).length;
-  const baselined = count('baselined');
-  const known = baselined ? `; ${baselined} known (baselined) failure${baselined === 1 ? '' : 's'} not counted` : '';
-  const nothingChecked = s.total === 0 || s.total === s.skipped;
-  const noMust = !run.unreachable && !run.scenarios.some((x) => x.level === 'MUST' && x.status !== 'skipped');
-  if (run.unreachable) {
-    return { verdict: 'UNREACHABLE', exitCode: nothingChecked ? 2 : exitCodeFor(run, run.options.strict), why: `target unreachable: ${run.unreachable}` };
-  }
-  if (nothingChecked) {
-    return { verdict: 'INCONCLUSIVE', exitCode: 2, why: s.total === 0 ? 'no scenario was selected' : 'every selected scenario was skipped; nothing was checked' };
-  }
-  if (noMust) return { verdict: 'INCONCLUSIVE', exitCode: 2, why: 'the selection covers no MUST rule; a run that checks nothing mandatory is not a pass' };
-  const code = exitCodeFor(run, run.options.strict);
-  if (code === 1) {
-    const what = run.options.strict ? 'scenario' : 'MUST scenario';
-    return { verdict: 'FAIL', exitCode: 1, why: `${plural(count('fail', 'error'), what)} failed or errored${run.options.strict ? ' (--strict)' : ''}${known}` };
-  }
-  const warnings = count('warn');
-  return { verdict: 'PASS', exitCode: code, why: `every MUST scenario that ran passed${warnings ? `; ${plural(warnings, 'SHOULD/MAY warning')}` : ''}${known}` };
-}
+export { runVerdict as verdictOf, type RunVerdict as Verdict, type RunVerdictInfo as VerdictInfo } from '../runner/verdict.js';
 
 function verdictClass(v: Verdict): string {
   switch (v) {
@@ -75,7 +35,7 @@ function verdictClass(v: Verdict): string {
 
 const SCENARIO_STATUSES: readonly ScenarioStatus[] = ['failed', 'errored', 'skipped', 'passed'];
 
-function header(run: RunResult, v: VerdictInfo): string {
+function header(run: RunResult, v: RunVerdictInfo): string {
   const meta: Array<[string, string]> = [
     ['Tool', `${run.tool.name} ${run.tool.version}`],
     ['Target', run.target],
@@ -136,7 +96,7 @@ function filters(): string {
  * @returns the HTML document.
  */
 export function renderHtml(run: RunResult): string {
-  const v = verdictOf(run);
+  const v = runVerdict(run);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -1,13 +1,13 @@
 /** Markdown summary for pull requests and GitHub's job summary: verdict, counts, the matrix, failures first. */
 import type { RunResult, ScenarioResult } from '../runner/types.js';
-import { classify, failsRun, reasonsOf, VERDICT_LABEL, type Verdict } from '../runner/verdict.js';
+import { classify, failsRun, reasonsOf, runVerdict, VERDICT_LABEL, type RunVerdict, type Verdict } from '../runner/verdict.js';
 
 const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
-export function verdictOf(run: RunResult): 'PASS' | 'FAIL' | 'UNREACHABLE' {
-  if (run.unreachable) return 'UNREACHABLE';
-  return run.scenarios.some((s) => failsRun(s, run.options)) ? 'FAIL' : 'PASS';
+/** The run's verdict (runner/verdict.ts, the one every reporter and the exit code use). */
+export function verdictOf(run: RunResult): RunVerdict {
+  return runVerdict(run).verdict;
 }
 
 /** Sections in the spec's order: numbered ones numerically, then the standards (RFC …). */
@@ -37,7 +37,7 @@ export function renderMarkdown(run: RunResult): string {
   const s = run.summary;
   const out: string[] = [];
   const verdict = verdictOf(run);
-  out.push(`## conform: ${verdict === 'PASS' ? '✅' : '❌'} ${verdict} — ${run.target}`, '');
+  out.push(`## conform: ${verdict === 'PASS' ? '✅' : verdict === 'INCONCLUSIVE' ? '⚠️' : '❌'} ${verdict} — ${run.target}`, '');
   out.push(`${s.passed} passed · ${s.failed} failed · ${s.errored} errored · ${s.skipped} skipped · ${s.total} scenarios · seed \`${run.seed}\` · ${(run.durationMs / 1000).toFixed(1)} s`, '');
   if (run.unreachable) out.push(`**Target unreachable:** ${cell(run.unreachable)}`, '');
   const sections = [...new Set(run.rules.map((r) => r.section))].sort(sectionOrder);

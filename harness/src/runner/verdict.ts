@@ -4,7 +4,7 @@
  * otherwise it is a warning. A result listed in the baseline never counts.
  */
 import type { Level } from '../spec/types.js';
-import type { ScenarioResult, ScenarioStatus } from './types.js';
+import type { RunResult, ScenarioResult, ScenarioStatus } from './types.js';
 
 export type Verdict = 'pass' | 'fail' | 'warn' | 'error' | 'skip' | 'baselined';
 
@@ -83,4 +83,54 @@ export function reasonsOf(r: ScenarioResult): string[] {
       throw new Error(`unknown status ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** A run's verdict, as every reporter shows it and `conform run` exits with it. */
+export type RunVerdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'INCONCLUSIVE';
+
+/** The verdict of a run, the exit code `conform run` gives it, and why. */
+export interface RunVerdictInfo {
+  verdict: RunVerdict;
+  exitCode: 0 | 1 | 2 | 3;
+  why: string;
+}
+
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/**
+ * Exit code per CONTRACT.md from the results alone: 3 when the target was never reachable, 1 when a MUST scenario
+ * failed or errored (or, with `strict`, any scenario), 0 otherwise. {@link runVerdict} adds the inconclusive runs.
+ */
+export function exitCodeFor(run: RunResult, strict: boolean): 0 | 1 | 3 {
+  if (run.unreachable) return 3;
+  return run.scenarios.some((s) => failsRun(s, { strict })) ? 1 : 0;
+}
+
+/**
+ * The run's verdict — the one rule the exit code, the console, HTML and Markdown share (CONTRACT.md): UNREACHABLE (3)
+ * when the target was never reached; INCONCLUSIVE (2) when nothing was checked (no scenario, all skipped, or no MUST
+ * scenario ran); FAIL (1) when a MUST scenario failed or errored (with `--strict`, any scenario); PASS (0) otherwise.
+ */
+export function runVerdict(run: RunResult): RunVerdictInfo {
+  const s = run.summary;
+  const verdicts = run.scenarios.map((x) => classify(x, run.options));
+  const count = (...of: Verdict[]) => verdicts.filter((v) => of.includes(v)).length;
+  const baselined = count('baselined');
+  const known = baselined ? `; ${baselined} known (baselined) failure${baselined === 1 ? '' : 's'} not counted` : '';
+  const nothingChecked = s.total === 0 || s.total === s.skipped;
+  const noMust = !run.unreachable && !run.scenarios.some((x) => x.level === 'MUST' && x.status !== 'skipped');
+  if (run.unreachable) {
+    return { verdict: 'UNREACHABLE', exitCode: nothingChecked ? 2 : exitCodeFor(run, run.options.strict), why: `target unreachable: ${run.unreachable}` };
+  }
+  if (nothingChecked) {
+    return { verdict: 'INCONCLUSIVE', exitCode: 2, why: s.total === 0 ? 'no scenario was selected' : 'every selected scenario was skipped; nothing was checked' };
+  }
+  if (noMust) return { verdict: 'INCONCLUSIVE', exitCode: 2, why: 'the selection covers no MUST rule; a run that checks nothing mandatory is not a pass' };
+  const code = exitCodeFor(run, run.options.strict);
+  if (code === 1) {
+    const what = run.options.strict ? 'scenario' : 'MUST scenario';
+    return { verdict: 'FAIL', exitCode: 1, why: `${plural(count('fail', 'error'), what)} failed or errored${run.options.strict ? ' (--strict)' : ''}${known}` };
+  }
+  const warnings = count('warn');
+  return { verdict: 'PASS', exitCode: code, why: `every MUST scenario that ran passed${warnings ? `; ${plural(warnings, 'SHOULD/MAY warning')}` : ''}${known}` };
 }

@@ -4,7 +4,6 @@
  * suite is defined, so the tests exist at collection time; the target is started, and the signers checked, in
  * `beforeAll`.
  */
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { createAuthenticator } from '../auth/authenticator.js';
@@ -12,12 +11,10 @@ import { assertSignersAgree } from '../auth/vectors.js';
 import { ConformError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { missingCapability } from '../profile/capabilities.js';
-import type { ResolvedProfile } from '../profile/schema.js';
-import type { ExecDeps } from '../runner/exec-types.js';
-import { profileRedactor, scenarioUniq, selectScenarios } from '../runner/run-suite.js';
+import { selectScenarios } from '../runner/run-suite.js';
+import { openSession, type Session } from '../runner/session.js';
 import { Lanes } from '../runner/schedule.js';
-import { createTokenSource } from '../runner/tokens.js';
-import { baseOf, runScenario, scenarioSeed } from '../runner/scenario.js';
+import { baseOf, scenarioSeed } from '../runner/scenario.js';
 import type { ScenarioResult, ScenarioStatus } from '../runner/types.js';
 import type { Level, Scenario } from '../spec/types.js';
 import { bundledPaths, loadProfileSync, loadRulesSync, loadSuiteSync } from './load-sync.js';
@@ -58,7 +55,7 @@ export interface ConformSuite {
   readonly seed: number;
   readonly runs: number;
   readonly strict: boolean;
-  /** Scenario id → harness result, filled as each test finishes (skipped and `-t`-filtered tests leave no entry). */
+  /** Scenario id → harness result, filled as each test finishes, skips included (`-t`-filtered tests leave no entry). */
   readonly results: ReadonlyMap<string, ScenarioResult>;
 }
 
@@ -76,17 +73,10 @@ export class ConformScenarioFailure extends Error {
   }
 }
 
-/** What every scenario's execution shares; each adds its own connections and `uniq` values. */
-type RunDeps = Omit<ExecDeps, 'uniq'> & { runTag: string };
-
-/** Everything the tests share once `beforeAll` has run. */
+/** Everything the tests share once `beforeAll` has run: the run's session (runner/session.ts), as `conform run`'s. */
 interface Live {
-  deps: RunDeps;
-  profile: ResolvedProfile;
+  session: Session;
   client: HttpClient;
-  /** Set when the reachability probe failed; cleared in effect once any scenario gets an answer. */
-  unreachable?: string;
-  reached: boolean;
   targetUrl?: string;
 }
 
@@ -141,9 +131,14 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
     live = undefined;
     server = undefined;
     try {
-      await current?.client.close();
+      // What the run created on the target is deleted, as `conform run` does.
+      await current?.session.finish();
     } finally {
-      await started?.close();
+      try {
+        await current?.client.close();
+      } finally {
+        await started?.close();
+      }
     }
   };
 
@@ -159,32 +154,9 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
         ...(options.insecure !== undefined ? { insecure: options.insecure } : {}),
         ...(options.ca !== undefined ? { ca: options.ca } : {}),
       }, server);
-      const redactor = profileRedactor(resolved.profile);
-      const authenticator = createAuthenticator({ profile: resolved.profile });
-      const deps: RunDeps = {
-        client,
-        bases: resolved.bases,
-        profile: resolved.profile,
-        redactor,
-        authenticator,
-        runTag: randomBytes(4).toString('hex'),
-        seed: settings.seed,
-        tokens: createTokenSource({ client, profile: resolved.profile, authenticator, secret: (v) => redactor.add(v) }),
-      };
-      // As runSuite: a target that answers nothing at all is reported once per scenario without sending more.
-      const base = resolved.bases.primary;
-      const probe = await client.send({ method: 'OPTIONS', url: base.replace(/\/$/, '') + '/', headers: {} });
-      const unreachable = !probe.ok && probe.error.code !== 'BAD_RESPONSE' && probe.error.code !== 'RESPONSE_TOO_LARGE'
-        ? redactor.text(`${base}: ${probe.error.message}`)
-        : undefined;
-      live = {
-        deps,
-        profile: resolved.profile,
-        client,
-        reached: unreachable === undefined,
-        ...(unreachable ? { unreachable } : {}),
-        ...(typeof target === 'string' ? { targetUrl: target } : {}),
-      };
+      // The same session as `conform run`: reachability, learning, skips (the out-of-band rule included), credentials.
+      const session = await openSession({ client, profile: resolved.profile, authenticator: createAuthenticator({ profile: resolved.profile }) }, { bases: resolved.bases, seed: settings.seed });
+      live = { session, client, ...(typeof target === 'string' ? { targetUrl: target } : {}) };
     } catch (err) {
       await client?.close().catch(() => {});
       await server?.close().catch(() => {});
@@ -208,35 +180,24 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
     if (!current) throw new ConformError('CONFORM_INTERNAL', 'conform: the suite is not set up (see the error of its beforeAll hook)');
     const meta: ConformTaskMeta = { id: scenario.id, level: scenario.level, status: 'skipped', seed: settings.seed, scenarioSeed: scenarioSeed(settings.seed, scenario.id) };
     ctx.task.meta.conform = meta;
-    const missing = missingCapability(scenario.requires, current.profile);
+    const missing = current.session.skipReason(scenario);
     if (missing) {
       meta.reason = missing;
+      results.set(scenario.id, { ...baseOf(scenario), status: 'skipped', reason: missing, requests: 0, runs: 0, durationMs: 0, transcript: [] });
       ctx.skip(missing);
     }
+    const replayPath = settings.replay.get(scenario.id);
+    const lane = await lanes.acquire(scenario.exclusive);
     let result: ScenarioResult;
-    if (current.unreachable && !current.reached) {
-      result = { ...baseOf(scenario), status: 'errored', reason: `target unreachable: ${current.unreachable}`, requests: 0, runs: 0, durationMs: 0, transcript: [] };
-    } else {
-      const replayPath = settings.replay.get(scenario.id);
-      const lane = await lanes.acquire(scenario.exclusive);
-      const { runTag, ...shared } = current.deps;
-      const client = shared.client.session();
-      try {
-        result = await runScenario(
-          scenario,
-          {
-            ...shared,
-            client,
-            uniq: scenarioUniq(runTag, selected.indexOf(scenario)),
-            ...(scenario.exclusive ? {} : { idle: <T>(wait: () => Promise<T>) => lanes.idle(wait) }),
-          },
-          { runs: settings.runs, seed: settings.seed, timeBudgetMs: shrinkBudget(settings), ...(replayPath ? { replayPath } : {}) },
-        );
-      } finally {
-        await client.close();
-        lanes.release(lane);
-      }
-      if (result.transcript.some((x) => x.response)) current.reached = true;
+    try {
+      result = await current.session.run(
+        scenario,
+        selected.indexOf(scenario),
+        { runs: settings.runs, seed: settings.seed, timeBudgetMs: shrinkBudget(settings), ...(replayPath ? { replayPath } : {}) },
+        scenario.exclusive ? {} : { idle: <T>(wait: () => Promise<T>) => lanes.idle(wait) },
+      );
+    } finally {
+      lanes.release(lane);
     }
     results.set(scenario.id, result);
     meta.status = result.status;

@@ -1,0 +1,215 @@
+/**
+ * One run against one target, whatever drives it — `conform run` (runSuite), `conform/vitest` and each side of
+ * `conform diff`: the reachability probe, learning what the profile is silent on, why a scenario is skipped, the
+ * shared credentials (tokens, OAuth 1 approvals), each scenario's own connections and `uniq` values, and at the end
+ * the deletion of what the run created. The drivers only decide the order, the reporting and the verdict: one
+ * engine, thin wrappers (as fast-check's `assert()` wraps `check()`).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { HttpClient } from '../http/client.js';
+import { formEncode } from '../http/percent.js';
+import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/learn.js';
+import { missingCapability } from '../profile/capabilities.js';
+import type { ResolvedProfile } from '../profile/schema.js';
+import type { Scenario } from '../spec/types.js';
+import { cleanUp, createLedger, recordingClient } from './cleanup.js';
+import type { Bases, ExecDeps } from './exec-types.js';
+import { createApprover } from './oauth1-approval.js';
+import { oobUnreachable } from './oob.js';
+import { createRedactor, type Redactor } from './redact.js';
+import { baseOf, runScenario, type ScenarioRunOptions } from './scenario.js';
+import { createTokenSource, type TokenSource } from './tokens.js';
+import { redactExchange } from './transcript.js';
+import type { Exchange, ScenarioResult } from './types.js';
+
+export interface SessionDeps {
+  client: HttpClient;
+  profile: ResolvedProfile;
+  authenticator: Authenticator;
+}
+
+export interface SessionOptions {
+  bases: Bases;
+  /** The run seed (templates read it as `seed`). */
+  seed: number;
+  /** Learn what the profile is silent on before anything is judged (default true; `conform diff` compares as declared). */
+  learn?: boolean;
+  /** Most exchanges kept per scenario run (default: the executor's). */
+  maxTranscript?: number;
+  /** The harness clock, for the signers' dates. */
+  now?: () => Date;
+}
+
+/** What a session learned and left, for the run's report. */
+export interface SessionReport {
+  learned?: Array<{ key: string; value: unknown; how: string }>;
+  /** The requests the learning sent (bounded, redacted). */
+  learning?: Exchange[];
+  /** What the run created and could not delete (or kept). */
+  leftovers?: string[];
+  cleanup?: { created: number; deleted: number; kept?: boolean };
+}
+
+export interface Session {
+  /** The profile the run judges by: the file's, with what was learned filled in. */
+  readonly profile: ResolvedProfile;
+  readonly authenticator: Authenticator;
+  readonly redactor: Redactor;
+  readonly bases: Bases;
+  /** Set when the target did not answer the reachability probe (redacted). */
+  readonly unreachable?: string;
+  /** True once the target has answered anything (the probe, or any scenario). */
+  readonly reached: boolean;
+  readonly learning?: LearnOutcome;
+  /** Why `scenario` is skipped under this profile and target (a capability the profile lacks, an unreachable out-of-band listener), or null. */
+  skipReason(scenario: Scenario): string | null;
+  /**
+   * What one scenario's executions use: its own connections (close with `close`), its own `uniq` values, the
+   * run's token source. `index` is the scenario's position in the selection.
+   */
+  scenarioDeps(index: number, extras?: Pick<ExecDeps, 'idle' | 'atRunEnd'>): { deps: ExecDeps; close(): Promise<void> };
+  /** Runs one scenario as `conform run` does: skipped, unreachable, or run on its own connections. */
+  run(scenario: Scenario, index: number, options: ScenarioRunOptions, extras?: Pick<ExecDeps, 'idle' | 'atRunEnd'>): Promise<ScenarioResult>;
+  /** Deletes what the run created (unless `keep`), and says what was learned and what was left. */
+  finish(options?: { keep?: boolean; onCleanup?: (articles: number) => void }): Promise<SessionReport>;
+}
+
+/** Most exchanges of the learning kept for the report. */
+const MAX_LEARNING_EXCHANGES = 60;
+/** The `uniq` position of the session's own values (scenarios count from 0; this never meets one of theirs). */
+const SESSION_INDEX = 36 ** 3 - 1;
+
+/** Every secret the profile holds, for redaction. */
+export function profileRedactor(profile: ResolvedProfile): Redactor {
+  const secrets = profile.users.flatMap((u) => [u.password, u.secret]).filter((s): s is string => !!s);
+  if (profile.auth.oauth2) secrets.push(profile.auth.oauth2.clientSecret);
+  if (profile.auth.oauth1) secrets.push(profile.auth.oauth1.consumerSecret);
+  const pairs = profile.users.filter((u) => u.password).map((u) => [u.name, u.password as string] as const);
+  for (const c of [profile.auth.oauth2, profile.auth.oauth2?.otherClient]) {
+    if (!c) continue;
+    secrets.push(c.clientSecret);
+    pairs.push([c.clientId, c.clientSecret]);
+    pairs.push([formEncode(c.clientId), formEncode(c.clientSecret)]);
+  }
+  return createRedactor(secrets, pairs);
+}
+
+/**
+ * The `uniq` values of one scenario: the run's tag, the scenario's position (three base-36 digits, so the values of
+ * two scenarios never meet) and a counter. They depend on nothing another scenario does, so a run gives the same
+ * values at any concurrency.
+ */
+export function scenarioUniq(runTag: string, index: number): () => string {
+  const prefix = `${runTag}${index.toString(36).padStart(3, '0')}`;
+  let counter = 0;
+  return () => `${prefix}${(counter++).toString(36)}`;
+}
+
+/** Opens a session: probes the target, learns what the profile is silent on, sets up the shared credentials. */
+export async function openSession(deps: SessionDeps, options: SessionOptions): Promise<Session> {
+  const redactor = profileRedactor(deps.profile);
+  const runTag = randomBytes(4).toString('hex');
+  const primary = options.bases.primary;
+  const probe = await deps.client.send({ method: 'OPTIONS', url: primary.replace(/\/$/, '') + '/', headers: {} });
+  const unreachable = !probe.ok && probe.error.code !== 'BAD_RESPONSE' && probe.error.code !== 'RESPONSE_TOO_LARGE' ? redactor.text(`${primary}: ${probe.error.message}`) : undefined;
+  let reached = unreachable === undefined;
+  const learning = unreachable === undefined && options.learn !== false ? await learnSilent(deps, options.bases, redactor, runTag) : undefined;
+  const profile = learning?.profile ?? deps.profile;
+  const authenticator = learning ? deps.authenticator.withProfile(profile) : deps.authenticator;
+  const secret = (v: string) => redactor.add(v);
+  // One token source for the run, on the run's own connection: tokens outlive the scenario that first needed them.
+  const approver = createApprover({ client: deps.client, profile, authenticator, secret, ...(learning?.approval ? { known: learning.approval } : {}) });
+  const tokens: TokenSource = createTokenSource({ client: deps.client, profile, authenticator, secret, approver });
+  // Every article the scenarios create is noted, to be deleted when the run ends.
+  const ledger = createLedger(profile, options.bases);
+  const recording = recordingClient(deps.client, ledger);
+
+  const scenarioDeps: Session['scenarioDeps'] = (index, extras = {}) => {
+    const client = recording.session();
+    const execDeps: ExecDeps = {
+      client,
+      bases: options.bases,
+      profile,
+      redactor,
+      authenticator,
+      uniq: scenarioUniq(runTag, index),
+      seed: options.seed,
+      tokens,
+      ...(options.maxTranscript !== undefined ? { maxTranscript: options.maxTranscript } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      ...extras,
+    };
+    return { deps: execDeps, close: () => client.close() };
+  };
+
+  const skipReason: Session['skipReason'] = (scenario) =>
+    missingCapability(scenario.requires, profile) ?? (scenario.requires.includes('oob') ? oobUnreachable(primary, profile.oob.url) : null);
+
+  const session: Session = {
+    profile,
+    authenticator,
+    redactor,
+    bases: options.bases,
+    ...(unreachable !== undefined ? { unreachable } : {}),
+    get reached() {
+      return reached;
+    },
+    ...(learning ? { learning } : {}),
+    skipReason,
+    scenarioDeps,
+    async run(scenario, index, runOptions, extras) {
+      const missing = skipReason(scenario);
+      if (missing) return { ...baseOf(scenario), status: 'skipped', reason: missing, requests: 0, runs: 0, durationMs: 0, transcript: [] };
+      if (unreachable && !reached) {
+        return { ...baseOf(scenario), status: 'errored', reason: `target unreachable: ${unreachable}`, requests: 0, runs: 0, durationMs: 0, transcript: [] };
+      }
+      const own = scenarioDeps(index, extras);
+      try {
+        const result = await runScenario(scenario, own.deps, runOptions);
+        if (result.transcript.some((x) => x.response)) reached = true;
+        return result;
+      } finally {
+        await own.close();
+      }
+    },
+    async finish(finishOptions = {}) {
+      const created = ledger.created();
+      let left = created;
+      if (!finishOptions.keep && created.length > 0) {
+        finishOptions.onCleanup?.(created.length);
+        const own = scenarioDeps(SESSION_INDEX);
+        try {
+          left = (await cleanUp(created, own.deps)).left;
+        } finally {
+          await own.close();
+        }
+      }
+      const leftovers = [...(learning?.leftovers ?? []), ...left];
+      const learned = learning?.learned.map((l) => ({ ...l, how: redactor.text(l.how) })) ?? [];
+      return {
+        ...(learned.length > 0 ? { learned } : {}),
+        ...(learning && learning.exchanges.length > 0 ? { learning: learning.exchanges.slice(0, MAX_LEARNING_EXCHANGES).map((x) => redactExchange(x, redactor)) } : {}),
+        ...(leftovers.length > 0 ? { leftovers } : {}),
+        cleanup: { created: created.length + ledger.missed(), deleted: finishOptions.keep ? 0 : created.length - left.length, ...(finishOptions.keep ? { kept: true } : {}) },
+      };
+    },
+  };
+  return session;
+}
+
+/**
+ * Learns what the profile is silent on (harness/src/learn), on a connection of its own; undefined when the profile
+ * declares every learnable key and pins or does not need the OAuth 1 approval.
+ */
+async function learnSilent(deps: SessionDeps, bases: Bases, redactor: Redactor, runTag: string): Promise<LearnOutcome | undefined> {
+  const silent = LEARNABLE_KEYS.filter((k) => !deps.profile.declared.has(k));
+  const approvalOpen = deps.profile.auth.oauth1 !== undefined && deps.profile.auth.oauth1.approval === undefined && !deps.profile.declared.has('auth.schemes');
+  if (silent.length === 0 && !approvalOpen) return undefined;
+  const client = deps.client.session();
+  try {
+    return await learnOpenPoints({ client, bases, profile: deps.profile, authenticator: deps.authenticator, redactor, uniq: scenarioUniq(runTag, SESSION_INDEX) });
+  } finally {
+    await client.close();
+  }
+}
