@@ -7,8 +7,11 @@ export { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './o
 export type { RunningServer, ServerOptions, ResolvedServerOptions } from './server.js';
 export { handle, handleAsync, createState, allowedMethods } from './handle.js';
 export type { AuthOptions } from './handle.js';
-export { CLUSTER_FAULTS, FAULTS, FAULT_NAMES, RESTART_FAULTS, SCENARIO_FAULT_NAMES, isClusterFault, isFaultName } from './faults.js';
-export type { ClusterFaultName, FaultName, RestartFaultName, ScenarioFaultName } from './faults.js';
+export { CLUSTER_FAULTS, FAULTS, FAULT_NAMES, RESTART_FAULTS, SCENARIO_FAULT_NAMES, isClusterFault, isFaultName } from './faults/registry.js';
+export type { ClusterFaultName, FaultName, RestartFaultName, ScenarioFaultName } from './faults/registry.js';
+export { faultKit } from './faults/index.js';
+export type { FaultKit, IoFaults } from './faults/index.js';
+export { RULES } from './rules.js';
 export { VARIANTS, VARIANT_NAMES, VariantError, applyProfilePatch, combinableVariants, isVariantName, parseVariantNames, variantProfile } from './variants.js';
 export type { ProfilePatch, VariantName, VariantSpec } from './variants.js';
 export { DEFAULT_USERS, InvalidUserError, userTable } from './auth/users.js';
@@ -61,11 +64,11 @@ export type { ChangeListener, DecodedJournal, StateChange } from './store/change
 export { DataDirInUseError, JournalCorruptError, JournalWriteError, JOURNAL_FILE, openJournal } from './store/journal.js';
 export type { Journal, JournalLoad, JournalOptions } from './store/journal.js';
 export { matchRoute } from './routes/table.js';
-export type { Route, RouteKind, Handler, HandlerContext } from './routes/route.js';
+export type { Route, RouteKind, Handler, HandlerContext } from './types.js';
 export { checkXmlMediaType } from './request.js';
 export { KNOWN_METHODS, WEBDAV_METHODS, isKnownMethod } from './records.js';
 export type { Article, ConnectionMemory, HeaderMap, Limits, Method, RequestRecord, ResponseRecord } from './records.js';
-export type { AuthSettings, HandlerDeps, ServerState } from './types.js';
+export type { AnswerRewrite, AuthSettings, FaultHooks, HandlerDeps, Rules, ServerState } from './types.js';
 export { DEFAULT_PREFIX, PREFIX_PATTERN, keyLayout } from './cluster/keys.js';
 export type { CredentialKind, KeyLayout } from './cluster/keys.js';
 export { RedisEvictionError, SharedStoreError, connectRedis, displayRedisUrl } from './cluster/redis.js';

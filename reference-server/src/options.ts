@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_USERS } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
-import type { FaultName } from './faults.js';
+import type { FaultName } from './faults/registry.js';
 import type { VariantName } from './variants.js';
 import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
 import type { OAuth1Consumer, OAuth2Client } from './oauth/accounts.js';

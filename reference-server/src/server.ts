@@ -3,13 +3,16 @@ import type { IncomingMessage, Server, ServerOptions as HttpServerOptions, Serve
 import { createServer as createTlsServer } from 'node:https';
 import type { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ConnectionGate, lingeringClose } from './connections.js';
+import { ConnectionGate } from './connections.js';
+import { faultKit } from './faults/index.js';
+import type { IoFaults } from './faults/index.js';
 import type { ConnectionMemory } from './records.js';
-import { createState, handleAsync, unparsedMethodResponse } from './handle.js';
+import { createState, handleAsync } from './handle.js';
 import { declaredLength, readBody, toRequestRecord, writeResponse } from './io.js';
 import { resolveServerOptions } from './options.js';
 import type { ResolvedServerOptions, ServerOptions } from './options.js';
-import { byteLength, problem, reasonPhrase } from './responses.js';
+import { answerConnect, rejectClient } from './parser-errors.js';
+import { byteLength, problem } from './responses.js';
 import type { ChangeListener } from './store/changes.js';
 import { openJournal } from './store/journal.js';
 import type { Journal } from './store/journal.js';
@@ -21,7 +24,7 @@ import type { SharedContext } from './cluster/shared-handler.js';
 import type { ResponseRecord } from './records.js';
 import type { HandlerDeps, ServerState } from './types.js';
 
-export { parseFaultNames, UnknownFaultError } from './faults.js';
+export { parseFaultNames, UnknownFaultError } from './faults/registry.js';
 export { resolveServerOptions } from './options.js';
 export type { ResolvedServerOptions, ServerOptions } from './options.js';
 
@@ -50,9 +53,11 @@ interface Shared {
   state: ServerState;
   deps: HandlerDeps;
   options: ResolvedServerOptions;
+  /** What the switched-on faults change in this IO shell. */
+  io: IoFaults;
   /** The `--data` journal: every answer waits until the changes made so far are on disk. */
   journal?: Journal;
-  /** Per-socket memory, only under the `connection-remembers` fault. */
+  /** Per-socket memory, only when a fault asks for it. */
   memory?: WeakMap<object, ConnectionMemory>;
   /** With `redis`: the store this instance shares with the others of its cluster. */
   cluster?: SharedContext;
@@ -72,6 +77,7 @@ interface Listener {
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const resolved = resolveServerOptions(options);
+  const kit = faultKit(resolved.faults);
   let journal: Journal | undefined;
   const state = createState(
     { maxArticles: resolved.maxArticles, maxBodyBytes: resolved.maxBodyBytes },
@@ -86,20 +92,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       tokenCapacity: resolved.tokenCapacity,
       oauth1Consumers: resolved.oauth1Consumers,
     },
-    resolved.dataDir === undefined ? undefined : journalListener(resolved, (change) => journal?.append(change)),
+    resolved.dataDir === undefined ? undefined : journalListener(kit.io, (change) => journal?.append(change)),
   );
   if (resolved.dataDir !== undefined) {
     journal = await openJournal(resolved.dataDir, state, { nowMs: () => resolved.now().getTime(), log: resolved.log });
   }
-  const deps: HandlerDeps = { now: resolved.now, newId: resolved.newId, faults: resolved.faults, variants: resolved.variants };
+  const deps: HandlerDeps = { now: resolved.now, newId: resolved.newId, faults: resolved.faults, variants: resolved.variants, ...kit.deps };
   const { redis } = resolved;
   const store = redis === undefined ? undefined : await connectRedis(redis.url, { timeoutMs: redis.timeoutMs, connectionName: `conform-${redis.prefix}-${redis.instance}`, log: resolved.log });
   const shared: Shared = {
     state,
     deps,
     options: resolved,
+    io: kit.io,
     ...(journal === undefined ? {} : { journal }),
-    ...(resolved.faults.has('connection-remembers') ? { memory: new WeakMap() } : {}),
+    ...(kit.io.remembersConnections ? { memory: new WeakMap() } : {}),
     ...(store === undefined || redis === undefined ? {} : { cluster: { store, layout: keyLayout(redis.prefix, redis.instance, resolved.faults), local: state, log: resolved.log } }),
     gate: new ConnectionGate({ maxConnections: resolved.maxConnections, maxPerClient: resolved.maxConnectionsPerClient, lingerMs: resolved.lingerMs }, resolved.log),
   };
@@ -151,21 +158,15 @@ function wire(server: Server, secure: boolean, shared: Shared): Listener {
   if (secure) server.on('secureConnection', (socket: object) => established.add(socket));
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (secure && !established.has(socket)) socket.destroy();
-    else rejectClient(err, socket, shared.deps, options.lingerMs);
+    else rejectClient(err, socket, shared.state, shared.deps, options.lingerMs);
   });
-  // CONNECT (a tunnel request; node hands it to this event, not to 'request'): the 405 unknown methods get.
-  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    const record = unparsedMethodResponse('CONNECT', connectPath(req.url ?? ''), shared.deps);
-    options.log(`CONNECT ${req.url ?? ''} ${record.status}`);
-    lingeringClose(socket, options.lingerMs, rawResponse(record));
-  });
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, shared.state, shared.deps, options));
   return { door: gate.frontDoor(server, secure), http: server };
 }
 
 async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean, shared: Shared): Promise<void> {
   const { state, deps, options, memory } = shared;
-  // `oversize-acknowledged` reads a body up to 16 times the cap, for the core to drop while claiming it stored it.
-  const cap = deps.faults.has('oversize-acknowledged') ? options.maxBodyBytes * 16 : options.maxBodyBytes;
+  const cap = shared.io.readCap(options.maxBodyBytes);
   if ((declaredLength(req) ?? 0) > cap) return reply(req, res, tooLarge(options), options);
   const read = await readBody(req, cap);
   if (read.kind === 'aborted') return;
@@ -177,10 +178,10 @@ async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean,
 
 /**
  * `response` once every change made so far is on disk (with `--data`); a 503 when the journal cannot be written
- * (then nothing is acknowledged any more). Under `journal-on-exit` the answer goes out at once.
+ * (then nothing is acknowledged any more).
  */
-async function durable(response: ResponseRecord, { journal, deps }: Shared): Promise<ResponseRecord> {
-  if (journal === undefined || deps.faults.has('journal-on-exit')) return response;
+async function durable(response: ResponseRecord, { journal, io }: Shared): Promise<ResponseRecord> {
+  if (journal === undefined || !io.waitsForDisk) return response;
   try {
     await journal.commit();
     return response;
@@ -189,11 +190,10 @@ async function durable(response: ResponseRecord, { journal, deps }: Shared): Pro
   }
 }
 
-/** What the journal records: every change, except nonces under `nonces-not-journaled`. */
-function journalListener(options: ResolvedServerOptions, append: ChangeListener): ChangeListener {
-  if (!options.faults.has('nonces-not-journaled')) return append;
+/** What the journal records: every change the faults let it. */
+function journalListener(io: IoFaults, append: ChangeListener): ChangeListener {
   return (change) => {
-    if (change.kind !== 'nonce') append(change);
+    if (io.journaled(change)) append(change);
   };
 }
 
@@ -215,70 +215,6 @@ function reply(req: IncomingMessage, res: ServerResponse, record: ResponseRecord
 function tooLarge(options: ResolvedServerOptions): ResponseRecord {
   const record = problem(413, `request body exceeds ${options.maxBodyBytes} bytes`, { headers: { connection: 'close' } });
   return { ...record, headers: { ...record.headers, 'content-length': String(byteLength(record.body)) } };
-}
-
-/** A request line whose method is a valid token (RFC 9110 §5.6.2) that node's parser does not know. */
-const TOKEN_REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) /;
-
-/**
- * Answers requests node:http could not parse: a method token it does not know → the same 405 with `Allow` the
- * handler gives unknown methods; huge headers → 431; timeout → 408; anything else → 400. Always closes.
- */
-function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, deps: HandlerDeps, lingerMs: number): void {
-  const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  const line = TOKEN_REQUEST_LINE.exec((err.rawPacket ?? Buffer.alloc(0)).subarray(0, 8192).toString('latin1'));
-  const record =
-    err.code === 'HPE_INVALID_METHOD' && line !== null
-      ? unparsedMethodResponse(line[1]!, targetPath(line[2]!), deps)
-      : parserProblem(err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400, err.code);
-  const answer = rawResponse(record);
-  // An earlier request on this connection that arrived whole may still be in its handler: its answer goes first,
-  // then this rejection, so no answer is lost (bounded: the rejection goes out after 5 s regardless). An earlier
-  // request whose body never completed (the cause of a timeout) is not waited for.
-  if (pending && !pending.writableFinished && pending.req?.complete) {
-    const send = () => {
-      clearTimeout(timer);
-      lingeringClose(socket, lingerMs, answer);
-    };
-    const timer = setTimeout(send, 5_000);
-    pending.once('finish', send);
-    pending.once('close', () => {
-      clearTimeout(timer);
-      socket.destroy();
-    });
-    return;
-  }
-  lingeringClose(socket, lingerMs, answer);
-}
-
-/** A response record as bytes for a socket that node's HTTP layer no longer writes to; always `Connection: close`. */
-function rawResponse(record: ResponseRecord): string {
-  const body = typeof record.body === 'string' ? record.body : '';
-  const fields = Object.entries(record.headers)
-    .filter(([name]) => name !== 'content-length' && name !== 'connection')
-    .map(([name, value]) => `${name}: ${String(value)}\r\n`)
-    .join('');
-  return `HTTP/1.1 ${record.status} ${reasonPhrase(record.status)}\r\n${fields}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
-}
-
-/** The resource a CONNECT names: its path in origin or absolute form; `/` for the authority form (`host:port`). */
-function connectPath(target: string): string {
-  return target.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(target) ? targetPath(target) : '/';
-}
-
-function parserProblem(status: number, code: string | undefined): ResponseRecord {
-  return problem(status, `request rejected by the HTTP parser (${code ?? 'unknown'})`);
-}
-
-/** The path of a request-target as the routes match it: origin form without the query, or an absolute URI's path. */
-function targetPath(target: string): string {
-  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/.exec(target);
-  const path = absolute === null ? target : absolute[1] || '/';
-  return path.split('?')[0]!;
 }
 
 function listen(server: NetServer, host: string, port: number, log: (line: string) => void): Promise<number> {

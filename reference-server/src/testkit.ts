@@ -3,7 +3,8 @@ import type { ConnectionMemory } from './records.js';
 import { basicAuthorization, signRequest } from './auth/sign.js';
 import type { SignedHeaders, SignInput } from './auth/sign.js';
 import { DEFAULT_USERS } from './auth/users.js';
-import type { FaultName } from './faults.js';
+import { faultKit } from './faults/index.js';
+import type { FaultName } from './faults/registry.js';
 import type { VariantName } from './variants.js';
 import { createState, handle, handleAsync } from './handle.js';
 import type { Article, HeaderMap, RequestRecord, ResponseRecord } from './records.js';
@@ -94,6 +95,7 @@ export function testServer(options: TestServerOptions = {}): TestServer {
     newId: options.newId ?? (() => `id-${++n}`),
     faults: new Set(options.faults ?? []),
     variants: new Set(options.variants ?? []),
+    ...faultKit(options.faults ?? []).deps,
   };
   const signAs = options.signAs === undefined ? 'alice' : options.signAs;
   const clock = {

@@ -1,4 +1,3 @@
-import type { FaultName } from '../faults.js';
 import { bytesEqual } from './compare.js';
 import type { UserAccount } from './users.js';
 
@@ -13,7 +12,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Decodes `Basic <base64(user ":" password)>` (RFC 7617): the scheme word in any case, canonical standard base64,
- * UTF-8, split at the first colon (at the last one under the `basic-last-colon` fault). Undefined when the
+ * UTF-8, split at the first colon (at the last one with `splitAtLastColon`). Undefined when the
  * value is not such a credential (other scheme, bad base64, not UTF-8, no colon).
  */
 export function decodeBasic(value: string, splitAtLastColon = false): BasicCredentials | undefined {
@@ -34,18 +33,9 @@ export function decodeBasic(value: string, splitAtLastColon = false): BasicCrede
 
 /**
  * Checks a decoded password against the account's in constant time (a missing account is compared against
- * the given password itself, so the timing does not tell which user ids exist). The faults
- * `basic-password-prefix` and `basic-case-insensitive` loosen the comparison.
+ * the given password itself, so the timing does not tell which user ids exist).
  */
-export function passwordMatches(given: string, account: UserAccount | undefined, faults: ReadonlySet<FaultName>): boolean {
+export function passwordMatches(given: string, account: UserAccount | undefined): boolean {
   const expected = account?.password ?? given;
-  const candidates: Array<[string, string]> = [[given, expected]];
-  if (faults.has('basic-case-insensitive')) candidates.push([given.toLowerCase(), expected.toLowerCase()]);
-  let match = false;
-  for (const [a, b] of candidates) match = bytesEqual(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) || match;
-  if (faults.has('basic-password-prefix') && given !== '') {
-    const a = Buffer.from(given, 'utf8');
-    match = bytesEqual(a, Buffer.from(expected, 'utf8').subarray(0, a.byteLength)) || match;
-  }
-  return match && account !== undefined;
+  return bytesEqual(Buffer.from(given, 'utf8'), Buffer.from(expected, 'utf8')) && account !== undefined;
 }

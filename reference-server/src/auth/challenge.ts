@@ -1,7 +1,6 @@
-import type { FaultName } from '../faults.js';
 import type { VariantName } from '../variants.js';
 import { problem } from '../responses.js';
-import type { HeaderMap, RequestRecord, ResponseRecord } from '../records.js';
+import type { RequestRecord, ResponseRecord } from '../records.js';
 
 /** Realm of every challenge. */
 export const REALM = 'conform';
@@ -41,12 +40,12 @@ export interface Refusal {
 }
 
 /**
- * 401 with the challenges (left out under `no-www-authenticate`) and a problem body saying what is missing, or 400
+ * 401 with the challenges and a problem body saying what is missing, or 400
  * without a challenge for a malformed OAuth 1 request. Under the variants `refuse-403` and `refuse-400` a refusal
  * of missing, Basic or hmac credentials is a 403 or 400 with no challenge (§5.4 leaves the status open); the OAuth
  * refusals, which carry their own challenge, keep the 401 their RFCs ask for (RFC 6750 §3.1, RFC 5849 §3.2).
  */
-export function unauthorized(req: RequestRecord, refusal: Refusal | undefined, faults: ReadonlySet<FaultName>, variants: ReadonlySet<VariantName> = new Set()): ResponseRecord {
+export function unauthorized(req: RequestRecord, refusal: Refusal | undefined, variants: ReadonlySet<VariantName> = new Set()): ResponseRecord {
   if (refusal?.status === 400) return problem(400, `${req.method} ${req.path}: ${refusal.reason ?? 'malformed credentials'}`);
   const detail = `${req.method} ${req.path} needs credentials: ${refusal?.reason ?? 'none were sent'}`;
   if (refusal?.challenge === undefined) {
@@ -54,8 +53,7 @@ export function unauthorized(req: RequestRecord, refusal: Refusal | undefined, f
     if (variants.has('refuse-400')) return problem(400, detail);
   }
   const challenge = refusal?.challenge ?? challenges(req.secure, variants);
-  const headers: HeaderMap = faults.has('no-www-authenticate') ? {} : { 'www-authenticate': challenge };
-  return problem(401, detail, { headers });
+  return problem(401, detail, { headers: { 'www-authenticate': challenge } });
 }
 
 /** 403 for an authenticated user reading what is not theirs. */

@@ -3,7 +3,8 @@
  * braces are a Redis Cluster hash tag, so all keys of one deployment live in one slot and a commit script may touch
  * any of them. Pure.
  */
-import type { FaultName } from '../faults.js';
+import { ownKeySpaces } from '../faults/io.js';
+import type { FaultName } from '../faults/registry.js';
 
 /** The credential stores of the OAuth family, each with its own keys and index. */
 export type CredentialKind = 'oauth2-token' | 'oauth1-temporary' | 'oauth1-token';
@@ -36,9 +37,10 @@ export const PREFIX_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 export function keyLayout(prefix: string, instance: number, faults: ReadonlySet<FaultName>): KeyLayout {
   const shared = `{${prefix}}`;
   const own = `${shared}:i${instance}`;
-  const articles = faults.has('articles-per-instance') ? own : shared;
-  const nonces = faults.has('nonce-per-instance') ? own : shared;
-  const tokens = faults.has('tokens-per-instance') ? own : shared;
+  const owned = ownKeySpaces(faults);
+  const articles = owned.has('articles') ? own : shared;
+  const nonces = owned.has('nonces') ? own : shared;
+  const tokens = owned.has('tokens') ? own : shared;
   return {
     article: (key) => `${articles}:article:${key}`,
     articleIndex: `${articles}:index:articles`,

@@ -1,9 +1,7 @@
 import { decodeBasic, passwordMatches } from '../auth/basic.js';
-import { textEqual } from '../auth/compare.js';
 import { REALM, nonceStoreFull } from '../auth/challenge.js';
 import { authenticateWith } from '../auth/identity.js';
 import { verifyOwnerHmac } from '../auth/verify.js';
-import type { FaultName } from '../faults.js';
 import { DEFAULT_OAUTH1_REDIRECT_URI, isHttpUri } from '../oauth/accounts.js';
 import type { OAuth1Consumer } from '../oauth/accounts.js';
 import { formBody, isFormContentType, parseFormText, wireBytes } from '../oauth/encoding.js';
@@ -11,34 +9,31 @@ import { TEMPORARY_TTL, TOKEN_CREDENTIALS_TTL, randomToken } from '../oauth/stat
 import type { TemporaryCredentials } from '../oauth/state.js';
 import { headerValue } from '../request.js';
 import { problem } from '../responses.js';
-import type { HeaderMap, RequestRecord, ResponseRecord } from '../records.js';
+import type { RequestRecord, ResponseRecord } from '../records.js';
+import { rulesOf } from '../rules.js';
 import type { HandlerDeps, ServerState } from '../types.js';
 import { consumeNonce, credentialStoreFull, formResponse, oauth1Refusal, tlsRequired } from './responses.js';
 import { verifyOAuth1 } from './verify.js';
 
-const NO_FAULTS: ReadonlySet<FaultName> = new Set();
-
 /**
  * `POST <temporaryEndpoint>` (RFC 5849 §2.1): signed with the client credentials and no token, with
  * `oauth_callback` (`oob` or an absolute http(s) URI). Answers `oauth_token`, `oauth_token_secret` and
- * `oauth_callback_confirmed=true`; the temporary credentials live {@link TEMPORARY_TTL} seconds. Fault:
- * `oauth1-callback-unconfirmed`.
+ * `oauth_callback_confirmed=true`; the temporary credentials live {@link TEMPORARY_TTL} seconds.
  */
 export function temporaryCredentialsEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
-  if (!req.secure && !deps.faults.has('oauth1-temporary-over-http')) return tlsRequired(req);
+  if (!req.secure && rulesOf(deps).tlsOnly.oauth1Temporary) return tlsRequired(req);
   const v = verifyOAuth1(req, state, deps, { required: ['oauth_callback'] });
-  if (v.kind === 'invalid') return oauth1Refusal(req, v.status, v.reason, deps.faults);
+  if (v.kind === 'invalid') return oauth1Refusal(req, v.status, v.reason);
   const callback = v.protocol.get('oauth_callback') ?? '';
-  if (callback !== 'oob' && !isHttpUri(callback)) return oauth1Refusal(req, 400, 'oauth_callback must be "oob" or an absolute http(s) URI', deps.faults);
-  const spent = deps.faults.has('oauth1-temporary-replay') ? undefined : consumeNonce(req, state, deps, v.nonce);
+  if (callback !== 'oob' && !isHttpUri(callback)) return oauth1Refusal(req, 400, 'oauth_callback must be "oob" or an absolute http(s) URI');
+  const spent = consumeNonce(req, state, deps, v.nonce);
   if (spent !== undefined) return spent;
   const now = deps.now().getTime();
   const token = randomToken(deps.random);
   const secret = randomToken(deps.random);
   const stored = state.oauth1.temporary.add(token, { consumer: v.consumer.key, secret, callback }, now + TEMPORARY_TTL * 1000, now);
   if (stored.kind === 'full') return credentialStoreFull(stored.retryAfterSeconds);
-  const confirmed: Array<[string, string]> = deps.faults.has('oauth1-callback-unconfirmed') ? [] : [['oauth_callback_confirmed', 'true']];
-  return formResponse([['oauth_token', token], ['oauth_token_secret', secret], ...confirmed]);
+  return formResponse([['oauth_token', token], ['oauth_token_secret', secret], ['oauth_callback_confirmed', 'true']]);
 }
 
 /**
@@ -49,16 +44,14 @@ export function temporaryCredentialsEndpoint(req: RequestRecord, state: ServerSt
  *
  * Under the `oauth1-approve-post` variant the GET only shows an HTML form describing the pending request (no
  * credentials needed, nothing granted), and `POST <authorizeEndpoint>` answers it: see {@link approvalByPost}.
- * Under `oauth1-any-approver` any user may approve, and the token credentials act for that user. Faults:
- * `oauth1-authorize-any-user` (any user approves, but the credentials act for the consumer's own user),
- * `oauth1-authorize-twice`.
+ * Under `oauth1-any-approver` any user may approve, and the token credentials act for that user.
  */
 export function authorizeEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
   if (!req.secure) return tlsRequired(req);
   if (deps.variants.has('oauth1-approve-post')) return req.method === 'POST' ? approvalByPost(req, state, deps) : approvalPage(req, state, deps);
   const owner = resourceOwner(req, state);
   if (owner === undefined) {
-    const headers: HeaderMap = deps.faults.has('no-www-authenticate') ? {} : { 'www-authenticate': `Basic realm="${REALM}", charset="UTF-8"` };
+    const headers = { 'www-authenticate': `Basic realm="${REALM}", charset="UTF-8"` };
     return problem(401, `${req.path} needs the resource owner's Basic credentials`, { headers });
   }
   const pending = pendingRequest(parseFormText(wireBytes(req.query)) ?? [], 'in the query', state, deps);
@@ -92,22 +85,29 @@ function pendingRequest(pairs: ReadonlyArray<readonly [string, string]>, where: 
   return { kind: 'pending', token, temporary, consumer };
 }
 
-/** True when `owner` may answer `pending`: the consumer's user, or anyone under `oauth1-any-approver` (and the fault). */
-function mayApprove(pending: Pending & { kind: 'pending' }, owner: string, deps: HandlerDeps): boolean {
-  return pending.consumer.user === owner || deps.variants.has('oauth1-any-approver') || deps.faults.has('oauth1-authorize-any-user');
+/**
+ * The user the token credentials will act for if `owner` approves `pending`: `owner`, when they may answer for it
+ * (the consumer's user, or anyone under `oauth1-any-approver`); undefined when they may not.
+ */
+function actingUser(pending: Pending & { kind: 'pending' }, owner: string, deps: HandlerDeps): string | undefined {
+  return rulesOf(deps).oauth1.approval(pending.consumer.user, owner, deps.variants.has('oauth1-any-approver'));
+}
+
+/** True when `pending` was approved already and may not be again. */
+function approvedAlready(pending: Pending & { kind: 'pending' }, deps: HandlerDeps): boolean {
+  return pending.temporary.verifier !== undefined && rulesOf(deps).oauth1.approvesOnce;
 }
 
 /**
  * Records `owner`'s approval of `pending` (a fresh verifier), or answers why not: 403 for a user who may not approve,
- * 400 when already approved. The token credentials will act for `owner` — under the `oauth1-authorize-any-user`
- * fault for the consumer's own user, whoever approved.
+ * 400 when already approved.
  */
 function grant(pending: Pending & { kind: 'pending' }, owner: string, deps: HandlerDeps): ResponseRecord | undefined {
-  const { temporary, consumer } = pending;
-  if (!mayApprove(pending, owner, deps)) return problem(403, `${owner} may not authorize this client; only its user may`);
-  if (temporary.verifier !== undefined && !deps.faults.has('oauth1-authorize-twice')) return problem(400, 'these temporary credentials are already authorized');
-  temporary.verifier = randomToken(deps.random);
-  temporary.user = deps.faults.has('oauth1-authorize-any-user') ? consumer.user : owner;
+  const user = actingUser(pending, owner, deps);
+  if (user === undefined) return problem(403, `${owner} may not authorize this client; only its user may`);
+  if (approvedAlready(pending, deps)) return problem(400, 'these temporary credentials are already authorized');
+  pending.temporary.verifier = randomToken(deps.random);
+  pending.temporary.user = user;
   return undefined;
 }
 
@@ -123,7 +123,7 @@ export const HTML_TYPE = 'text/html; charset=utf-8';
 function approvalPage(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
   const pending = pendingRequest(parseFormText(wireBytes(req.query)) ?? [], 'in the query', state, deps);
   if (pending.kind === 'refused') return pending.response;
-  if (pending.temporary.verifier !== undefined && !deps.faults.has('oauth1-authorize-twice')) return problem(400, 'these temporary credentials are already authorized');
+  if (approvedAlready(pending, deps)) return problem(400, 'these temporary credentials are already authorized');
   const client = escapeHtml(pending.consumer.key);
   const body = [
     '<!DOCTYPE html>',
@@ -164,8 +164,7 @@ function approvalByPost(req: RequestRecord, state: ServerState, deps: HandlerDep
   if (identity.kind === 'anonymous') {
     const detail = `${req.method} ${req.path} needs the resource owner's signed request (hmac): ${identity.reason ?? 'none was sent'}`;
     if (identity.status === 400) return problem(400, detail);
-    const headers: HeaderMap = deps.faults.has('no-www-authenticate') ? {} : { 'www-authenticate': HMAC_CHALLENGE };
-    return problem(401, detail, { headers });
+    return problem(401, detail, { headers: { 'www-authenticate': HMAC_CHALLENGE } });
   }
   const owner = identity.user;
   if (!isFormContentType(headerValue(req, 'content-type'))) return problem(415, 'send the approval form as application/x-www-form-urlencoded');
@@ -177,7 +176,7 @@ function approvalByPost(req: RequestRecord, state: ServerState, deps: HandlerDep
   const target = redirectTarget(pending);
   const confirmed = pairs.some(([name, value]) => name === 'confirm' && value === 'yes');
   if (!confirmed) {
-    if (!mayApprove(pending, owner, deps)) return problem(403, `${owner} may not answer for this client; only its user may`);
+    if (actingUser(pending, owner, deps) === undefined) return problem(403, `${owner} may not answer for this client; only its user may`);
     if (pending.temporary.verifier !== undefined) return problem(400, 'these temporary credentials are already authorized');
     state.oauth1.temporary.delete(pending.token);
     return redirect(withQuery(target, [['error', 'access_denied']]));
@@ -218,64 +217,38 @@ export function escapeHtml(text: string): string {
 /**
  * `POST <tokenEndpoint>` (RFC 5849 §2.3): signed with the client and the authorized temporary credentials, with
  * `oauth_verifier`; answers `oauth_token` and `oauth_token_secret` (living {@link TOKEN_CREDENTIALS_TTL} seconds)
- * and forgets the temporary credentials, so they and the verifier work once. Faults: `oauth1-verifier-reusable`,
- * `oauth1-verifier-unchecked`, `oauth1-token-endpoint-replay`.
+ * and forgets the temporary credentials, so they and the verifier work once.
  */
 export function tokenCredentialsEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
-  if (!req.secure && !deps.faults.has('oauth1-token-over-http')) return tlsRequired(req);
-  const replayKey = deps.faults.has('oauth1-token-endpoint-replay') ? JSON.stringify([req.headers.authorization ?? '', req.query, Buffer.from(req.body).toString('latin1')]) : undefined;
-  const answered = replayKey === undefined ? undefined : answeredTokenRequests(state).get(replayKey);
-  if (answered !== undefined) return answered;
+  const rules = rulesOf(deps);
+  if (!req.secure && rules.tlsOnly.oauth1Token) return tlsRequired(req);
   const { temporary, tokens } = state.oauth1;
   const v = verifyOAuth1(req, state, deps, { tokens: temporary, required: ['oauth_verifier'] });
-  if (v.kind === 'invalid') return oauth1Refusal(req, v.status, v.reason, deps.faults);
+  if (v.kind === 'invalid') return oauth1Refusal(req, v.status, v.reason);
   const spent = consumeNonce(req, state, deps, v.nonce);
   if (spent !== undefined) return spent;
   const credentials = v.token?.credentials;
   const expected = credentials?.verifier;
-  if (credentials?.user === undefined || expected === undefined) return oauth1Refusal(req, 401, 'the resource owner has not authorized these temporary credentials', deps.faults);
-  const verifier = v.protocol.get('oauth_verifier') ?? '';
-  // The oauth1-verifier-unchecked fault: any non-empty verifier is taken for the right one.
-  const unchecked = deps.faults.has('oauth1-verifier-unchecked') && verifier !== '';
-  if (!textEqual(verifier, expected) && !unchecked) return oauth1Refusal(req, 401, 'wrong oauth_verifier', deps.faults);
+  if (credentials?.user === undefined || expected === undefined) return oauth1Refusal(req, 401, 'the resource owner has not authorized these temporary credentials');
+  if (!rules.oauth1.verifierMatches(v.protocol.get('oauth_verifier') ?? '', expected)) return oauth1Refusal(req, 401, 'wrong oauth_verifier');
   const now = deps.now().getTime();
   const token = randomToken(deps.random);
   const secret = randomToken(deps.random);
   const stored = tokens.add(token, { consumer: v.consumer.key, secret, user: credentials.user }, now + TOKEN_CREDENTIALS_TTL * 1000, now);
   if (stored.kind === 'full') return credentialStoreFull(stored.retryAfterSeconds);
-  if (!deps.faults.has('oauth1-verifier-reusable')) temporary.delete(v.token?.key ?? '');
-  const response = formResponse([
+  rules.oauth1.spendTemporary(temporary, v.token?.key ?? '');
+  return formResponse([
     ['oauth_token', token],
     ['oauth_token_secret', secret],
   ]);
-  if (replayKey !== undefined) remember(answeredTokenRequests(state), replayKey, response);
-  return response;
 }
 
-/**
- * Under `oauth1-token-endpoint-replay`: the answers of earlier token requests, by their exact bytes (at most 256),
- * per server (keyed by its consumer table, which lives as long as the server, whatever state a request sees).
- */
-const ANSWERED = new WeakMap<object, Map<string, ResponseRecord>>();
-const MAX_ANSWERED = 256;
-
-function answeredTokenRequests(state: ServerState): Map<string, ResponseRecord> {
-  let map = ANSWERED.get(state.oauth1.consumers);
-  if (map === undefined) ANSWERED.set(state.oauth1.consumers, (map = new Map()));
-  return map;
-}
-
-function remember(map: Map<string, ResponseRecord>, key: string, response: ResponseRecord): void {
-  if (map.size >= MAX_ANSWERED) map.delete(map.keys().next().value as string);
-  map.set(key, response);
-}
-
-/** The user whose Basic credentials (RFC 7617) the request carries, or undefined (the Basic faults do not apply). */
+/** The user whose Basic credentials (RFC 7617) the request carries, or undefined (checked as docs/auth.md says, whatever the rules). */
 function resourceOwner(req: RequestRecord, state: ServerState): string | undefined {
   const value = req.headers.authorization;
   if (typeof value !== 'string' || req.headers.authentication !== undefined) return undefined;
   const credentials = decodeBasic(value);
   if (credentials === undefined) return undefined;
   const account = state.auth.users.get(credentials.user);
-  return passwordMatches(credentials.password, account, NO_FAULTS) ? credentials.user : undefined;
+  return passwordMatches(credentials.password, account) ? credentials.user : undefined;
 }

@@ -1,9 +1,8 @@
 import { OAUTH1_CHALLENGE, nonceStoreFull } from '../auth/challenge.js';
 import type { PendingNonce } from '../auth/verification.js';
-import type { FaultName } from '../faults.js';
 import { formBody } from '../oauth/encoding.js';
 import { problem } from '../responses.js';
-import type { HeaderMap, RequestRecord, ResponseRecord } from '../records.js';
+import type { RequestRecord, ResponseRecord } from '../records.js';
 import type { HandlerDeps, ServerState } from '../types.js';
 
 /** Media type of the credential answers (RFC 5849 §2.1, §2.3). */
@@ -19,23 +18,22 @@ export function tlsRequired(req: RequestRecord): ResponseRecord {
   return problem(400, `TLS required: ${req.path} refuses plain HTTP`);
 }
 
-/** `400` (malformed) or `401` with `WWW-Authenticate: OAuth realm="conform"` (left out under `no-www-authenticate`). */
-export function oauth1Refusal(req: RequestRecord, status: 400 | 401, reason: string, faults: ReadonlySet<FaultName>): ResponseRecord {
+/** `400` (malformed) or `401` with `WWW-Authenticate: OAuth realm="conform"`. */
+export function oauth1Refusal(req: RequestRecord, status: 400 | 401, reason: string): ResponseRecord {
   const detail = `${req.method} ${req.path}: ${reason}`;
   if (status === 400) return problem(400, detail);
-  const headers: HeaderMap = faults.has('no-www-authenticate') ? {} : { 'www-authenticate': OAUTH1_CHALLENGE };
-  return problem(401, detail, { headers });
+  return problem(401, detail, { headers: { 'www-authenticate': OAUTH1_CHALLENGE } });
 }
 
 /**
- * Accepts an OAuth 1 nonce once, in the shared nonce store: undefined when it was fresh (or unchecked), else the
+ * Accepts an OAuth 1 nonce once, in the shared nonce store: undefined when it was fresh (or none is checked), else the
  * answer — 401 for a replay, 503 with `Retry-After` when the store is full.
  */
 export function consumeNonce(req: RequestRecord, state: ServerState, deps: HandlerDeps, nonce: PendingNonce | undefined): ResponseRecord | undefined {
   if (nonce === undefined) return undefined;
   const outcome = state.nonces.checkAndStore(nonce.scope, nonce.key, nonce.expiresAt, deps.now().getTime());
   if (outcome.kind === 'full') return nonceStoreFull(outcome.retryAfterSeconds);
-  if (outcome.kind === 'replayed') return oauth1Refusal(req, 401, nonce.replay?.reason ?? 'this nonce was already used', deps.faults);
+  if (outcome.kind === 'replayed') return oauth1Refusal(req, 401, nonce.replay?.reason ?? 'this nonce was already used');
   return undefined;
 }
 

@@ -1,4 +1,3 @@
-import type { FaultName } from '../faults.js';
 import { isFormContentType, parseFormText } from '../oauth/encoding.js';
 import { headerValue } from '../request.js';
 import type { RequestRecord, ResponseRecord } from '../records.js';
@@ -12,9 +11,9 @@ export type FormRead = { ok: true; params: ReadonlyMap<string, string> } | { ok:
  * B): UTF-8, parameters without a value count as omitted, a repeated parameter is an `invalid_request`, as are
  * another media type, another charset and bytes that are not UTF-8. The query is not read.
  */
-export function readForm(req: RequestRecord, faults: ReadonlySet<FaultName>): FormRead {
+export function readForm(req: RequestRecord): FormRead {
   const contentType = headerValue(req, 'content-type');
-  const fail = (description: string): FormRead => ({ ok: false, response: oauth2Error(400, 'invalid_request', description, faults) });
+  const fail = (description: string): FormRead => ({ ok: false, response: oauth2Error(400, 'invalid_request', description) });
   if (!isFormContentType(contentType)) return fail('the body must be application/x-www-form-urlencoded');
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return fail('the form must be UTF-8');

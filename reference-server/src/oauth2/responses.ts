@@ -1,5 +1,4 @@
 import { REALM } from '../auth/challenge.js';
-import type { FaultName } from '../faults.js';
 import type { HeaderMap, ResponseRecord } from '../records.js';
 
 /** Media type of every OAuth 2 endpoint answer (RFC 6749 §5.1). */
@@ -21,9 +20,9 @@ export function oauth2Json(status: number, body: object, headers: HeaderMap = {}
 
 /**
  * An RFC 6749 §5.2 error: `{"error", "error_description"}` with {@link NO_STORE}; `invalid_client` also carries
- * `WWW-Authenticate: Basic realm="conform"` (left out under `no-www-authenticate`).
+ * `WWW-Authenticate: Basic realm="conform"`.
  */
-export function oauth2Error(status: number, error: OAuth2ErrorCode, description: string, faults: ReadonlySet<FaultName>, headers: HeaderMap = {}): ResponseRecord {
-  const challenge: HeaderMap = error === 'invalid_client' && !faults.has('no-www-authenticate') ? { 'www-authenticate': CLIENT_CHALLENGE } : {};
+export function oauth2Error(status: number, error: OAuth2ErrorCode, description: string, headers: HeaderMap = {}): ResponseRecord {
+  const challenge: HeaderMap = error === 'invalid_client' ? { 'www-authenticate': CLIENT_CHALLENGE } : {};
   return oauth2Json(status, { error, error_description: description }, { ...challenge, ...headers });
 }

@@ -1,3 +1,4 @@
+import { rulesOf } from '../rules.js';
 import type { RequestRecord, ResponseRecord } from '../records.js';
 import type { HandlerDeps, ServerState } from '../types.js';
 import { authenticateClient } from './client-auth.js';
@@ -7,23 +8,21 @@ import { NO_STORE, oauth2Error } from './responses.js';
 /**
  * `POST <revokeEndpoint>` (RFC 7009): TLS only, the client authenticated as at the token endpoint, a form body
  * with `token` (`token_type_hint` is ignored). `200` with an empty body when the token is revoked or unknown
- * (RFC 7009 §2.2); a token issued to another client is refused (`400 unauthorized_client`) and kept. Faults:
- * `oauth2-revoked-accepted` (answers 200 but keeps the token).
+ * (RFC 7009 §2.2); a token issued to another client is refused (`400 unauthorized_client`) and kept.
  */
 export function revokeEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
-  const { faults } = deps;
-  if (!req.secure) return oauth2Error(400, 'invalid_request', 'TLS required: the revocation endpoint refuses plain HTTP', faults);
-  const form = readForm(req, faults);
+  if (!req.secure) return oauth2Error(400, 'invalid_request', 'TLS required: the revocation endpoint refuses plain HTTP');
+  const form = readForm(req);
   if (!form.ok) return form.response;
-  const auth = authenticateClient(req, form.params, state, faults, deps.variants);
+  const auth = authenticateClient(req, form.params, state, deps);
   if (!auth.ok) return auth.response;
   const token = form.params.get('token');
-  if (token === undefined) return oauth2Error(400, 'invalid_request', 'token is missing', faults);
+  if (token === undefined) return oauth2Error(400, 'invalid_request', 'token is missing');
   const { tokens } = state.oauth2;
   const found = tokens.get(token, deps.now().getTime());
   if (found !== undefined && found.client !== auth.client.id) {
-    return oauth2Error(400, 'unauthorized_client', 'the token was issued to another client', faults);
+    return oauth2Error(400, 'unauthorized_client', 'the token was issued to another client');
   }
-  if (found !== undefined && !faults.has('oauth2-revoked-accepted')) tokens.delete(token);
+  if (found !== undefined) rulesOf(deps).oauth2.revoke(tokens, token);
   return { status: 200, headers: { ...NO_STORE } };
 }

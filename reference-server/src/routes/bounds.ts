@@ -6,8 +6,6 @@ import type { HandlerDeps } from '../types.js';
 export const TWO_DECIMALS = { scale: 2, max: '99999.99' } as const;
 /** Longest title the `title-bounded` variant stores, in code points. */
 export const TITLE_BOUND = 64;
-/** Code points the `title-truncated` fault keeps of a title: the reference profile's `titleMaxLength`. */
-export const TRUNCATED_TITLE = 200;
 
 /** Fraction digits a decimal text needs for its value: trailing zeros do not count (`"12.500"` → 1). */
 export function neededScale(price: string): number {
@@ -52,26 +50,4 @@ export function boundsRefusal(article: Article, deps: HandlerDeps): ResponseReco
     return problem(422, `title has ${codePoints(article.title)} characters; at most ${TITLE_BOUND} are stored`, opts);
   }
   return undefined;
-}
-
-/** A price rounded half-up to two fraction digits (the `price-rounded` fault); shorter fractions are kept. */
-export function roundToCents(price: string): string {
-  const negative = price.startsWith('-');
-  const [int = '0', frac = ''] = price.replace(/^-/, '').split('.');
-  if (frac.length <= 2) return price;
-  let cents = BigInt(int + frac.slice(0, 2));
-  if (frac.charCodeAt(2) >= '5'.charCodeAt(0)) cents += 1n;
-  const digits = cents.toString().padStart(3, '0');
-  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
-
-/** The first `n` code points of a text (the `title-truncated` fault). */
-export function firstCodePoints(text: string, n: number): string {
-  return Array.from(text).slice(0, n).join('');
-}
-
-/** A price cut to two fraction digits, not rounded (the `price-truncated` fault); shorter fractions are kept. */
-export function truncateToCents(price: string): string {
-  const [int = '0', frac = ''] = price.split('.');
-  return frac.length <= 2 ? price : `${int}.${frac.slice(0, 2)}`;
 }

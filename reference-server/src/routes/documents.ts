@@ -1,6 +1,6 @@
 import { problem, xmlResponse } from '../responses.js';
 import { escapeAttribute } from '../xml/article.js';
-import type { HandlerContext, Route } from './route.js';
+import type { HandlerContext, Route } from '../types.js';
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 

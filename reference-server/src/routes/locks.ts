@@ -9,9 +9,8 @@
 import { randomUuid } from '../oauth/state.js';
 import { XML_TYPE, problem } from '../responses.js';
 import type { Method, ResponseRecord } from '../records.js';
-import type { ServerState } from '../types.js';
 import { escapeAttribute } from '../xml/article.js';
-import type { Handler, HandlerContext, Route } from './route.js';
+import type { Handler, HandlerContext, Route, ServerState } from '../types.js';
 
 /** Lock key of the article collection. */
 const COLLECTION = 'collection';

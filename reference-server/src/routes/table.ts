@@ -1,7 +1,7 @@
 import { collectionRoute, itemRoute } from './articles.js';
 import { withLocks } from './locks.js';
 import { recordsRoute, rootRoute, unknownRoute } from './documents.js';
-import type { Handler, Route } from './route.js';
+import type { Handler, Route } from '../types.js';
 import type { Method } from '../records.js';
 import type { VariantName } from '../variants.js';
 

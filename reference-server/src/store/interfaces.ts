@@ -34,7 +34,7 @@ export interface Articles {
   set(key: string, article: Article, generated?: boolean): 'created' | 'replaced' | 'full';
   /** Removes the article under `key`; true when there was one. */
   delete(key: string): boolean;
-  /** Every key with a stored article (used only by the `digest-ignores-path` fault). */
+  /** Every key with a stored article (used only by faults: `digest-ignores-path`, `lost-update`). */
   keys(): Iterable<string>;
 }
 

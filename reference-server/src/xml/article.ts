@@ -17,30 +17,33 @@ export type ArticleParseResult = { ok: true; article: Article; verbatim?: boolea
 
 /** Options for {@link parseArticle}. */
 export interface ParseArticleOptions {
-  /** Accept a DOCTYPE and expand internal entities (the `expand-entities` fault). Default: false. */
+  /** Accept a DOCTYPE and expand internal entities. Default: false. */
   expandInternalEntities?: boolean;
   /**
-   * Defects let through (the `accepts-*` faults): an integer price or a currency in any case kept as sent; a missing
+   * Defects let through (only faults ask): an integer price or a currency in any case kept as sent; a missing
    * or second `<title>` or another root element accepted with `verbatim` set (the document is then kept as sent).
    */
   lenient?: ReadonlySet<Leniency>;
   /**
    * The stored article a missing `<title>` or `<price>` (with its currency) is taken from instead of refusing the
-   * document (the `put-incomplete-merged` fault). Default: none, both are required.
+   * document (only a fault asks). Default: none, both are required.
    */
   fillFrom?: Article;
 }
 
-/** A defect {@link parseArticle} lets through under a fault. */
+/** A defect {@link parseArticle} can be told to let through. */
 export type Leniency = 'integer-price' | 'uppercase-currency' | 'missing-title' | 'duplicate-title' | 'other-root';
+
+/**
+ * How a title is escaped: `all` (as {@link escapeText}), `none`, or `amp-lt` — `&` and `<` only, `>` raw, so a title
+ * holding `]]>` is not well-formed XML. Only faults ask for the last two.
+ */
+export type TitleEscape = 'all' | 'none' | 'amp-lt';
 
 /** Options for {@link serializeArticle}. */
 export interface SerializeArticleOptions {
-  /**
-   * How the title is escaped: `all` (default), `none` (the `title-unescaped` fault) or `amp-lt` — `&` and `<` only,
-   * `>` raw, so a title holding `]]>` is not well-formed XML (the `title-gt-unescaped` fault).
-   */
-  titleEscape?: 'all' | 'none' | 'amp-lt';
+  /** How the title is escaped. Default: `all`. */
+  titleEscape?: TitleEscape;
 }
 
 const FIELDS = ['title', 'price', 'summary'] as const;
