@@ -1,11 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: `unit` — the tests beside the sources, in-process and quick (`npm run test:unit`, the inner loop);
+ * `e2e` — test/, which starts servers, runs the whole suite against faults and variants, drives real processes and a
+ * browser. `npm test` runs both.
+ */
 export default defineConfig({
   test: {
-    include: ['harness/src/**/*.test.ts', 'reference-server/src/**/*.test.ts', 'cli/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    globalSetup: ['test/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['harness/src/**/*.test.ts', 'reference-server/src/**/*.test.ts', 'cli/src/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          // Some e2e tests run `conform` as a real process from dist/: rebuilt here when a source is newer.
+          globalSetup: ['test/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -8,7 +8,7 @@ import { createAuthenticator } from '../harness/src/auth/authenticator.js';
 import { createHttpClient } from '../harness/src/http/client.js';
 import { loadProfileSync } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
-import { runSuite } from '../harness/src/runner/run-suite.js';
+import { runSuite } from '../harness/src/engine/run-suite.js';
 import type { RunEvent } from '../harness/src/runner/types.js';
 import type { Scenario } from '../harness/src/spec/types.js';
 import { startServer, type RunningServer } from '../reference-server/src/index.js';

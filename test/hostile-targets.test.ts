@@ -7,7 +7,7 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect } from 'vitest';
 import { createHttpClient } from '../harness/src/http/client.js';
-import { exitCodeFor } from '../harness/src/runner/run-suite.js';
+import { exitCodeFor } from '../harness/src/engine/run-suite.js';
 import type { RunResult, ScenarioResult } from '../harness/src/runner/types.js';
 import type { RunningServer } from '../reference-server/src/index.js';
 import { generateSelfSignedCertificate } from '../reference-server/src/tls/certificate.js';

@@ -26,7 +26,7 @@ describe('RFC 6749 / RFC 6750 error formats', async () => {
   for (const ex of examples) {
     it(`${ex.verdict}s ${ex.name}`, () => {
       const scenario = suite.scenarios.find((s) => s.id === ex.scenario);
-      const step = scenario?.steps[ex.step - 1];
+      const step = scenario?.kind === 'steps' ? scenario.steps[ex.step - 1] : undefined;
       expect(step?.expect, `${ex.scenario} step ${ex.step}`).toBeDefined();
       const scope = { profile };
       const messages = checkResponse(

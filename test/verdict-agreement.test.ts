@@ -8,7 +8,7 @@ import { createConsoleReporter } from '../harness/src/report/console.js';
 import { renderHtml, verdictOf as htmlVerdict } from '../harness/src/report/html.js';
 import { renderJunit } from '../harness/src/report/junit.js';
 import { githubAnnotations, renderMarkdown, verdictOf as markdownVerdict } from '../harness/src/report/markdown.js';
-import { exitCodeFor } from '../harness/src/runner/run-suite.js';
+import { exitCodeFor } from '../harness/src/engine/run-suite.js';
 import type { RunResult, ScenarioResult, ScenarioStatus } from '../harness/src/runner/types.js';
 import { classify, failsRun } from '../harness/src/runner/verdict.js';
 import type { Level } from '../harness/src/spec/types.js';

@@ -16,7 +16,7 @@ Commands:
   rules     Print the requirement catalogue with the scenarios covering each rule
   merge     Join the report.json files of a sharded run into one report
   sign      Print the authentication headers for one request (debug a server with curl)
-  schemas   Write (or --check) the JSON Schemas generated for editors
+  schemas   Write (or --check) the generated JSON Schemas and the docs pages (rules, profile keys)
 
 Run "conform <command> --help" for a command's options.
 

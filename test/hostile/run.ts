@@ -3,7 +3,7 @@ import { createAuthenticator } from '../../harness/src/auth/authenticator.js';
 import { createHttpClient } from '../../harness/src/http/client.js';
 import { loadProfileSync } from '../../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../../harness/src/profile/schema.js';
-import { runSuite } from '../../harness/src/runner/run-suite.js';
+import { runSuite } from '../../harness/src/engine/run-suite.js';
 import type { RunEvent, RunResult } from '../../harness/src/runner/types.js';
 import { bundledSuite, REFERENCE_PROFILE } from '../helpers.js';
 

@@ -13,7 +13,7 @@ import { RUN_OPTION_SPEC, flagNaming, intFromText, resolveRunOptions } from '../
 import { createHttpClient, type HttpClient } from '../../../harness/src/http/client.js';
 import { loadProfileSync } from '../../../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
-import { selectScenarios } from '../../../harness/src/runner/run-suite.js';
+import { selectScenarios } from '../../../harness/src/engine/run-suite.js';
 import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
 import { startServer, type RunningServer } from '../../../reference-server/src/index.js';
 import { listOption, parse } from '../args.js';

@@ -6,7 +6,7 @@ import { mergeReports } from '../../../harness/src/report/merge.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 import { ReportSchema } from '../../../harness/src/report/schema.js';
 import { renderSummary } from '../../../harness/src/report/console.js';
-import { exitCodeFor } from '../../../harness/src/runner/run-suite.js';
+import { exitCodeFor } from '../../../harness/src/engine/run-suite.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import { listOption, parse } from '../args.js';
 import type { CliIo } from '../io.js';

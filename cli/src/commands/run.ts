@@ -10,7 +10,7 @@ import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';
 import { githubOutputs, writeReports } from '../output.js';
-import { runSuite, selectScenarios } from '../../../harness/src/runner/run-suite.js';
+import { runSuite, selectScenarios } from '../../../harness/src/engine/run-suite.js';
 import { runVerdict } from '../../../harness/src/runner/verdict.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';

@@ -5,14 +5,14 @@
  * so they are paired after sorting by status. Pure.
  */
 import type { RawExchange } from '../runner/exec-types.js';
-import type { Scenario } from '../spec/types.js';
+import type { StepScenario } from '../spec/types.js';
 import { equivalenceFor } from './equivalences.js';
 import { describeAnswer, FIELDS, optionalFieldDefs, type FieldDef } from './fields.js';
 import { observe } from './observe.js';
 import type { Difference, DiffField, DiffValue, Observation, Side, SideContext } from './types.js';
 
 export interface CompareContext {
-  scenario: Pick<Scenario, 'steps'>;
+  scenario: Pick<StepScenario, 'steps'>;
   reference: SideContext;
   target: SideContext;
   /** How each side's run ended; a side that failed or errored stopped early, and what it did not send is one difference. */
@@ -42,7 +42,7 @@ function byStep(transcript: readonly RawExchange[]): Map<number, RawExchange[]> 
 const answerOrder = (x: RawExchange) => x.response?.status ?? 1000;
 
 /** Pairs the exchanges of both transcripts (see the module comment). */
-export function pairExchanges(reference: readonly RawExchange[], target: readonly RawExchange[], scenario: Pick<Scenario, 'steps'>): Slot[] {
+export function pairExchanges(reference: readonly RawExchange[], target: readonly RawExchange[], scenario: Pick<StepScenario, 'steps'>): Slot[] {
   const [r, t] = [byStep(reference), byStep(target)];
   const steps = [...new Set([...r.keys(), ...t.keys()])].sort((a, b) => a - b);
   const slots: Slot[] = [];

@@ -8,8 +8,8 @@ import type { HttpClient } from '../http/client.js';
 import type { ExecDeps, IterationOutcome } from '../runner/exec-types.js';
 import { executeOnce } from '../runner/execute.js';
 import type { Redactor } from '../runner/redact.js';
-import { selectScenarios, waitsForClock } from '../runner/run-suite.js';
-import { openSession, type Session } from '../runner/session.js';
+import { selectScenarios, waitsForClock } from '../engine/run-suite.js';
+import { openSession, type Session } from '../engine/session.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 import { runAll } from '../runner/schedule.js';
 import { scenarioSeed } from '../runner/scenario.js';
@@ -84,7 +84,7 @@ export function groupDifferences(perRun: ReadonlyArray<readonly Difference[]>): 
 }
 
 function skipReason(scenario: Scenario, reference: Session, target: Session): string | undefined {
-  if (scenario.model) return 'a model scenario has no steps to compare: run it against each target with conform run';
+  if (scenario.kind === 'model') return 'a model scenario has no steps to compare: run it against each target with conform run';
   // Each side's session decides as `conform run` does (capabilities, the out-of-band listener's reachability).
   const r = reference.skipReason(scenario);
   const t = target.skipReason(scenario);
@@ -124,8 +124,8 @@ async function diffScenarioWith(scenario: Scenario, c: Context, execReference: E
   const base = { id: scenario.id, title: scenario.title, file: scenario.file };
   const outcomes = { reference: emptyCounts(), target: emptyCounts() };
   const skipped = skipReason(scenario, c.sessions.reference, c.sessions.target);
-  if (skipped) {
-    return { ...base, status: 'skipped', reason: skipped, runs: 0, requests: { reference: 0, target: 0 }, outcomes, differences: [], ignored: {}, durationMs: 0 };
+  if (skipped || scenario.kind !== 'steps') {
+    return { ...base, status: 'skipped', reason: skipped ?? 'not a scenario of steps', runs: 0, requests: { reference: 0, target: 0 }, outcomes, differences: [], ignored: {}, durationMs: 0 };
   }
   const seed = scenarioSeed(c.options.seed, scenario.id);
   const valueSets = drawValues(scenario, c.options.seed, c.options.runs, c.reference.profile, c.target.profile);

@@ -3,9 +3,9 @@
  * generators made from a profile that suits both sides. Pure apart from fast-check's own computation.
  */
 import fc from 'fast-check';
-import { GENERATORS } from '../generators/registry.js';
+import { coverExamples } from '../generators/registry.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import { scenarioSeed } from '../runner/scenario.js';
+import { drawnGiven, scenarioSeed } from '../runner/scenario.js';
 import type { Scenario } from '../spec/types.js';
 
 /**
@@ -29,9 +29,9 @@ export function runCount(scenario: Pick<Scenario, 'property' | 'runs'>, runs: nu
 /** Draws the value sets of one scenario: `fc.sample` seeded with `scenarioSeed(seed, id)`. */
 export function drawValues(scenario: Scenario, seed: number, runs: number, reference: ResolvedProfile, target: ResolvedProfile): Array<Record<string, unknown>> {
   const numRuns = runCount(scenario, runs);
-  const arbs = Object.fromEntries(
-    scenario.given.map((g) => [g.name, (GENERATORS[g.gen] ?? GENERATORS['count']!).make(g.options, valueProfile(g.gen, reference, target))]),
-  );
-  const arb: fc.Arbitrary<Record<string, unknown>> = scenario.given.length > 0 ? fc.record(arbs) : fc.constant({});
-  return fc.sample(arb, { seed: scenarioSeed(seed, scenario.id), numRuns });
+  const givens = scenario.given.map((g) => drawnGiven(g, valueProfile(g.gen, reference, target)));
+  const arb: fc.Arbitrary<Record<string, unknown>> = givens.length > 0 ? fc.record(Object.fromEntries(givens.map((g) => [g.name, g.arb]))) : fc.constant({});
+  // The cases first, as a run does (runner/scenario.ts), then random values.
+  const examples = coverExamples(givens, scenarioSeed(seed, scenario.id), numRuns);
+  return [...examples, ...(numRuns > examples.length ? fc.sample(arb, { seed: scenarioSeed(seed, scenario.id), numRuns: numRuns - examples.length }) : [])];
 }

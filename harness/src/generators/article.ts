@@ -240,11 +240,21 @@ export const ARTICLE_DEFECTS = ['integer price', 'uppercase currency', 'currency
  * Invalid articles: a valid article (inside `bounds`) with exactly one defect of {@link ARTICLE_DEFECTS}. Shrinks
  * to the shortest article with the first defect that still shows the failure.
  */
-export function invalidArticleArb(bounds: ArticleBounds = WIDE_BOUNDS): fc.Arbitrary<InvalidArticle> {
-  return fc.record({ a: articleArb([], {}, bounds), defect: fc.constantFrom(...ARTICLE_DEFECTS) }).map(({ a, defect }) => ({ defect, xml: invalidXml(a, defect) }));
+export function invalidArticleArb(bounds: ArticleBounds = WIDE_BOUNDS, only?: ArticleDefect): fc.Arbitrary<InvalidArticle> {
+  // Each defect as likely as any other (fast-check biases constantFrom toward its first values). That every defect
+  // is tried at all is the runner's doing: the generator's cases ({@link invalidArticleCases}) come first.
+  const defect = only === undefined ? fc.noBias(fc.constantFrom(...ARTICLE_DEFECTS)) : fc.constant(only);
+  return fc.record({ a: articleArb([], {}, bounds), defect }).map(({ a, defect }) => ({ defect, xml: invalidXml(a, defect) }));
 }
 
-function invalidXml(a: ArticleValue, defect: (typeof ARTICLE_DEFECTS)[number]): string {
+/** One arbitrary per defect of {@link ARTICLE_DEFECTS}, in that order: the cases a run tries first. */
+export function invalidArticleCases(bounds: ArticleBounds = WIDE_BOUNDS): Array<fc.Arbitrary<InvalidArticle>> {
+  return ARTICLE_DEFECTS.map((d) => invalidArticleArb(bounds, d));
+}
+
+export type ArticleDefect = (typeof ARTICLE_DEFECTS)[number];
+
+function invalidXml(a: ArticleValue, defect: ArticleDefect): string {
   const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
   const currency = defect === 'uppercase currency' ? a.currency.toUpperCase() : defect === 'currency not a code' ? 'euro' : a.currency;
   const priceText = defect === 'integer price' ? (a.price.split('.')[0] ?? '0') : a.price;

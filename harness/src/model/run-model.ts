@@ -4,16 +4,17 @@
  */
 import fc from 'fast-check';
 import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
-import { baseOf, checkParameters, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario-base.js';
+import { baseOf, checkParameters, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario.js';
 import { createTokenSource } from '../runner/tokens.js';
 import { tokensOf, usableSchemes } from '../runner/credentials.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { ScenarioResult } from '../runner/types.js';
-import type { Scenario } from '../spec/types.js';
+import type { ModelScenario } from '../spec/types.js';
 import { chargedLevel } from '../runner/verdict.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 import { emptyState, makePaths, type ModelState } from './articles.js';
-import { commandArbitraries, ModelError, ModelFailure, type Real } from './commands.js';
+import { commandArbitraries } from './arbitraries.js';
+import { ModelError, ModelFailure, type Real } from './exchange.js';
 
 /** The default `--runs`: a model scenario's own `runs` is scaled by `--runs` over this. */
 const DEFAULT_RUNS = RUN_OPTION_SPEC.runs.default;
@@ -41,8 +42,8 @@ async function unobtainable(deps: ExecDeps): Promise<Array<{ scheme: string; rea
   return out;
 }
 
-export async function runModelScenario(scenario: Scenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
-  const model = scenario.model!;
+export async function runModelScenario(scenario: ModelScenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
+  const model = scenario.model;
   const started = performance.now();
   const seed = scenarioSeed(options.seed, scenario.id);
   const base = baseOf(scenario);

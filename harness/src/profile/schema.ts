@@ -72,7 +72,7 @@ export const ProfileSchema = z.strictObject({
         .strictObject({
           priceScale: z.number().int().min(1).max(18).optional().describe('Fraction digits of a price the target stores exactly. Default 2.'),
           priceMax: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'a non-negative decimal such as "99999.99"').optional().describe('Largest price the target stores exactly, as decimal text. Default "99999.99".'),
-          titleMaxLength: z.number().int().min(1).max(10_000).optional().describe('Longest title (and optional text field) the target stores exactly, in Unicode code points. Default 100.'),
+          titleMaxLength: z.number().int().min(1).max(10_000).optional().describe('Longest title (and optional text field) the target stores exactly, in Unicode code points. Default 50.'),
         })
         .optional()
         .describe('Value bounds (§2: "not shown"). Inside them values must round-trip exactly; beyond them a target may refuse with a 4xx but never store an altered value.'),

@@ -1,6 +1,6 @@
 /** Joins the report.json files of a sharded run into one report, as if the run had not been split. Pure. */
 import { ruleStatus } from '../runner/rules.js';
-import { summarize } from '../runner/run-suite.js';
+import { summarize } from '../engine/run-suite.js';
 import type { RuleResult, RunResult, ScenarioResult } from '../runner/types.js';
 
 export interface MergeProblem {

@@ -41,12 +41,18 @@ export interface OobScope {
  */
 let markerDir: string | undefined;
 let markerUsers = 0;
+/** One exit listener for the process, whatever folder is current then (one per folder would pile up). */
+let exitHook = false;
 
 function markerFolder(): string {
   if (markerDir === undefined || !existsSync(markerDir)) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'conform-oob-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    markerDir = dir;
+    markerDir = mkdtempSync(path.join(tmpdir(), 'conform-oob-'));
+    if (!exitHook) {
+      exitHook = true;
+      process.once('exit', () => {
+        if (markerDir !== undefined) rmSync(markerDir, { recursive: true, force: true });
+      });
+    }
   }
   markerUsers++;
   return markerDir;

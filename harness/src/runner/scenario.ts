@@ -1,44 +1,47 @@
-/** Runs one scenario as a fast-check property: N runs from a derived seed, shrinking a failure to a minimal one. */
+/**
+ * Runs one scenario of written steps as a fast-check property: N runs from a derived seed, shrinking a failure to a
+ * minimal one. Also what every kind of scenario run shares: its options, its seed, the fields of its result (the
+ * model scenarios of model/ import them from here; engine/run-scenario.ts dispatches on the kind).
+ */
 import { chargedLevel } from './verdict.js';
 import fc from 'fast-check';
-import { GENERATORS } from '../generators/registry.js';
+import { coverExamples, type DrawnGiven, GENERATORS } from '../generators/registry.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import type { Scenario } from '../spec/types.js';
+import type { Scenario, StepScenario } from '../spec/types.js';
 import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';
 import { executeOnce } from './execute.js';
 import { redactExchange } from './transcript.js';
 import type { ScenarioResult } from './types.js';
-import { baseOf, checkParameters, scenarioSeed, type ScenarioRunOptions } from './scenario-base.js';
-import { runModelScenario } from '../model/run-model.js';
-
-export { baseOf, scenarioSeed, type ScenarioRunOptions } from './scenario-base.js';
 
 /**
  * Arbitraries by profile, generator and options. Building one takes milliseconds (`fc.stringMatching` precomputes
  * its bias slices: ~15 ms for a slug and an article, the time of dozens of requests), and arbitraries are immutable
  * and deterministic given the seed, so one instance serves every run of every scenario that asks for it.
  */
-const arbitraries = new WeakMap<ResolvedProfile, Map<string, fc.Arbitrary<unknown>>>();
+const arbitraries = new WeakMap<ResolvedProfile, Map<string, Omit<DrawnGiven, 'name'>>>();
 
-function arbitraryFor(given: Scenario['given'][number], profile: ResolvedProfile): fc.Arbitrary<unknown> {
+/** A `given:` entry's arbitrary and cases under `profile` (built once per profile, generator and options). */
+export function drawnGiven(given: Scenario['given'][number], profile: ResolvedProfile): DrawnGiven {
   let byKey = arbitraries.get(profile);
   if (!byKey) arbitraries.set(profile, (byKey = new Map()));
   const key = `${given.gen}\0${JSON.stringify(given.options)}`;
-  let arb = byKey.get(key);
-  if (!arb) {
-    arb = (GENERATORS[given.gen] ?? GENERATORS['count']!).make(given.options, profile);
-    byKey.set(key, arb);
+  let drawn = byKey.get(key);
+  if (!drawn) {
+    const def = GENERATORS[given.gen] ?? GENERATORS['count']!;
+    drawn = { arb: def.make(given.options, profile), cases: def.cases?.(given.options, profile) };
+    byKey.set(key, drawn);
   }
-  return arb;
+  return { name: given.name, ...drawn };
 }
 
-export async function runScenario(scenario: Scenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
-  if (scenario.model) return runModelScenario(scenario, deps, options);
+export async function runStepScenario(scenario: StepScenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
   const started = performance.now();
   const seed = scenarioSeed(options.seed, scenario.id);
   const numRuns = scenario.property ? (scenario.runs ?? options.runs) : 1;
-  const arbs = Object.fromEntries(scenario.given.map((g) => [g.name, arbitraryFor(g, deps.profile)]));
-  const arb = scenario.given.length > 0 ? fc.record(arbs) : fc.constant({});
+  const givens = scenario.given.map((g) => drawnGiven(g, deps.profile));
+  const arb = givens.length > 0 ? fc.record(Object.fromEntries(givens.map((g) => [g.name, g.arb]))) : fc.constant({});
+  // Every case a generator declares is tried first (one invalid article of each defect...), then random values.
+  const examples = coverExamples(givens, seed, numRuns);
   const limit = numRuns + (options.maxShrinkRuns ?? 200);
 
   let executions = 0;
@@ -66,7 +69,7 @@ export async function runScenario(scenario: Scenario, deps: ExecDeps, options: S
     return false;
   });
 
-  const details = await fc.check(property, checkParameters(seed, numRuns, options.replayPath, options));
+  const details = await fc.check(property, { ...checkParameters(seed, numRuns, options.replayPath, options), examples: examples.map((e) => [e] as [Record<string, unknown>]) });
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
   const base = { ...baseOf(scenario), requests, ...(credentialRequests > 0 ? { credentialRequests } : {}), runs: executions, durationMs };
@@ -125,4 +128,45 @@ function toPlain(v: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(v), (_key, value: unknown) =>
     typeof value === 'string' && value.length > SHOWN_CHARACTERS ? `${value.slice(0, 200)}… (${value.length - 200} more characters)` : value,
   ) as Record<string, unknown>;
+}
+
+export interface ScenarioRunOptions {
+  /** Property runs when the scenario does not fix its own. */
+  runs: number;
+  /** The run's seed; the scenario's seed is derived from it and the scenario id. */
+  seed: number;
+  /** fast-check path to replay one counterexample directly. */
+  replayPath?: string;
+  /** Extra executions allowed for shrinking, beyond `runs`. Default 200. */
+  maxShrinkRuns?: number;
+  /** Time budget for one scenario, ms; shrinking stops at the best counterexample so far. Default 120 000. */
+  timeBudgetMs?: number;
+}
+
+/** FNV-1a over the id, mixed with the run seed: filtering scenarios never changes another's seed. */
+export function scenarioSeed(runSeed: number, id: string): number {
+  let h = 0x811c9dc5 ^ (runSeed >>> 0);
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) & 0x7fffffff;
+}
+
+type Base = Pick<ScenarioResult, 'id' | 'title' | 'file' | 'line' | 'rules' | 'level' | 'tags'>;
+
+export function baseOf(s: Scenario): Base {
+  return { id: s.id, title: s.title, file: s.file, line: s.line, rules: s.rules, level: s.level, tags: s.tags };
+}
+
+
+/** fast-check's parameters for a scenario's property: its seed and runs, a replayed path, the time budget. */
+export function checkParameters(seed: number, numRuns: number, path: string | undefined, options: Pick<ScenarioRunOptions, 'timeBudgetMs'>) {
+  return {
+    seed,
+    numRuns,
+    ...(path ? { path } : {}),
+    interruptAfterTimeLimit: options.timeBudgetMs ?? 120_000,
+    markInterruptAsFailure: false,
+  };
 }

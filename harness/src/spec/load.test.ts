@@ -48,7 +48,7 @@ describe('scenario loading', () => {
   it('loads a model scenario: no steps, a property, every rule its commands can fail listed', async ({ tempDir: dir }) => {
     const file = path.resolve(import.meta.dirname, '../../../specs/articles/model.yaml');
     const suite = loadSuiteSync([file], catalogue);
-    expect(suite.scenarios[0]).toMatchObject({ id: 'articles/model-sequences', property: true, steps: [], model: { resource: 'articles' } });
+    expect(suite.scenarios[0]).toMatchObject({ id: 'articles/model-sequences', kind: 'model', property: true, model: { resource: 'articles' } });
     const model = `version: 1
 scenarios:
   - id: x/model

@@ -153,7 +153,7 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
   }
   for (const issue of checkScenarioTemplates(s)) at(issue.path, issue.message);
   const start = source.locate(['scenarios', index]);
-  return {
+  const common = {
     id: s.id,
     title: s.title,
     ...(s.description !== undefined ? { description: s.description } : {}),
@@ -167,11 +167,11 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
     ...(s.runs !== undefined ? { runs: s.runs } : {}),
     property: given.length > 0 || s.model !== undefined,
     exclusive: s.exclusive ?? false,
-    let: Object.entries(s.let ?? {}).map(([name, template]) => ({ name, template })),
-    steps: s.steps ?? [],
-    ...(s.model ? { model: s.model } : {}),
     ruleLevels: Object.fromEntries(s.rules.flatMap((id) => (catalogue.byId.has(id) ? [[id, catalogue.byId.get(id)!.level]] : []))),
   };
+  // The kinds are exclusive (checked above): a model, or written steps.
+  if (s.model) return { ...common, kind: 'model', model: s.model };
+  return { ...common, kind: 'steps', let: Object.entries(s.let ?? {}).map(([name, template]) => ({ name, template })), steps: s.steps ?? [] };
 }
 
 /** A loaded suite, with each scenario's file label (for grouping, e.g. in `conform/vitest`). */

@@ -10,8 +10,8 @@ export interface RuleCatalogue {
   byId: ReadonlyMap<string, Rule>;
 }
 
-/** A validated scenario, ready to run. */
-export interface Scenario {
+/** What every validated scenario holds, whatever its kind. */
+interface ScenarioBase {
   id: string;
   title: string;
   description?: string;
@@ -29,13 +29,25 @@ export interface Scenario {
   property: boolean;
   /** Runs with no other scenario in flight (see the format's `exclusive`). */
   exclusive: boolean;
-  let: Array<{ name: string; template: string }>;
-  steps: StepData[];
-  /** A model scenario (no steps): sequences of commands drawn against a model of the resource. */
-  model?: ModelOptions;
-  /** A model scenario's rules with their levels: a failure counts at the level of the rules it is charged to. */
+  /** The scenario's rules with their levels: a failure counts at the level of the rules it is charged to. */
   ruleLevels?: Readonly<Record<string, Level>>;
 }
+
+/** A scenario of written steps, each sent and checked in order. */
+export interface StepScenario extends ScenarioBase {
+  kind: 'steps';
+  let: Array<{ name: string; template: string }>;
+  steps: StepData[];
+}
+
+/** A model scenario: sequences of commands drawn against a model of the resource (no steps). */
+export interface ModelScenario extends ScenarioBase {
+  kind: 'model';
+  model: ModelOptions;
+}
+
+/** A validated scenario, ready to run: written steps, or a model. */
+export type Scenario = StepScenario | ModelScenario;
 
 export interface Suite {
   scenarios: Scenario[];

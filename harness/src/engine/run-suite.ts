@@ -3,15 +3,15 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario, Suite } from '../spec/types.js';
-import type { Bases } from './exec-types.js';
-import { ruleStatus } from './rules.js';
-import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from './types.js';
-import { runAll } from './schedule.js';
+import type { Bases } from '../runner/exec-types.js';
+import { ruleStatus } from '../runner/rules.js';
+import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from '../runner/types.js';
+import { runAll } from '../runner/schedule.js';
 import { openSession } from './session.js';
-import { RUN_OPTION_SPEC } from './options.js';
+import { RUN_OPTION_SPEC } from '../runner/options.js';
 
 export { profileRedactor, scenarioUniq } from './session.js';
-export { exitCodeFor } from './verdict.js';
+export { exitCodeFor } from '../runner/verdict.js';
 
 export interface RunSuiteOptions {
   /** Where to send requests: the primary base URL, and the plain and TLS ones when known. */
@@ -85,7 +85,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     concurrency: session.unreachable ? 1 : (options.concurrency ?? RUN_OPTION_SPEC.concurrency.default),
     exclusive: (s) => s.exclusive,
     priority: waitsForClock,
-    first: (s) => s.steps.some((step) => step.atRunEnd === true),
+    first: (s) => s.kind === 'steps' && s.steps.some((step) => step.atRunEnd === true),
     run: async (scenario, index, _lane, idle, atRunEnd) => {
       const result = await session.run(scenario, index, runOptions, { idle, atRunEnd });
       if ((result.status === 'failed' || result.status === 'errored') && options.replayCommand) result.replay = options.replayCommand(result, options.seed);
@@ -122,7 +122,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
  * first, so their waits overlap the rest (and a request replayed at the end was signed at the start).
  */
 export function waitsForClock(scenario: Scenario): number {
-  return scenario.steps.some((step) => step.wait !== undefined || step.atRunEnd === true) ? 1 : 0;
+  return scenario.kind === 'steps' && scenario.steps.some((step) => step.wait !== undefined || step.atRunEnd === true) ? 1 : 0;
 }
 
 export function summarize(results: readonly ScenarioResult[]): RunSummary {

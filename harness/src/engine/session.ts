@@ -13,15 +13,16 @@ import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/lea
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../spec/types.js';
-import { cleanUp, createLedger, recordingClient } from './cleanup.js';
-import type { Bases, ExecDeps } from './exec-types.js';
-import { createApprover } from './oauth1-approval.js';
-import { oobUnreachable } from './oob.js';
-import { createRedactor, type Redactor } from './redact.js';
-import { baseOf, runScenario, type ScenarioRunOptions } from './scenario.js';
-import { createTokenSource, type TokenSource } from './tokens.js';
-import { redactExchange } from './transcript.js';
-import type { Exchange, ScenarioResult } from './types.js';
+import { cleanUp, createLedger, recordingClient } from '../runner/cleanup.js';
+import type { Bases, ExecDeps } from '../runner/exec-types.js';
+import { createApprover } from '../runner/oauth1-approval.js';
+import { oobUnreachable } from '../runner/oob.js';
+import { createRedactor, type Redactor } from '../runner/redact.js';
+import { baseOf, type ScenarioRunOptions } from '../runner/scenario.js';
+import { runScenario } from './run-scenario.js';
+import { createTokenSource, type TokenSource } from '../runner/tokens.js';
+import { redactExchange } from '../runner/transcript.js';
+import type { Exchange, ScenarioResult } from '../runner/types.js';
 
 export interface SessionDeps {
   client: HttpClient;

@@ -1,0 +1,180 @@
+/**
+ * One way through a step: its sends are planned (one request, N copies of one, or a group of different requests at
+ * once), sent, and judged in one place — whatever the step's shape, the same checks, the same messages, the same
+ * charging. The step loop (execute.ts) only decides which steps run.
+ */
+import type { SendResult } from '../http/client.js';
+import type { CheckName, ExpectData, StepData } from '../spec/schema.js';
+import { stringify, type Scope } from '../spec/template.js';
+import { tokensOf } from './credentials.js';
+import type { ExecDeps } from './exec-types.js';
+import { checkResponseByCheck, type CheckContext } from './expect.js';
+import { instanceBase, instanceNumber, toInstance, type BuiltRequest } from './instances.js';
+import type { ApprovalResult } from './oauth1-approval.js';
+import { render } from './render.js';
+import { buildRequest } from './request.js';
+import { checkCounts } from './step-checks.js';
+import type { TokenExchange } from './tokens.js';
+
+/** One request of a step, built, with what its answer must be and how a message about it reads. */
+export interface PlannedSend {
+  built: BuiltRequest;
+  expect: ExpectData | undefined;
+  /** How a transport error of this send is named: `METHOD /path` (on instance N) (the group member's name). */
+  name: string;
+  /** A message about this answer, as the report shows it (before the step's own prefix). */
+  label: (message: string) => string;
+}
+
+/** A step's sends: sent at once (a concurrent group or `repeat.concurrent`) or one after another. */
+export interface Plan {
+  sends: PlannedSend[];
+  concurrent: boolean;
+  /** How the step's messages are prefixed (`METHOD /path`), or '' when each send names itself (a group). */
+  prefix: string;
+  /** The request captures and `replayOf` refer to (the step's own, not a copy's). */
+  primary: BuiltRequest;
+}
+
+/** What planning obtained on the way (OAuth tokens), for the transcript. */
+export interface Obtained {
+  exchanges: TokenExchange[];
+  instance?: number;
+}
+
+/** What judging a step's answers found. */
+export interface Judgement {
+  messages: string[];
+  failedChecks: Set<CheckName>;
+}
+
+function pathOf(url: string): string {
+  const u = new URL(url);
+  return u.pathname + u.search;
+}
+
+/** How messages name the instance a request went to. */
+export function onInstanceText(instance: number | undefined): string {
+  return instance === undefined ? '' : ` on instance ${instance}`;
+}
+
+const where = (b: BuiltRequest) => `${b.request.method} ${pathOf(b.request.url)}${onInstanceText(b.instance)}`;
+
+function instanceOf(value: StepData['instance'], scope: Scope, deps: ExecDeps): number | undefined | { error: string } {
+  return value === undefined ? undefined : instanceNumber(typeof value === 'number' ? value : render(value, scope), deps);
+}
+
+/**
+ * Plans a step's sends: the requests built in order (fresh nonces and tokens for each; what obtaining tokens sent
+ * goes to `obtained`), an earlier step's request for `replayOf`, copies for `repeat` (spread over instances when
+ * asked).
+ */
+export async function planStep(step: StepData, scope: Scope, deps: ExecDeps, sentByStep: ReadonlyMap<string, BuiltRequest>, obtained: (o: Obtained) => void): Promise<Plan | { error: string }> {
+  if (step.concurrent !== undefined) {
+    const sends: PlannedSend[] = [];
+    for (const [k, sub] of step.concurrent.entries()) {
+      const n = instanceOf(sub.instance, scope, deps);
+      if (typeof n === 'object') return n;
+      const b = await buildRequest({ request: sub.request }, scope, deps, n);
+      obtained({ exchanges: b.obtained ?? [], ...(n !== undefined ? { instance: n } : {}) });
+      if ('error' in b) return b;
+      const name = sub.name ?? `request ${k + 1} of ${step.concurrent.length}`;
+      sends.push({ built: b, expect: sub.expect, name: `${where(b)} (${name})`, label: (m) => `${where(b)} (${name}): ${m}` });
+    }
+    return { sends, concurrent: true, prefix: '', primary: sends[0]!.built };
+  }
+  const instance = instanceOf(step.instance, scope, deps);
+  if (typeof instance === 'object') return instance;
+  let built: BuiltRequest;
+  if (step.replayOf !== undefined) {
+    const earlier = sentByStep.get(step.replayOf);
+    if (!earlier) return { error: `replayOf "${step.replayOf}": that step sent nothing` };
+    const moved = instance === undefined ? earlier : toInstance(earlier, instance, deps);
+    if ('error' in moved) return moved;
+    built = moved;
+  } else {
+    const b = await buildRequest(step, scope, deps, instance);
+    obtained({ exchanges: b.obtained ?? [], ...(instance !== undefined ? { instance } : {}) });
+    if ('error' in b) return b;
+    built = b;
+  }
+  const times = step.repeat?.times ?? 1;
+  const copies = spreadOver(built, times, step.repeat?.spread === true, deps);
+  if ('error' in copies) return copies;
+  const sends = copies.map((copy, k): PlannedSend => ({
+    built: copy,
+    expect: step.expect,
+    name: where(copy),
+    label: (m) => (times > 1 ? `answer ${k + 1} of ${times}${onInstanceText(copy.instance)}: ${m}` : m),
+  }));
+  return { sends, concurrent: step.repeat?.concurrent === true, prefix: where(built), primary: built };
+}
+
+/** Sends a plan: all at once over separate connections, or one after another (stopping at a transport error). */
+export async function sendPlan(plan: Plan, deps: ExecDeps): Promise<SendResult[]> {
+  if (plan.concurrent) return Promise.all(plan.sends.map((s) => deps.client.send(s.built.request, { concurrent: true })));
+  const out: SendResult[] = [];
+  for (const s of plan.sends) {
+    const r = await deps.client.send(s.built.request);
+    out.push(r);
+    if (!r.ok) break;
+  }
+  return out;
+}
+
+/**
+ * Judges a step's answers: each against its own expectation, then the step's `expectCount` over all of them, then
+ * the out-of-band listener. `context` gives each send its check context.
+ */
+export async function judgeStep(step: StepData, plan: Plan, results: readonly SendResult[], scope: Scope, deps: ExecDeps, context: (b: BuiltRequest) => CheckContext): Promise<Judgement> {
+  const messages: string[] = [];
+  const failedChecks = new Set<CheckName>();
+  for (const [k, sent] of results.entries()) {
+    if (!sent.ok) continue;
+    const s = plan.sends[k]!;
+    for (const f of checkResponseByCheck(sent.response, s.expect, context(s.built))) {
+      failedChecks.add(f.check);
+      messages.push(s.label(f.message));
+    }
+  }
+  if (step.expectCount !== undefined) {
+    const counts = checkCounts(step, [...results], (t) => render(t, scope));
+    if (counts.length > 0) failedChecks.add('expectCount');
+    messages.push(...counts);
+  }
+  if (step.expect?.oob && deps.oob) {
+    const contacted = await deps.oob.contactedWithin(step.expect.oob.within ?? 1);
+    if (contacted.length > 0) failedChecks.add('oob');
+    messages.push(...contacted);
+  }
+  return { messages, failedChecks };
+}
+
+/** An `approve` step: the owner approves the temporary credentials, the target's way (runner/oauth1-approval.ts). */
+export async function approveStep(step: StepData, scope: Scope, deps: ExecDeps): Promise<ApprovalResult> {
+  const a = step.approve!;
+  const instance = instanceOf(step.instance, scope, deps);
+  if (typeof instance === 'object') return { ok: false, reason: instance.error, exchanges: [], refused: false };
+  const token = stringify(render(a.token, scope));
+  const user = a.user !== undefined ? stringify(render(a.user, scope)) : deps.profile.auth.oauth1?.user;
+  if (!deps.profile.auth.oauth1) return { ok: false, reason: 'the profile has no auth.oauth1 settings', exchanges: [], refused: false };
+  if (!user) return { ok: false, reason: 'the profile names no resource owner (auth.oauth1.user, or a first user)', exchanges: [], refused: false };
+  // Owner credentials (Basic among them) go over TLS when a TLS base URL is known; to one instance, with `instance`.
+  const own = instance === undefined ? undefined : instanceBase(deps, instance, deps.bases.tls !== undefined);
+  if (own !== undefined && 'error' in own) return { ok: false, reason: own.error, exchanges: [], refused: false };
+  return tokensOf(deps).approver.approve(token, user, own?.base ?? deps.bases.tls ?? deps.bases.primary);
+}
+
+/** The copies of a repeated request: all to where it was built, or spread round-robin over the instances. */
+function spreadOver(built: BuiltRequest, times: number, spread: boolean, deps: ExecDeps): BuiltRequest[] | { error: string } {
+  if (!spread) return Array.from({ length: times }, () => built);
+  const n = deps.profile.target.instances.length;
+  if (n === 0) return { error: 'repeat.spread needs the instances of the profile (target.instances)' };
+  const out: BuiltRequest[] = [];
+  for (let k = 0; k < times; k++) {
+    const copy = toInstance(built, (k % n) + 1, deps);
+    if ('error' in copy) return copy;
+    out.push(copy);
+  }
+  return out;
+}
