@@ -10,7 +10,7 @@ import { loadProfileSync } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
 import { runSuite } from '../harness/src/engine/run-suite.js';
 import type { RunEvent } from '../harness/src/runner/types.js';
-import type { Scenario } from '../harness/src/spec/types.js';
+import type { Scenario } from '../harness/src/suite/types.js';
 import { startServer, type RunningServer } from '../reference-server/src/index.js';
 import { bundledSuite, REFERENCE_PROFILE } from '../test/helpers.js';
 

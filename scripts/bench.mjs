@@ -30,7 +30,7 @@ import { createHttpClient } from '../dist/harness/src/http/client.js';
 import { loadProfileSync } from '../dist/harness/src/profile/load.js';
 import { createRedactor } from '../dist/harness/src/runner/redact.js';
 import { runScenario } from '../dist/harness/src/runner/scenario.js';
-import { loadRulesSync, loadSuiteSync } from '../dist/harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../dist/harness/src/suite/load.js';
 import { articleArb } from '../dist/harness/src/generators/article.js';
 import { compareArticle, serializeArticle } from '../dist/harness/src/xml/article-xml.js';
 import { GENERATORS } from '../dist/harness/src/generators/registry.js';

@@ -9,7 +9,7 @@ import { createAuthenticator } from '../dist/harness/src/auth/authenticator.js';
 import { createHttpClient } from '../dist/harness/src/http/client.js';
 import { loadProfileSync } from '../dist/harness/src/profile/load.js';
 import { runSuite } from '../dist/harness/src/engine/run-suite.js';
-import { loadRulesSync, loadSuiteSync } from '../dist/harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../dist/harness/src/suite/load.js';
 import { SCENARIO_FAULT_NAMES as FAULT_NAMES, startServer } from '../dist/reference-server/src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -31,7 +31,8 @@ describe('one-way dependencies', () => {
   for (const [from, forbidden] of cases) {
     it(`${from}/ imports nothing from ${forbidden.join(', ')} (its tests: only ${SHARED_TEST_FIXTURE} of test/)`, async () => {
       const offenders: string[] = [];
-      for (const file of await sources(path.join(ROOT, from, 'src'))) {
+      const dirs = from === 'reference-server' ? ['src', 'testkit'] : ['src'];
+      for (const file of (await Promise.all(dirs.map((d) => sources(path.join(ROOT, from, d))))).flat()) {
         for (const spec of await importsOf(file)) {
           if (!spec.startsWith('.')) continue;
           const target = path.relative(ROOT, path.resolve(path.dirname(file), spec));
@@ -90,5 +91,33 @@ describe('no import cycles', () => {
     const a = path.join(ROOT, 'test', 'fixtures', 'cycle-a.ts');
     const b = path.join(ROOT, 'test', 'fixtures', 'cycle-b.ts');
     expect(await importCycles([a, b])).toHaveLength(1);
+  });
+});
+
+/** Lines of a source file a reader can hold in mind: the product's modules (not tests, not scripts) stay under this. */
+const MAX_LINES = 300;
+
+describe('shape', () => {
+  it.each(['harness', 'reference-server', 'cli'])(`no module of %s/src is over ${MAX_LINES} lines`, async (dir) => {
+    const long: string[] = [];
+    for (const f of await sources(path.join(ROOT, dir, 'src'))) {
+      if (f.endsWith('.test.ts')) continue;
+      const lines = (await readFile(f, 'utf8')).split('\n').length - 1;
+      if (lines > MAX_LINES) long.push(`${path.relative(ROOT, f)}: ${lines}`);
+    }
+    expect(long).toEqual([]);
+  });
+
+  it('the runner imports nothing of the model (the model builds on the runner; engine/ dispatches to either)', async () => {
+    const crossing: string[] = [];
+    for (const f of await sources(path.join(ROOT, 'harness', 'src', 'runner'))) {
+      for (const spec of await importsOf(f)) if (spec.includes('../model/') || spec.includes('../engine/')) crossing.push(`${path.relative(ROOT, f)} → ${spec}`);
+    }
+    expect(crossing).toEqual([]);
+  });
+
+  it('the test kits of the reference server live outside src/ (they do not ship in dist/)', async () => {
+    const kits = (await sources(path.join(ROOT, 'reference-server', 'src'))).filter((f) => /testkit/i.test(path.basename(f)));
+    expect(kits).toEqual([]);
   });
 });

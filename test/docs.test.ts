@@ -11,7 +11,7 @@ import { generatedPages, rulesPage } from '../cli/src/docs/pages.js';
 import { profileKeys, type JsonSchema } from '../cli/src/docs/profile-keys.js';
 import { createSlugger, githubSlug, markdownHeadings } from '../cli/src/docs/slug.js';
 import { checkProfileSource } from '../harness/src/profile/load.js';
-import { parseYamlSource } from '../harness/src/spec/yaml-source.js';
+import { parseYamlSource } from '../harness/src/suite/yaml-source.js';
 import { runCli } from './cli-helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -8,8 +8,8 @@ import type { ResolvedProfile } from '../harness/src/profile/schema.js';
 import { runSuite } from '../harness/src/engine/run-suite.js';
 import { RUN_OPTION_SPEC } from '../harness/src/runner/options.js';
 import type { RunResult } from '../harness/src/runner/types.js';
-import { loadRulesSync, loadSuiteSync } from '../harness/src/spec/load.js';
-import type { Suite } from '../harness/src/spec/types.js';
+import { loadRulesSync, loadSuiteSync } from '../harness/src/suite/load.js';
+import type { Suite } from '../harness/src/suite/types.js';
 import { startServer, type RunningServer, type ServerOptions } from '../reference-server/src/index.js';
 import { afterAll, beforeAll } from 'vitest';
 

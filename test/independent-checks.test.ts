@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { loadRulesSync, loadSuiteSync } from '../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../harness/src/suite/load.js';
 import { it } from './fixtures.js';
 import { ROOT, runAgainst } from './helpers.js';
 

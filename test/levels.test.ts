@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { loadRulesSync, loadSuiteSync } from '../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../harness/src/suite/load.js';
 import { it } from './fixtures.js';
 import { bundledSuite, ROOT, runAgainst } from './helpers.js';
 

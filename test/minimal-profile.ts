@@ -1,7 +1,7 @@
 /** The minimal profile of the reference server (issue 23): where it is, its users, its OAuth endpoints and clients. */
 import { checkProfileSource } from '../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../harness/src/profile/schema.js';
-import { parseYamlSource } from '../harness/src/spec/yaml-source.js';
+import { parseYamlSource } from '../harness/src/suite/yaml-source.js';
 import { parse, stringify } from 'yaml';
 import { VARIANTS, applyProfilePatch, type ProfilePatch, type VariantName } from '../reference-server/src/index.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { checkResponse } from '../harness/src/runner/expect.js';
-import { compileTemplate, renderTemplate } from '../harness/src/spec/template.js';
+import { compileTemplate, renderTemplate } from '../harness/src/suite/template.js';
 import { bundledSuite, REFERENCE_PROFILE, ROOT } from './helpers.js';
 import { loadProfileSync } from '../harness/src/profile/load.js';
 

@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createConsoleReporter } from '../harness/src/report/console.js';
-import { renderHtml, verdictOf as htmlVerdict } from '../harness/src/report/html.js';
+import { renderHtml } from '../harness/src/report/html.js';
 import { renderJunit } from '../harness/src/report/junit.js';
-import { githubAnnotations, renderMarkdown, verdictOf as markdownVerdict } from '../harness/src/report/markdown.js';
+import { githubAnnotations, renderMarkdown } from '../harness/src/report/markdown.js';
 import { exitCodeFor } from '../harness/src/engine/run-suite.js';
 import type { RunResult, ScenarioResult, ScenarioStatus } from '../harness/src/runner/types.js';
-import { classify, failsRun } from '../harness/src/runner/verdict.js';
-import type { Level } from '../harness/src/spec/types.js';
+import { scenarioVerdict, failsRun, runVerdict } from '../harness/src/runner/verdict.js';
+import type { Level } from '../harness/src/suite/types.js';
 
 function result(id: string, status: ScenarioStatus, level: Level, baselined: boolean): ScenarioResult {
   const base = { id, title: id, file: 'specs/x.yaml', line: 1, rules: [`r-${id}`], level, tags: [], requests: 1, runs: 1, durationMs: 1, transcript: [] };
@@ -51,7 +51,7 @@ describe('every reporter agrees with the exit code', () => {
     if (baselined && (status === 'passed' || status === 'skipped')) return; // only failures are ever baselined
     const subject = result('subject', status, level, baselined);
     const run = runOf(subject, strict);
-    const verdict = classify(subject, { strict });
+    const verdict = scenarioVerdict(subject, { strict });
     const fails = failsRun(subject, { strict });
 
     expect(exitCodeFor(run, strict)).toBe(fails ? 1 : 0);
@@ -61,17 +61,18 @@ describe('every reporter agrees with the exit code', () => {
     expect(Number(testsuites?.[1]) + Number(testsuites?.[2])).toBe(fails ? 1 : 0);
     expect(/<testcase name="subject[^>]*>\s*<system-out>WARNING/.test(junit)).toBe(verdict === 'warn');
 
-    expect(markdownVerdict(run)).toBe(fails ? 'FAIL' : 'PASS');
+    expect(runVerdict(run)).toMatchObject({ verdict: fails ? 'FAIL' : 'PASS', exitCode: fails ? 1 : 0 });
     const md = renderMarkdown(run);
+    expect(md).toContain(`## conform: ${fails ? '❌ FAIL' : '✅ PASS'} — `);
     expect(/^\| warning/m.test(md)).toBe(verdict === 'warn');
 
     const annotations = githubAnnotations(run);
     expect(annotations.startsWith('::error')).toBe(fails);
     expect(annotations.startsWith('::warning')).toBe(verdict === 'warn');
 
-    expect(htmlVerdict(run).verdict).toBe(fails ? 'FAIL' : 'PASS');
-    expect(htmlVerdict(run).exitCode).toBe(fails ? 1 : 0);
-    expect(renderHtml(run)).toContain(`data-id="subject" data-status="${status}" data-level="${level}" data-group="${verdict}" data-verdict="${verdict}"`);
+    const html = renderHtml(run);
+    expect(html).toContain(`data-verdict="${fails ? 'FAIL' : 'PASS'}" data-exit-code="${fails ? 1 : 0}"`);
+    expect(html).toContain(`data-id="subject" data-status="${status}" data-level="${level}" data-group="${verdict}" data-verdict="${verdict}"`);
 
     let printed = '';
     const reporter = createConsoleReporter({ write: (t) => (printed += t), color: false, strict });

@@ -6,8 +6,8 @@ import { stringify } from 'yaml';
 import { InvalidFileError } from '../../harness/src/errors.js';
 import { checkProfileSource, loadProfileSync } from '../../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../../harness/src/profile/schema.js';
-import { readSourceSync } from '../../harness/src/spec/load.js';
-import { parseYamlSource } from '../../harness/src/spec/yaml-source.js';
+import { readSourceSync } from '../../harness/src/suite/load.js';
+import { parseYamlSource } from '../../harness/src/suite/yaml-source.js';
 import { applyProfilePatch, variantProfile, type ProfilePatch, type VariantName } from '../../reference-server/src/index.js';
 
 /**

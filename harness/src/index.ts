@@ -1,8 +1,8 @@
 export { ConformError, InvalidFileError, formatIssue, type ConformErrorCode, type SourceIssue } from './errors.js';
-export { loadRulesSync, loadSuiteSync, findScenarioFilesSync, checkScenarioSource, readSourceSync } from './spec/load.js';
-export type { Rule, RuleCatalogue, Scenario, Suite } from './spec/types.js';
-export { ScenarioFileSchema, RuleFileSchema } from './spec/schema.js';
-export { parseYamlSource } from './spec/yaml-source.js';
+export { loadRulesSync, loadSuiteSync, findScenarioFilesSync, checkScenarioSource, readSourceSync } from './suite/load.js';
+export type { Rule, RuleCatalogue, Scenario, Suite } from './suite/types.js';
+export { ScenarioFileSchema, RuleFileSchema } from './suite/schema.js';
+export { parseYamlSource } from './suite/yaml-source.js';
 export { loadProfileSync, checkProfileSource } from './profile/load.js';
 export { ProfileSchema, resolveProfile, type ResolvedProfile, type Scheme } from './profile/schema.js';
 export { CAPABILITIES, missingCapability } from './profile/capabilities.js';

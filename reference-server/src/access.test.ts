@@ -1,8 +1,8 @@
 /** Access rules, challenges and the Date window through the pure core, with an injected clock (no sleeps). */
 import { describe, expect, it } from 'vitest';
-import { articleXml, problemOf, testServer, TEST_NOW } from './testkit.js';
+import { articleXml, problemOf, testServer, TEST_NOW } from '../testkit/index.js';
 import type { HeaderMap } from './records.js';
-import type { TestServer } from './testkit.js';
+import type { TestServer } from '../testkit/index.js';
 
 const RECORDS = '/users/alice/financialrecords';
 const HMAC_ONLY = 'hmac realm="conform"';

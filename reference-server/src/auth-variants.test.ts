@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hmacDigest } from './auth/message.js';
-import { RECORDS, clientBasic, oauth1Request, oauth1Tokens, tokenRequest } from './oauth-testkit.js';
-import { testServer, text } from './testkit.js';
-import type { TestServer } from './testkit.js';
+import { RECORDS, clientBasic, oauth1Request, oauth1Tokens, tokenRequest } from '../testkit/oauth.js';
+import { testServer, text } from '../testkit/index.js';
+import type { TestServer } from '../testkit/index.js';
 import type { HeaderMap } from './records.js';
 import type { VariantName } from './variants.js';
 

@@ -6,7 +6,7 @@ import { InvalidOAuthClientError } from './oauth/accounts.js';
 import { JournalCorruptError } from './store/changes.js';
 import { DataDirInUseError, JournalWriteError } from './store/journal.js';
 import { VariantError } from './variants.js';
-import { RedisEvictionError, SharedStoreError } from './cluster/redis.js';
+import { RedisEvictionError, SharedStoreError } from './store/redis/redis.js';
 
 // Every error the reference server throws: its class, name and REF_* code (undici's test/errors.js is the model).
 const TABLE: [string, () => ReferenceServerError, string, RefErrorCode][] = [

@@ -9,9 +9,9 @@ import { test } from '../../test/temp-dir.js';
 import { FAULT_NAMES, FAULTS, SCENARIO_FAULT_NAMES, UnknownFaultError, parseFaultNames } from './faults.js';
 import type { FaultName, ScenarioFaultName } from './faults.js';
 import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
-import { CONSUMER, bearerRequest, clientBasic, formOf, issueToken, oauth1Raw, oauth1Request, oauth1Tokens, revoke, tokenRequest } from './oauth-testkit.js';
-import { articleXml, elementText, testServer } from './testkit.js';
-import type { TestServer } from './testkit.js';
+import { CONSUMER, bearerRequest, clientBasic, formOf, issueToken, oauth1Raw, oauth1Request, oauth1Tokens, revoke, tokenRequest } from '../testkit/oauth.js';
+import { articleXml, elementText, testServer } from '../testkit/index.js';
+import type { TestServer } from '../testkit/index.js';
 
 /**
  * One observation per fault: what it returns on a correct server, and with only that fault switched on. `hmac`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_TYPE, XML_TYPE } from './responses.js';
-import { articleXml, elementText, problemOf, testServer, text } from './testkit.js';
+import { articleXml, elementText, problemOf, testServer, text } from '../testkit/index.js';
 
 const XML = { 'content-type': 'application/xml' };
 

@@ -20,7 +20,7 @@ import type { Limits, Method, RequestRecord, ResponseRecord } from './records.js
 import type { HandlerContext, HandlerDeps, LocalState, Route, ServerState } from './types.js';
 
 /** Authentication settings of {@link createState} (OAuth ones included); every field is optional. */
-export interface AuthOptions extends OAuthOptions {
+export interface ServerAuthOptions extends OAuthOptions {
   /** Accounts. Default: {@link DEFAULT_USERS} (alice, bob, carol). */
   users?: readonly UserAccount[];
   /** Accepted clock difference of a signed Date, seconds. Default: 600. */
@@ -43,7 +43,7 @@ export interface AuthOptions extends OAuthOptions {
  * @throws {InvalidOAuthClientError} for an empty or repeated OAuth client id or consumer key.
  * @throws {RangeError} for a `tokenTtl` or `tokenCapacity` that is not a positive integer.
  */
-export function createState(limits: Limits, auth: AuthOptions = {}, listener?: ChangeListener): LocalState {
+export function createState(limits: Limits, auth: ServerAuthOptions = {}, listener?: ChangeListener): LocalState {
   const users = userTable(auth.users ?? DEFAULT_USERS);
   const capacity = auth.nonceCapacity ?? 1_000_000;
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { articleXml, problemOf, testServer, text } from './testkit.js';
+import { articleXml, problemOf, testServer, text } from '../testkit/index.js';
 
 const RESOURCES = [
   ['/articles', 'POST, OPTIONS'],

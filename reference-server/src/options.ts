@@ -7,7 +7,7 @@ import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH2_CLIENTS } from './oauth/accoun
 import type { OAuth1Consumer, OAuth2Client } from './oauth/accounts.js';
 import { DEFAULT_TOKEN_CAPACITY, DEFAULT_TOKEN_TTL, checkOAuthLimits } from './oauth/state.js';
 import type { TlsCredentials } from './tls/certificate.js';
-import { DEFAULT_PREFIX, PREFIX_PATTERN } from './cluster/keys.js';
+import { DEFAULT_PREFIX, PREFIX_PATTERN } from './store/redis/keys.js';
 
 /** Options of {@link startServer}; every field is optional. */
 export interface ServerOptions {
@@ -81,7 +81,7 @@ export interface ServerOptions {
   /** OAuth 1.0a consumers. Default: `conform-consumer` / `consumer-secret-1`, authorized by alice. */
   oauth1Consumers?: readonly OAuth1Consumer[];
   /**
-   * Share articles, nonces and OAuth credentials with the other instances of a cluster through Redis (cluster/):
+   * Share articles, nonces and OAuth credentials with the other instances of a cluster through Redis (store/redis/):
    * `url` (`redis://[user:password@]host:port[/db]`), `prefix` of every key (default `conform`: keys `{conform}:…`),
    * and this instance's number (1-based, default 1; the cluster faults key its own data by it). Default: undefined,
    * everything in memory. Not with `dataDir`: Redis keeps the shared state.

@@ -8,7 +8,7 @@ import { basicAuthorization } from './auth/sign.js';
 import { startServer } from './server.js';
 import type { RunningServer, ServerOptions } from './server.js';
 import { generateSelfSignedCertificate } from './tls/certificate.js';
-import { articleXml, signAs } from './testkit.js';
+import { articleXml, signAs } from '../testkit/index.js';
 
 const RECORDS = '/users/alice/financialrecords';
 const started: RunningServer[] = [];

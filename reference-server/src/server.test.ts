@@ -4,7 +4,7 @@ import { Client, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveServerOptions, startServer } from './server.js';
 import type { RunningServer } from './server.js';
-import { articleXml, signAs } from './testkit.js';
+import { articleXml, signAs } from '../testkit/index.js';
 
 /** Simple-form hmac headers of alice for one request (body hash included for PUT and POST). */
 function alice(method: string, target: string, body = ''): { authentication: string } {

@@ -17,10 +17,10 @@ import type { ChangeListener } from './store/changes.js';
 import { openJournal } from './store/journal.js';
 import type { Journal } from './store/journal.js';
 import { generateSelfSignedCertificate } from './tls/certificate.js';
-import { keyLayout } from './cluster/keys.js';
-import { connectRedis } from './cluster/redis.js';
-import { handleShared } from './cluster/shared-handler.js';
-import type { SharedContext } from './cluster/shared-handler.js';
+import { keyLayout } from './store/redis/keys.js';
+import { connectRedis } from './store/redis/redis.js';
+import { handleShared } from './store/redis/shared-handler.js';
+import type { SharedContext } from './store/redis/shared-handler.js';
 import type { ResponseRecord } from './records.js';
 import type { HandlerDeps, ServerState } from './types.js';
 

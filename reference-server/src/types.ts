@@ -23,7 +23,7 @@ export interface HandlerDeps {
   newId: () => string;
   /**
    * Random bytes for credentials and UUIDs. Default: `node:crypto` randomBytes. The shared store replays one
-   * request's draws when it runs the request again (cluster/shared-handler.ts), so a pass is a function of its input.
+   * request's draws when it runs the request again (store/redis/shared-handler.ts), so a pass is a function of its input.
    */
   random?: (size: number) => Buffer;
   /** Open points of the spec chosen differently from the default (variants.ts); empty for the default server. */
@@ -50,7 +50,7 @@ export interface AuthSettings {
 /**
  * The state a request is handled against: articles, nonces (§5.2 and OAuth 1 alike), OAuth clients and issued
  * credentials. The stores are interfaces: in memory by default ({@link LocalState}), or views of the shared store
- * of a cluster (cluster/views.ts).
+ * of a cluster (store/redis/views.ts).
  */
 export interface ServerState {
   store: Articles;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { articleXml, elementText, testServer } from './testkit.js';
-import type { TestServer } from './testkit.js';
+import { articleXml, elementText, testServer } from '../testkit/index.js';
+import type { TestServer } from '../testkit/index.js';
 import { VARIANT_NAMES, VariantError, applyProfilePatch, combinableVariants, parseVariantNames, variantProfile } from './variants.js';
 import type { VariantName } from './variants.js';
 

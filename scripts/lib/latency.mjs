@@ -9,7 +9,7 @@ import { createHttpClient } from '../../dist/harness/src/http/client.js';
 import { loadProfileSync } from '../../dist/harness/src/profile/load.js';
 import { RUN_OPTION_SPEC } from '../../dist/harness/src/runner/options.js';
 import { runSuite } from '../../dist/harness/src/engine/run-suite.js';
-import { loadRulesSync, loadSuiteSync } from '../../dist/harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../../dist/harness/src/suite/load.js';
 import { EMBEDDED_TOKEN_TTL } from '../../dist/cli/src/embedded.js';
 import { startServer } from '../../dist/reference-server/src/index.js';
 

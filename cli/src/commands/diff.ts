@@ -14,7 +14,7 @@ import { createHttpClient, type HttpClient } from '../../../harness/src/http/cli
 import { loadProfileSync } from '../../../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
 import { selectScenarios } from '../../../harness/src/engine/run-suite.js';
-import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../../../harness/src/suite/load.js';
 import { startServer, type RunningServer } from '../../../reference-server/src/index.js';
 import { listOption, parse } from '../args.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';

@@ -3,11 +3,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConformError, formatIssue, InvalidFileError, type SourceIssue } from '../../../harness/src/errors.js';
 import { checkProfileSource } from '../../../harness/src/profile/load.js';
-import { checkScenarioSource, findScenarioFilesSync, loadRulesSync, readSourceSync } from '../../../harness/src/spec/load.js';
-import { RuleFileSchema } from '../../../harness/src/spec/schema.js';
-import type { RuleCatalogue } from '../../../harness/src/spec/types.js';
-import { validateSource } from '../../../harness/src/spec/validate.js';
-import { issueAt } from '../../../harness/src/spec/validate.js';
+import { checkScenarioSource, findScenarioFilesSync, loadRulesSync, readSourceSync } from '../../../harness/src/suite/load.js';
+import { RuleFileSchema } from '../../../harness/src/suite/schema.js';
+import type { RuleCatalogue } from '../../../harness/src/suite/types.js';
+import { validateSource } from '../../../harness/src/suite/validate.js';
+import { issueAt } from '../../../harness/src/suite/validate.js';
 import { parse } from '../args.js';
 import { defaults, type CliIo } from '../io.js';
 

@@ -1,6 +1,6 @@
 /** `conform rules`: the requirement catalogue with, for each rule, its level, the words it rests on and the scenarios that cover it. */
 import path from 'node:path';
-import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../../../harness/src/suite/load.js';
 import { parse } from '../args.js';
 import { ConformError } from '../../../harness/src/errors.js';
 import { rulesPageOptions } from '../docs/pages.js';

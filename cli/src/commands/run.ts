@@ -14,7 +14,7 @@ import { runSuite, selectScenarios } from '../../../harness/src/engine/run-suite
 import { runVerdict } from '../../../harness/src/runner/verdict.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
-import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../../../harness/src/suite/load.js';
 import { parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
 import { loadVariantProfile } from '../variant-profile.js';
 import { EMBEDDED_TOKEN_TTL, embeddedProfile } from '../embedded.js';

@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ProfileSchema } from '../../../harness/src/profile/schema.js';
-import { RuleFileSchema, ScenarioFileSchema } from '../../../harness/src/spec/schema.js';
+import { RuleFileSchema, ScenarioFileSchema } from '../../../harness/src/suite/schema.js';
 import { ReportSchema } from '../../../harness/src/report/schema.js';
 import { parse } from '../args.js';
 import { generatedPages } from '../docs/pages.js';

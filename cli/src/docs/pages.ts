@@ -1,10 +1,10 @@
 /** The documentation pages `conform schemas --write` generates, and how each is made from its sources. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadRulesSync, loadSuiteSync } from '../../../harness/src/spec/load.js';
+import { loadRulesSync, loadSuiteSync } from '../../../harness/src/suite/load.js';
 import { replaceGeneratedRegion } from './markdown.js';
 import { renderProfileKeys, type JsonSchema } from './profile-keys.js';
-import type { Scenario } from '../../../harness/src/spec/types.js';
+import type { Scenario } from '../../../harness/src/suite/types.js';
 import { coveredRules, renderRulesPage, type RulesPageOptions } from './rules-page.js';
 
 /** A generated page: where it lives (relative to the package root) and its text given its current text. */

@@ -3,7 +3,7 @@
  * level rests on and the scenarios that cover it — from the same loaders as `conform rules`.
  */
 import path from 'node:path';
-import type { Level, Rule, Scenario } from '../../../harness/src/spec/types.js';
+import type { Level, Rule, Scenario } from '../../../harness/src/suite/types.js';
 import { code, prose } from './markdown.js';
 import { createSlugger, headingText, markdownHeadings } from './slug.js';
 

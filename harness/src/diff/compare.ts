@@ -5,7 +5,7 @@
  * so they are paired after sorting by status. Pure.
  */
 import type { RawExchange } from '../runner/exec-types.js';
-import type { StepScenario } from '../spec/types.js';
+import type { StepScenario } from '../suite/types.js';
 import { equivalenceFor } from './equivalences.js';
 import { describeAnswer, FIELDS, optionalFieldDefs, type FieldDef } from './fields.js';
 import { observe } from './observe.js';

@@ -7,7 +7,7 @@
 import { isOwnerOnly } from './observe.js';
 import type { DiffField, Observation, ResourceKind, SideContext } from './types.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
-import type { StepData } from '../spec/types.js';
+import type { StepData } from '../suite/types.js';
 
 /** Two observations of one exchange (either may be missing for the `exchange` field) with both sides' context. */
 export interface FieldPair {

@@ -4,13 +4,14 @@
  * XML as data). Pure.
  */
 import type { Bases, RawExchange } from '../runner/exec-types.js';
-import { headerValue, locationPath, parseAllow, shapeRegex } from '../runner/expect.js';
+import { headerValue, parseAllow } from '../runner/expect.js';
+import { locationPath, shapeRegex } from '../runner/location.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import { readArticleXml } from '../xml/article-xml.js';
 import type { ArticleData, LocationVerdict, Observation, ResourceKind, SideContext } from './types.js';
 
 /** The side's base URL that a request URL was sent under (the longest matching one; an instance's, too). */
-export function baseOf(url: string, bases: Bases, instances: ReadonlyArray<{ http?: string; https?: string }> = []): string {
+export function baseUrlOf(url: string, bases: Bases, instances: ReadonlyArray<{ http?: string; https?: string }> = []): string {
   const candidates = [bases.primary, bases.plain, bases.tls, ...instances.flatMap((i) => [i.http, i.https])].filter((b): b is string => b !== undefined);
   const matching = candidates.filter((b) => url.startsWith(b.replace(/\/$/, '')));
   return matching.sort((a, b) => b.length - a.length)[0] ?? bases.primary;
@@ -107,7 +108,7 @@ function articleOf(text: string, optionalNames: readonly string[]): ArticleData 
  * comparison decides which of them count).
  */
 export function observe(x: RawExchange, side: SideContext, optionalNames: readonly string[]): Observation {
-  const base = baseOf(x.request.url, side.bases, side.profile.target.instances);
+  const base = baseUrlOf(x.request.url, side.bases, side.profile.target.instances);
   const path = pathBelow(x.request.url, base);
   const obs: Observation = { method: x.request.method, path, resource: resourceKind(path, side.profile), location: 'absent', challenges: [], body: 'empty' };
   const res = x.response;

@@ -13,7 +13,7 @@ import { openSession, type Session } from '../engine/session.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 import { runAll } from '../runner/schedule.js';
 import { scenarioSeed } from '../runner/scenario.js';
-import type { Scenario, Suite } from '../spec/types.js';
+import type { Scenario, Suite } from '../suite/types.js';
 import { compareTranscripts } from './compare.js';
 import { EQUIVALENCES } from './equivalences.js';
 import type { DiffEvent, DiffResult, Difference, GroupedDifference, OutcomeCounts, ScenarioDiff, Side, SideContext } from './types.js';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { coverExamples } from '../generators/registry.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import { drawnGiven, scenarioSeed } from '../runner/scenario.js';
-import type { Scenario } from '../spec/types.js';
+import type { Scenario } from '../suite/types.js';
 
 /**
  * The profile a generator draws from so that one value works on both sides: optional article fields that both

@@ -6,7 +6,7 @@ import { runModelScenario } from '../model/run-model.js';
 import type { ExecDeps } from '../runner/exec-types.js';
 import { runStepScenario, type ScenarioRunOptions } from '../runner/scenario.js';
 import type { ScenarioResult } from '../runner/types.js';
-import type { Scenario } from '../spec/types.js';
+import type { Scenario } from '../suite/types.js';
 
 export function runScenario(scenario: Scenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
   switch (scenario.kind) {

@@ -2,7 +2,7 @@
 import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import type { Scenario, Suite } from '../spec/types.js';
+import type { Scenario, Suite } from '../suite/types.js';
 import type { Bases } from '../runner/exec-types.js';
 import { ruleStatus } from '../runner/rules.js';
 import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from '../runner/types.js';

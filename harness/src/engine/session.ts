@@ -12,13 +12,13 @@ import { formEncode } from '../http/percent.js';
 import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/learn.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import type { Scenario } from '../spec/types.js';
+import type { Scenario } from '../suite/types.js';
 import { cleanUp, createLedger, recordingClient } from '../runner/cleanup.js';
 import type { Bases, ExecDeps } from '../runner/exec-types.js';
 import { createApprover } from '../runner/oauth1-approval.js';
 import { oobUnreachable } from '../runner/oob.js';
 import { createRedactor, type Redactor } from '../runner/redact.js';
-import { baseOf, type ScenarioRunOptions } from '../runner/scenario.js';
+import { resultBase, type ScenarioRunOptions } from '../runner/scenario.js';
 import { runScenario } from './run-scenario.js';
 import { createTokenSource, type TokenSource } from '../runner/tokens.js';
 import { redactExchange } from '../runner/transcript.js';
@@ -161,9 +161,9 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     scenarioDeps,
     async run(scenario, index, runOptions, extras) {
       const missing = skipReason(scenario);
-      if (missing) return { ...baseOf(scenario), status: 'skipped', reason: missing, requests: 0, runs: 0, durationMs: 0, transcript: [] };
+      if (missing) return { ...resultBase(scenario), status: 'skipped', reason: missing, requests: 0, runs: 0, durationMs: 0, transcript: [] };
       if (unreachable && !reached) {
-        return { ...baseOf(scenario), status: 'errored', reason: `target unreachable: ${unreachable}`, requests: 0, runs: 0, durationMs: 0, transcript: [] };
+        return { ...resultBase(scenario), status: 'errored', reason: `target unreachable: ${unreachable}`, requests: 0, runs: 0, durationMs: 0, transcript: [] };
       }
       const own = scenarioDeps(index, extras);
       try {

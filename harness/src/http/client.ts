@@ -192,16 +192,16 @@ function exchange(via: Dispatcher, options: Dispatcher.DispatchOptions, timeoutM
           const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
           finish({ ok: true, response: { status, headers, body, durationMs: performance.now() - started } });
         },
-        onResponseError: (_c, err) => fail(classify(err, timeoutMs, maxBytes, false)),
+        onResponseError: (_c, err) => fail(transportErrorOf(err, timeoutMs, maxBytes, false)),
       });
     } catch (err) {
-      fail(classify(err, timeoutMs, maxBytes, false));
+      fail(transportErrorOf(err, timeoutMs, maxBytes, false));
     }
   });
 }
 
 /** Maps undici and socket errors to stable codes with a sentence a user can act on. */
-export function classify(err: unknown, timeoutMs: number, maxBytes: number, aborted: boolean): TransportError {
+export function transportErrorOf(err: unknown, timeoutMs: number, maxBytes: number, aborted: boolean): TransportError {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code ?? e.name ?? 'UNKNOWN';
   const msg = e.message ?? String(err);

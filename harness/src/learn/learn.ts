@@ -18,13 +18,13 @@
  */
 import type { AuthOptions, AuthScheme, Authenticator } from '../auth/authenticator.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
-import { resolveOptionsOn, recordsPathOf, type OptionsResource, type ResolvedProfile, type Scheme } from '../profile/schema.js';
-import { chooseScheme, needsCredentials } from '../runner/credentials.js';
+import { recordsPathOf, type ResolvedProfile, type Scheme } from '../profile/schema.js';
 import type { Bases, RawExchange } from '../runner/exec-types.js';
 import type { ApprovalWay } from '../runner/oauth1-approval.js';
 import { createTokenSource } from '../runner/tokens.js';
 import type { Redactor } from '../runner/redact.js';
-import { serializeArticle } from '../xml/article-xml.js';
+import { learnArticles } from './articles.js';
+import { join, ok, schemeUser } from './common.js';
 
 /** One open point the harness learned. */
 export interface LearnedPoint {
@@ -71,11 +71,6 @@ export const LEARNABLE_KEYS = [
   'auth.oauth2.ttl',
 ] as const;
 
-const PROBE_ARTICLE = serializeArticle({ title: 'conform probe', price: '1.00', currency: 'eur', fields: {} });
-const MEDIA_TYPES = ['application/xml', 'text/xml'];
-const join = (base: string, path: string) => base.replace(/\/$/, '') + (path.startsWith('/') ? path : `/${path}`);
-const ok = (r: HttpResponse | undefined): boolean => r !== undefined && r.status >= 200 && r.status < 300;
-const header = (r: HttpResponse, name: string) => [r.headers[name] ?? []].flat()[0];
 
 export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   const declared = deps.profile.declared;
@@ -192,155 +187,4 @@ export function candidateSchemes(p: ResolvedProfile): Scheme[] {
   if (p.auth.oauth2) out.push('oauth2');
   if (p.auth.oauth1) out.push('oauth1');
   return out;
-}
-
-/** The user a trial of `scheme` authenticates as: the OAuth client's or consumer's, else the first with the credential. */
-function schemeUser(p: ResolvedProfile, scheme: Scheme): string | undefined {
-  if (scheme === 'oauth2') return p.auth.oauth2?.user;
-  if (scheme === 'oauth1') return p.auth.oauth1?.user;
-  return p.users.find((u) => (scheme === 'basic' ? u.password : u.secret) !== undefined)?.name;
-}
-
-interface ArticleContext {
-  p: ResolvedProfile;
-  silent: (key: string) => boolean;
-  learn: (key: string, value: unknown, how: string) => void;
-  send: (r: HttpRequest) => Promise<HttpResponse | undefined>;
-  line: (r: HttpRequest, res: HttpResponse | undefined) => string;
-  withCredentials: (request: HttpRequest, scheme: Scheme, user: string, options?: AuthOptions) => Promise<HttpRequest | string>;
-  deps: LearnDeps;
-  resourceFor: (user: string) => string | undefined;
-  leftovers: string[];
-}
-
-async function learnArticles(c: ArticleContext): Promise<void> {
-  const { p, silent, learn, send, line, deps } = c;
-  const primarySecure = deps.bases.primary.startsWith('https:');
-  const scheme = chooseScheme(p, primarySecure) ?? (deps.bases.tls ? chooseScheme(p, true) : undefined);
-  const base = scheme !== undefined && !primarySecure && p.auth.tlsOnly.includes(scheme) && deps.bases.tls ? deps.bases.tls : deps.bases.primary;
-  const user = scheme === undefined ? undefined : schemeUser(p, scheme);
-  const signed = scheme === 'hmac' || scheme === 'hmac-nonce';
-  const created: string[] = [];
-  const item = (slug: string) => p.articles.item.replace(/\{[^}]*\}/, slug);
-  const credentialed = async (r: HttpRequest, options: AuthOptions = {}): Promise<HttpRequest> => {
-    if (scheme === undefined || user === undefined) return r;
-    const made = await c.withCredentials(r, scheme, user, options);
-    return typeof made === 'string' ? r : made;
-  };
-
-  // A write the target takes: each media type (when silent), with and without the body hash (when silent).
-  const mediaTypes = silent('articles.mediaType') ? MEDIA_TYPES : [p.articles.mediaType];
-  const hashes = signed && silent('auth.bodyHash') ? [false, true] : [undefined];
-  const write = async (method: 'POST' | 'PUT', path: string): Promise<{ res?: HttpResponse; notes: string[]; mediaType?: string; hash?: boolean }> => {
-    const notes: string[] = [];
-    for (const mediaType of mediaTypes) {
-      for (const hash of hashes) {
-        const r = await credentialed({ method, url: join(base, path), headers: { 'content-type': mediaType }, body: PROBE_ARTICLE }, hash === false ? { bodyHash: false } : {});
-        const res = await send(r);
-        notes.push(`${line(r, res)} (${mediaType}${hash === undefined ? '' : hash ? ', body hash' : ', no body hash'})`);
-        if (res !== undefined && ok(res)) return { res, notes, mediaType, ...(hash !== undefined ? { hash } : {}) };
-        if (res?.status === 415) break;
-      }
-    }
-    return { notes };
-  };
-  const remember = (path: string | undefined) => {
-    if (path !== undefined && !created.includes(path)) created.push(path);
-  };
-
-  let made = await write('POST', p.articles.collection);
-  if (made.res) remember(locationPath(made.res, base));
-  let putSlug: string | undefined;
-  if (!made.res) {
-    putSlug = `probe-${deps.uniq()}`;
-    made = { ...(await write('PUT', item(putSlug))), notes: [...made.notes] };
-    if (made.res) remember(item(putSlug));
-  }
-  if (made.mediaType !== undefined && silent('articles.mediaType')) {
-    p.articles.mediaType = made.mediaType;
-    learn('articles.mediaType', made.mediaType, made.notes.join('; '));
-  }
-  if (made.hash !== undefined && silent('auth.bodyHash')) {
-    p.auth.bodyHash = made.hash;
-    learn('auth.bodyHash', made.hash, made.notes.join('; '));
-  }
-  const how = (r: HttpRequest) => ({ method: r.method, url: r.url, headers: { 'content-type': p.articles.mediaType }, body: PROBE_ARTICLE });
-
-  if (silent('articles.writeAuth') && scheme !== undefined) {
-    const anonymous = how({ method: 'POST', url: join(base, p.articles.collection), headers: {} });
-    const res = await send(anonymous);
-    if (res !== undefined && ok(res)) remember(locationPath(res, base));
-    const refused = res !== undefined && res.status >= 400 && res.status < 500;
-    p.articles.writeAuth = refused;
-    learn('articles.writeAuth', refused, `without credentials: ${line(anonymous, res)}`);
-  }
-
-  if (silent('articles.clientChosenPut')) {
-    const slug = putSlug ?? `probe-${deps.uniq()}`;
-    const r = putSlug !== undefined ? undefined : await credentialed(how({ method: 'PUT', url: join(base, item(slug)), headers: {} }), made.hash === false ? { bodyHash: false } : {});
-    const res = r === undefined ? made.res : await send(r);
-    const offered = !(res !== undefined && res.status >= 400 && res.status < 500) && (res === undefined || ok(res));
-    if (ok(res)) remember(item(slug));
-    p.articles.clientChosenPut = offered;
-    learn('articles.clientChosenPut', offered, r === undefined ? `a PUT to a fresh URL: ${made.notes.at(-1) ?? ''}` : `a PUT to a fresh URL: ${line(r, res)}`);
-  }
-
-  const article = created[0];
-  if (silent('articles.readable') && article !== undefined) {
-    const r = { method: 'GET', url: join(base, article), headers: {} };
-    const res = await send(needsCredentials('GET', article, p) ? await credentialed(r) : r);
-    p.articles.readable = ok(res);
-    learn('articles.readable', ok(res), line(r, res));
-  }
-
-  if (silent('options.implemented')) {
-    const on: OptionsResource[] = [];
-    const notes: string[] = [];
-    const targets: Array<[OptionsResource, string | undefined]> = [
-      ['collection', p.articles.collection],
-      ['item', article],
-      ['root', '/'],
-      ['records', user === undefined ? undefined : c.resourceFor(user)],
-    ];
-    for (const [resource, path] of targets) {
-      if (path === undefined) continue;
-      const r = await credentialed({ method: 'OPTIONS', url: join(base, path), headers: {} });
-      const res = await send(r);
-      if (ok(res)) on.push(resource);
-      notes.push(`${resource}: ${line(r, res)}`);
-    }
-    p.options = { ...p.options, ...resolveOptionsOn(on) };
-    learn('options.implemented', on, notes.join('; '));
-  }
-
-  // The articles made are deleted: learning leaves the target as it found it where it can.
-  const deletions: string[] = [];
-  let deletable: boolean | undefined;
-  for (const path of created) {
-    const r = await credentialed({ method: 'DELETE', url: join(base, path), headers: {} });
-    const res = await send(r);
-    deletions.push(line(r, res));
-    if (ok(res)) deletable = true;
-    else {
-      deletable ??= false;
-      c.leftovers.push(path);
-    }
-  }
-  if (silent('articles.deletable') && deletable !== undefined) {
-    p.articles.deletable = deletable;
-    learn('articles.deletable', deletable, deletions.join('; '));
-  }
-}
-
-/** The path a 201's Location names, relative to the base URL (undefined without one). */
-function locationPath(res: HttpResponse, base: string): string | undefined {
-  const location = header(res, 'location');
-  if (location === undefined) return undefined;
-  try {
-    const u = new URL(location, base);
-    const prefix = new URL(base).pathname.replace(/\/$/, '');
-    return u.pathname.startsWith(prefix) ? u.pathname.slice(prefix.length) || '/' : u.pathname;
-  } catch {
-    return undefined;
-  }
 }

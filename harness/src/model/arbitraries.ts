@@ -1,7 +1,7 @@
 /** The command arbitraries a model scenario draws from: which requests, with which credentials, on which URLs. */
 import fc from 'fast-check';
 import type { ArticleValue } from '../generators/article.js';
-import type { ModelOptions } from '../spec/model-schema.js';
+import type { ModelOptions } from '../suite/model-schema.js';
 import { usableSchemes } from '../runner/credentials.js';
 import type { ExecDeps } from '../runner/exec-types.js';
 import { type Cred, type Op, type Target } from './articles.js';

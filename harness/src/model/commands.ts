@@ -3,7 +3,8 @@
  * answer with the pure model (model/articles.ts) and the step checks (runner/expect.ts), and update the model.
  */
 import type fc from 'fast-check';
-import { headerValue, locationPath } from '../runner/expect.js';
+import { headerValue } from '../runner/expect.js';
+import { locationPath } from '../runner/location.js';
 import type { HttpResponse } from '../http/client.js';
 import type { BuiltRequest } from '../runner/instances.js';
 import { originsOf } from '../runner/step-checks.js';

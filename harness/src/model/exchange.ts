@@ -5,7 +5,7 @@
 import type { AuthScheme } from '../auth/authenticator.js';
 import type { Mutation } from '../auth/mutations.js';
 import type { HttpResponse } from '../http/client.js';
-import type { CheckName, ExpectData, StepData } from '../spec/schema.js';
+import type { CheckName, ExpectData, StepData } from '../suite/schema.js';
 import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
 import { checkResponseByCheck } from '../runner/expect.js';
 import type { BuiltRequest } from '../runner/instances.js';

@@ -4,12 +4,12 @@
  */
 import fc from 'fast-check';
 import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
-import { baseOf, checkParameters, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario.js';
+import { resultBase, checkParameters, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario.js';
 import { createTokenSource } from '../runner/tokens.js';
 import { tokensOf, usableSchemes } from '../runner/credentials.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { ScenarioResult } from '../runner/types.js';
-import type { ModelScenario } from '../spec/types.js';
+import type { ModelScenario } from '../suite/types.js';
 import { chargedLevel } from '../runner/verdict.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 import { emptyState, makePaths, type ModelState } from './articles.js';
@@ -46,7 +46,7 @@ export async function runModelScenario(scenario: ModelScenario, deps: ExecDeps, 
   const model = scenario.model;
   const started = performance.now();
   const seed = scenarioSeed(options.seed, scenario.id);
-  const base = baseOf(scenario);
+  const base = resultBase(scenario);
   if (!deps.profile.articles.readable) {
     return { ...base, status: 'skipped', reason: 'a model scenario reads articles back: the profile says articles.readable: false', requests: 0, runs: 0, durationMs: 0, transcript: [] };
   }

@@ -1,7 +1,7 @@
 import { InvalidFileError } from '../errors.js';
-import { readSourceSync } from '../spec/load.js';
-import { validateSource } from '../spec/validate.js';
-import type { YamlSource } from '../spec/yaml-source.js';
+import { readSourceSync } from '../suite/load.js';
+import { validateSource } from '../suite/validate.js';
+import type { YamlSource } from '../suite/yaml-source.js';
 import { ProfileSchema, resolveProfile, type ResolvedProfile } from './schema.js';
 import type { SourceIssue } from '../errors.js';
 

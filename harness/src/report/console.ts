@@ -1,6 +1,6 @@
 /** Console reporter: a line per scenario as it finishes, details for failures, and a summary. */
 import type { RunEvent, RunResult, ScenarioResult, ScenarioStatus } from '../runner/types.js';
-import { classify, reasonsOf } from '../runner/verdict.js';
+import { scenarioVerdict, reasonsOf } from '../runner/verdict.js';
 
 export interface ConsoleOptions {
   write: (text: string) => void;
@@ -55,7 +55,7 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
         const r = event.result;
         const width = String(event.total).length;
         const counter = `[${String(event.index + 1).padStart(width)}/${event.total}]`;
-        const warn = classify(r, { strict: options.strict ?? false }) === 'warn';
+        const warn = scenarioVerdict(r, { strict: options.strict ?? false }) === 'warn';
         const mark = warn ? paint(33, '⚠') : paint(COLOR[r.status], MARK[r.status]);
         if (r.status === 'passed' && options.verbose === false) break;
         w(`${paint(90, counter)} ${mark} ${r.id} ${paint(90, `${r.level} · ${describeRuns(r)}`)}\n`);
@@ -108,7 +108,7 @@ function details(r: ScenarioResult, paint: (c: number, s: string) => string): st
 
 export function renderSummary(run: RunResult, paint: (c: number, s: string) => string = (_c, s) => s): string {
   const s = run.summary;
-  const warnings = run.scenarios.filter((x) => x.status === 'failed' && classify(x, run.options) === 'warn').length;
+  const warnings = run.scenarios.filter((x) => x.status === 'failed' && scenarioVerdict(x, run.options) === 'warn').length;
   const failedMust = s.failed - warnings;
   const rules = run.rules.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
   const lines = [

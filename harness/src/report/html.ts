@@ -3,7 +3,7 @@
  * them); every value from the run — titles, reasons, URLs, headers, bodies — is HTML-escaped text, never markup.
  */
 import type { RunResult, ScenarioStatus } from '../runner/types.js';
-import { classify, runVerdict, type RunVerdict as Verdict, type RunVerdictInfo } from '../runner/verdict.js';
+import { scenarioVerdict, runVerdict, type RunVerdict, type RunVerdictInfo } from '../runner/verdict.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { duration, esc, plural } from './html/escape.js';
 import { RULE_STATUSES, renderMatrix } from './html/matrix.js';
@@ -14,9 +14,7 @@ export type { Matrix, StatusCounts } from './html/matrix.js';
 export { groupOf, scenariosInReportOrder, GROUP_ORDER } from './html/scenarios.js';
 export type { ScenarioGroup } from './html/scenarios.js';
 
-export { runVerdict as verdictOf, type RunVerdict as Verdict, type RunVerdictInfo as VerdictInfo } from '../runner/verdict.js';
-
-function verdictClass(v: Verdict): string {
+function verdictClass(v: RunVerdict): string {
   switch (v) {
     case 'PASS':
       return 'v-pass';
@@ -63,7 +61,7 @@ function header(run: RunResult, v: RunVerdictInfo): string {
 }
 
 function tallies(run: RunResult): string {
-  const warnings = run.scenarios.filter((x) => x.status === 'failed' && classify(x, run.options) === 'warn').length;
+  const warnings = run.scenarios.filter((x) => x.status === 'failed' && scenarioVerdict(x, run.options) === 'warn').length;
   const mustFailed = run.summary.failed - warnings;
   const scen = [
     `<span><b data-testid="summary-total">${run.summary.total}</b> scenarios</span>`,

@@ -8,7 +8,7 @@
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { RunResult, ScenarioResult } from '../runner/types.js';
-import { classify, reasonsOf } from '../runner/verdict.js';
+import { scenarioVerdict, reasonsOf } from '../runner/verdict.js';
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,
@@ -43,7 +43,7 @@ function testcase(r: ScenarioResult, run: RunResult): Record<string, unknown> {
     '@classname': r.file.replace(/\.ya?ml$/, '').replace(/[\\/]/g, '.'),
     '@time': ((r.durationMs ?? 0) / 1000).toFixed(3),
   };
-  const verdict = classify(r, run.options);
+  const verdict = scenarioVerdict(r, run.options);
   switch (verdict) {
     case 'pass':
       break;
@@ -74,7 +74,7 @@ export function renderJunit(run: RunResult): string {
   const byFile = new Map<string, ScenarioResult[]>();
   for (const s of run.scenarios) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
   const counted = (list: ScenarioResult[]) => {
-    const verdicts = list.map((s) => classify(s, run.options));
+    const verdicts = list.map((s) => scenarioVerdict(s, run.options));
     const count = (v: string) => verdicts.filter((x) => x === v).length;
     return {
       '@tests': list.length,

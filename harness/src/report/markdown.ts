@@ -1,14 +1,9 @@
 /** Markdown summary for pull requests and GitHub's job summary: verdict, counts, the matrix, failures first. */
 import type { RunResult, ScenarioResult } from '../runner/types.js';
-import { classify, failsRun, reasonsOf, runVerdict, VERDICT_LABEL, type RunVerdict, type Verdict } from '../runner/verdict.js';
+import { scenarioVerdict, failsRun, reasonsOf, runVerdict, VERDICT_LABEL, type ScenarioVerdict } from '../runner/verdict.js';
 
 const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-
-/** The run's verdict (runner/verdict.ts, the one every reporter and the exit code use). */
-export function verdictOf(run: RunResult): RunVerdict {
-  return runVerdict(run).verdict;
-}
 
 /** Sections in the spec's order: numbered ones numerically, then the standards (RFC …). */
 export function sectionOrder(a: string, b: string): number {
@@ -24,19 +19,19 @@ export function sectionOrder(a: string, b: string): number {
   return a.localeCompare(b);
 }
 
-function line(s: ScenarioResult, verdict: Verdict): string {
+function line(s: ScenarioResult, verdict: ScenarioVerdict): string {
   const why = reasonsOf(s)[0] ?? '';
   const label = verdict === 'baselined' ? `${s.status} (baseline)` : verdict === 'warn' ? `warning (${s.status})` : VERDICT_LABEL[verdict];
   return `| ${label} | \`${s.id}\` | ${s.level} | ${s.rules.join(', ')} | ${cell(why).slice(0, 300)} |`;
 }
 
 /** Failures first: what fails the run (failed, then errored), then warnings, then baselined results. */
-const FAILURE_RANK: Readonly<Record<Verdict, number>> = { fail: 0, error: 1, warn: 2, baselined: 3, pass: 4, skip: 4 };
+const FAILURE_RANK: Readonly<Record<ScenarioVerdict, number>> = { fail: 0, error: 1, warn: 2, baselined: 3, pass: 4, skip: 4 };
 
 export function renderMarkdown(run: RunResult): string {
   const s = run.summary;
   const out: string[] = [];
-  const verdict = verdictOf(run);
+  const verdict = runVerdict(run).verdict; // the one every reporter and the exit code use
   out.push(`## conform: ${verdict === 'PASS' ? '✅' : verdict === 'INCONCLUSIVE' ? '⚠️' : '❌'} ${verdict} — ${run.target}`, '');
   out.push(`${s.passed} passed · ${s.failed} failed · ${s.errored} errored · ${s.skipped} skipped · ${s.total} scenarios · seed \`${run.seed}\` · ${(run.durationMs / 1000).toFixed(1)} s`, '');
   if (run.unreachable) out.push(`**Target unreachable:** ${cell(run.unreachable)}`, '');
@@ -55,7 +50,7 @@ export function renderMarkdown(run: RunResult): string {
   const bad = run.scenarios.filter((x) => x.status === 'failed' || x.status === 'errored');
   if (bad.length > 0) {
     out.push('', '### Failures', '', '| Status | Scenario | Level | Rules | Why |', '|---|---|---|---|---|');
-    const ranked = bad.map((x) => ({ x, v: classify(x, run.options) })).sort((a, b) => FAILURE_RANK[a.v] - FAILURE_RANK[b.v]);
+    const ranked = bad.map((x) => ({ x, v: scenarioVerdict(x, run.options) })).sort((a, b) => FAILURE_RANK[a.v] - FAILURE_RANK[b.v]);
     for (const { x, v } of ranked) out.push(line(x, v));
     const replays = bad.filter((x) => x.replay);
     if (replays.length > 0) {

@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { InvalidFileError } from '../errors.js';
-import { readSourceSync } from '../spec/load.js';
-import { issueAt, validateSource } from '../spec/validate.js';
+import { readSourceSync } from '../suite/load.js';
+import { issueAt, validateSource } from '../suite/validate.js';
 import type { RunResult } from './types.js';
 import { reasonsOf } from './verdict.js';
 

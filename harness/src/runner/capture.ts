@@ -1,8 +1,9 @@
 /** Captures: values a step takes from an answer (headers, Location, Allow, status, JSON and form fields). */
 import type { HttpResponse } from '../http/client.js';
 import { formField } from '../http/form.js';
-import type { StepData } from '../spec/schema.js';
-import { headerValue, locationPath, parseAllow } from './expect.js';
+import type { StepData } from '../suite/schema.js';
+import { headerValue, parseAllow } from './expect.js';
+import { locationPath } from './location.js';
 import type { Redactor } from './redact.js';
 
 /** A value at a dotted path of a JSON text; undefined when the text is not JSON or the path is absent. */

@@ -1,9 +1,9 @@
 /** Executes a scenario's steps once, for one set of generated values: the unit a property run repeats. */
 import type { SendResult } from '../http/client.js';
 import { recordsPathOf } from '../profile/schema.js';
-import type { CheckName, StepData } from '../spec/schema.js';
-import type { Scope } from '../spec/template.js';
-import type { StepScenario } from '../spec/types.js';
+import type { CheckName, StepData } from '../suite/schema.js';
+import type { Scope } from '../suite/template.js';
+import type { StepScenario } from '../suite/types.js';
 import { capture } from './capture.js';
 import { STANDARD_METHODS, chooseScheme } from './credentials.js';
 import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../http/client.js';
-import { checkRefused, checkResponse, locationPath, parseAllow, samePath, shapeRegex, statusMatches, statusSet } from './expect.js';
+import { checkRefused, checkResponse, parseAllow, statusMatches, statusSet } from './expect.js';
+import { locationPath, samePath, shapeRegex } from './location.js';
 
 describe('expectation helpers', () => {
   it('parses Allow lists per RFC 9110 list syntax', () => {

@@ -1,5 +1,5 @@
 /** The `json` check: members of a JSON body by dotted path, present or absent, of a type, equal or matching. */
-import type { ExpectData } from '../spec/schema.js';
+import type { ExpectData } from '../suite/schema.js';
 
 export function checkJson(body: string, exp: NonNullable<ExpectData['json']>, render: (template: string) => unknown): string[] {
   let doc: unknown;

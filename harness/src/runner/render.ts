@@ -1,5 +1,5 @@
 /** Templates as the step interpreter renders them (compiled once per source text), and the value tests it needs. */
-import { compileTemplate, renderTemplate, truthyValue, type CompiledTemplate, type Scope } from '../spec/template.js';
+import { compileTemplate, renderTemplate, truthyValue, type CompiledTemplate, type Scope } from '../suite/template.js';
 
 const cache = new Map<string, CompiledTemplate>();
 

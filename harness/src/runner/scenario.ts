@@ -7,7 +7,7 @@ import { chargedLevel } from './verdict.js';
 import fc from 'fast-check';
 import { coverExamples, type DrawnGiven, GENERATORS } from '../generators/registry.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import type { Scenario, StepScenario } from '../spec/types.js';
+import type { Scenario, StepScenario } from '../suite/types.js';
 import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';
 import { executeOnce } from './execute.js';
 import { redactExchange } from './transcript.js';
@@ -72,7 +72,7 @@ export async function runStepScenario(scenario: StepScenario, deps: ExecDeps, op
   const details = await fc.check(property, { ...checkParameters(seed, numRuns, options.replayPath, options), examples: examples.map((e) => [e] as [Record<string, unknown>]) });
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
-  const base = { ...baseOf(scenario), requests, ...(credentialRequests > 0 ? { credentialRequests } : {}), runs: executions, durationMs };
+  const base = { ...resultBase(scenario), requests, ...(credentialRequests > 0 ? { credentialRequests } : {}), runs: executions, durationMs };
   const counterexample = details.failed && details.counterexample && scenario.property
     ? {
         values: deps.redactor.value(toPlain(details.counterexample[0] as Record<string, unknown>)),
@@ -155,7 +155,7 @@ export function scenarioSeed(runSeed: number, id: string): number {
 
 type Base = Pick<ScenarioResult, 'id' | 'title' | 'file' | 'line' | 'rules' | 'level' | 'tags'>;
 
-export function baseOf(s: Scenario): Base {
+export function resultBase(s: Scenario): Base {
   return { id: s.id, title: s.title, file: s.file, line: s.line, rules: s.rules, level: s.level, tags: s.tags };
 }
 

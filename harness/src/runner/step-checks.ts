@@ -1,8 +1,9 @@
 /** What a step adds to the expectations: setup (preconditions), article creation, counted answers, charged rules. */
 import type { SendResult } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import type { CheckName, StepData } from '../spec/schema.js';
-import { statusMatches, statusSet, type LocationOrigins } from './expect.js';
+import type { CheckName, StepData } from '../suite/schema.js';
+import { statusMatches, statusSet } from './expect.js';
+import type { LocationOrigins } from './location.js';
 import type { ExecDeps } from './exec-types.js';
 
 /** The target's own origins: both listeners and the profile's `target.origins` (strict only when that key is set). */

@@ -4,8 +4,8 @@
  * charging. The step loop (execute.ts) only decides which steps run.
  */
 import type { SendResult } from '../http/client.js';
-import type { CheckName, ExpectData, StepData } from '../spec/schema.js';
-import { stringify, type Scope } from '../spec/template.js';
+import type { CheckName, ExpectData, StepData } from '../suite/schema.js';
+import { stringify, type Scope } from '../suite/template.js';
 import { tokensOf } from './credentials.js';
 import type { ExecDeps } from './exec-types.js';
 import { checkResponseByCheck, type CheckContext } from './expect.js';

@@ -1,4 +1,4 @@
-import type { Level, Scenario } from '../spec/types.js';
+import type { Level, Scenario } from '../suite/types.js';
 
 export type ScenarioStatus = 'passed' | 'failed' | 'errored' | 'skipped';
 export type RuleStatus = 'passed' | 'failed' | 'errored' | 'skipped' | 'uncovered';

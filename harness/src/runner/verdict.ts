@@ -3,10 +3,10 @@
  * Markdown. A failed or errored scenario counts against the run when its level is MUST, or when the run is strict;
  * otherwise it is a warning. A result listed in the baseline never counts.
  */
-import type { Level } from '../spec/types.js';
+import type { Level } from '../suite/types.js';
 import type { RunResult, ScenarioResult, ScenarioStatus } from './types.js';
 
-export type Verdict = 'pass' | 'fail' | 'warn' | 'error' | 'skip' | 'baselined';
+export type ScenarioVerdict = 'pass' | 'fail' | 'warn' | 'error' | 'skip' | 'baselined';
 
 /** The fields of a result the verdict depends on. */
 export interface Classifiable {
@@ -21,10 +21,10 @@ export interface VerdictPolicy {
 }
 
 /** Verdicts that fail the run (exit code 1). */
-export const FAILS_RUN: Readonly<Record<Verdict, boolean>> = { pass: false, fail: true, warn: false, error: true, skip: false, baselined: false };
+export const FAILS_RUN: Readonly<Record<ScenarioVerdict, boolean>> = { pass: false, fail: true, warn: false, error: true, skip: false, baselined: false };
 
 /** What people read for each verdict, in every reporter. */
-export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
+export const VERDICT_LABEL: Readonly<Record<ScenarioVerdict, string>> = {
   pass: 'passed',
   fail: 'failed',
   warn: 'warning',
@@ -33,7 +33,7 @@ export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
   baselined: 'baselined',
 };
 
-export function classify(result: Classifiable, policy: VerdictPolicy): Verdict {
+export function scenarioVerdict(result: Classifiable, policy: VerdictPolicy): ScenarioVerdict {
   switch (result.status) {
     case 'passed':
       return 'pass';
@@ -65,7 +65,7 @@ export function chargedLevel(scenario: { level: Level; ruleLevels?: Readonly<Rec
 
 /** True when the result fails the run under `policy`. */
 export function failsRun(result: Classifiable, policy: VerdictPolicy): boolean {
-  return FAILS_RUN[classify(result, policy)];
+  return FAILS_RUN[scenarioVerdict(result, policy)];
 }
 
 /** What to print for a result: a failure's messages, an error's or a skip's reason, nothing for a pass. */
@@ -113,8 +113,8 @@ export function exitCodeFor(run: RunResult, strict: boolean): 0 | 1 | 3 {
  */
 export function runVerdict(run: RunResult): RunVerdictInfo {
   const s = run.summary;
-  const verdicts = run.scenarios.map((x) => classify(x, run.options));
-  const count = (...of: Verdict[]) => verdicts.filter((v) => of.includes(v)).length;
+  const verdicts = run.scenarios.map((x) => scenarioVerdict(x, run.options));
+  const count = (...of: ScenarioVerdict[]) => verdicts.filter((v) => of.includes(v)).length;
   const baselined = count('baselined');
   const known = baselined ? `; ${baselined} known (baselined) failure${baselined === 1 ? '' : 's'} not counted` : '';
   const nothingChecked = s.total === 0 || s.total === s.skipped;

@@ -1,7 +1,7 @@
 /** Test names, failure messages and replay commands of the vitest integration. */
 import path from 'node:path';
 import type { Exchange, ScenarioResult } from '../runner/types.js';
-import type { Scenario } from '../spec/types.js';
+import type { Scenario } from '../suite/types.js';
 import type { SeedSource } from './options.js';
 
 /**

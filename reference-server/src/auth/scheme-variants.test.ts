@@ -1,6 +1,6 @@
 /** The variants `basic-only` and `oauth-only` really narrow the schemes the server accepts for resource access. */
 import { describe, expect, it } from 'vitest';
-import { testServer } from '../testkit.js';
+import { testServer } from '../../testkit/index.js';
 
 const RECORDS = '/users/alice/financialrecords';
 

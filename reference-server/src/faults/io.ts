@@ -1,7 +1,7 @@
 /**
  * Faults of the IO shell and of a cluster, which only a restart or several instances show: an answer sent before
  * its changes are on disk, nonces left out of the journal (server.ts reads {@link IoFaults}), and each instance
- * keeping its own keys in the shared store (cluster/keys.ts reads {@link ownKeySpaces}).
+ * keeping its own keys in the shared store (store/redis/keys.ts reads {@link ownKeySpaces}).
  */
 import type { FaultGroup } from './define.js';
 import type { ClusterFaultName, FaultName } from './registry.js';

@@ -1,9 +1,9 @@
 /** OAuth 1.0a through the pure core: the three-legged flow, authenticated requests and every refusal. */
 import { describe, expect, it } from 'vitest';
-import { CONSUMER, FORM, TLS_HOST, formOf, oauth1Request, oauth1Tokens, RECORDS } from '../oauth-testkit.js';
+import { CONSUMER, FORM, TLS_HOST, formOf, oauth1Request, oauth1Tokens, RECORDS } from '../../testkit/oauth.js';
 import { TEMPORARY_TTL } from '../oauth/state.js';
-import { articleXml, problemOf, testServer, text } from '../testkit.js';
-import type { TestServer } from '../testkit.js';
+import { articleXml, problemOf, testServer, text } from '../../testkit/index.js';
+import type { TestServer } from '../../testkit/index.js';
 
 const OAUTH_CHALLENGE = 'OAuth realm="conform"';
 

@@ -4,12 +4,12 @@
  * variant that lets any user approve correctly.
  */
 import { describe, expect, it } from 'vitest';
-import { CONSUMER, FORM, formOf, oauth1Request, RECORDS } from '../oauth-testkit.js';
+import { CONSUMER, FORM, formOf, oauth1Request, RECORDS } from '../../testkit/oauth.js';
 import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH1_REDIRECT_URI, InvalidOAuthClientError, consumerTable } from '../oauth/accounts.js';
 import type { OAuth1Consumer } from '../oauth/accounts.js';
 import type { HeaderMap, ResponseRecord } from '../records.js';
-import { testServer, text } from '../testkit.js';
-import type { TestServer, TestServerOptions } from '../testkit.js';
+import { testServer, text } from '../../testkit/index.js';
+import type { TestServer, TestServerOptions } from '../../testkit/index.js';
 import type { FaultName } from '../faults.js';
 import type { VariantName } from '../variants.js';
 import { escapeHtml, withQuery } from './endpoints.js';

@@ -1,9 +1,9 @@
 /** OAuth 2 client credentials and bearer tokens through the pure core, with an injected clock (expiry without sleeping). */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OAUTH2_CLIENTS } from '../oauth/accounts.js';
-import { RECORDS, bearerRequest, clientBasic, issueToken, revoke, tokenRequest } from '../oauth-testkit.js';
-import { articleXml, testServer, text } from '../testkit.js';
-import type { TestServer } from '../testkit.js';
+import { RECORDS, bearerRequest, clientBasic, issueToken, revoke, tokenRequest } from '../../testkit/oauth.js';
+import { articleXml, testServer, text } from '../../testkit/index.js';
+import type { TestServer } from '../../testkit/index.js';
 import type { ResponseRecord } from '../records.js';
 
 const SPECIAL = { id: 'ops team:1', secret: 'p@ss wörd+1&=%', user: 'bob' };

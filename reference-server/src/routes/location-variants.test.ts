@@ -1,6 +1,6 @@
 /** The variants `location-absolute` and `location-other-origin` change the Location of new articles, not their path. */
 import { describe, expect, it } from 'vitest';
-import { articleXml, testServer } from '../testkit.js';
+import { articleXml, testServer } from '../../testkit/index.js';
 
 function locations(variants: Array<'location-absolute' | 'location-other-origin'>): { post: unknown; put: unknown } {
   const t = testServer({ variants });

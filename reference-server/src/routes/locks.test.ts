@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveServerOptions } from '../options.js';
 import type { HeaderMap, ResponseRecord } from '../records.js';
-import { articleXml, elementText, testServer, text } from '../testkit.js';
-import type { TestServer } from '../testkit.js';
+import { articleXml, elementText, testServer, text } from '../../testkit/index.js';
+import type { TestServer } from '../../testkit/index.js';
 import type { VariantName } from '../variants.js';
 
 const XML = { 'content-type': 'application/xml' };

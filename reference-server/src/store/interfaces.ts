@@ -1,6 +1,6 @@
 /**
  * What the request handlers need of each store, as interfaces: the in-process stores (the default: `ArticleStore`,
- * `NonceStore`, `ExpiringStore`) implement them, and so do the views of the shared store (cluster/views.ts), which
+ * `NonceStore`, `ExpiringStore`) implement them, and so do the views of the shared store (store/redis/views.ts), which
  * run the same synchronous handlers over a snapshot read from Redis. Every method is synchronous.
  */
 import type { Article } from '../records.js';

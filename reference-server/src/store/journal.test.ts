@@ -6,7 +6,7 @@ import { it } from '../../../test/temp-dir.js';
 import { createState } from '../handle.js';
 import { startServer } from '../server.js';
 import type { RunningServer, ServerOptions } from '../server.js';
-import { articleXml, signAs } from '../testkit.js';
+import { articleXml, signAs } from '../../testkit/index.js';
 import { encodeChange } from './changes.js';
 import { DataDirInUseError, JOURNAL_FILE, JournalCorruptError, openJournal } from './journal.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { articleXml } from '../testkit.js';
+import { articleXml } from '../../testkit/index.js';
 import type { Article } from '../records.js';
 import { parseArticle, serializeArticle } from './article.js';
 import { ILLEGAL_CHAR } from './chars.js';

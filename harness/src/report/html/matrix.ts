@@ -1,6 +1,6 @@
 /** The compliance matrix: rules counted by spec section, level and status. */
 import type { RuleResult, RuleStatus } from '../../runner/types.js';
-import type { Level } from '../../spec/types.js';
+import type { Level } from '../../suite/types.js';
 import { esc, href, plural } from './escape.js';
 
 /** Matrix columns, strongest first. */

@@ -1,11 +1,11 @@
 /** Scenario list (failures first, each a collapsed `<details>`) and the rules table. */
 import type { Exchange, RuleResult, RunResult, ScenarioResult } from '../../runner/types.js';
-import { classify, type Verdict } from '../../runner/verdict.js';
+import { scenarioVerdict, type ScenarioVerdict } from '../../runner/verdict.js';
 import { duration, esc, href, plural, prettyJson } from './escape.js';
 import { rulesInSectionOrder, sectionAnchor } from './matrix.js';
 
 /** The groups the scenario list is split into, in display order: one per verdict (runner/verdict.ts). */
-export type ScenarioGroup = Verdict;
+export type ScenarioGroup = ScenarioVerdict;
 
 /** Display order of the groups: what fails the run first. */
 export const GROUP_ORDER: readonly ScenarioGroup[] = ['fail', 'error', 'warn', 'baselined', 'skip', 'pass'];
@@ -18,7 +18,7 @@ export const GROUP_ORDER: readonly ScenarioGroup[] = ['fail', 'error', 'warn', '
  * @param strict - the run's `--strict`.
  */
 export function groupOf(s: ScenarioResult, strict: boolean): ScenarioGroup {
-  return classify(s, { strict });
+  return scenarioVerdict(s, { strict });
 }
 
 /**
@@ -43,7 +43,7 @@ const GROUP_HEADING: Readonly<Record<ScenarioGroup, (strict: boolean) => string>
 
 /** Badge text and class for a scenario, from its verdict. */
 function badge(s: ScenarioResult, strict: boolean): string {
-  const verdict = classify(s, { strict });
+  const verdict = scenarioVerdict(s, { strict });
   const label = verdict === 'warn' ? 'WARNING' : s.status.toUpperCase();
   const known = verdict === 'baselined' ? '<span class="badge known" title="listed in the --baseline file: reported, but it does not fail the run">baselined</span>' : '';
   return `<span class="badge st-${verdict === 'warn' ? 'warning' : s.status}">${label}</span>${known}`;

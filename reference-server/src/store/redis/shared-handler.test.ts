@@ -4,9 +4,9 @@
  * their own local state) share it. test/redis-store.test.ts runs the same against a real redis-server.
  */
 import { describe, expect, it } from 'vitest';
-import type { SignedHeaders } from '../auth/sign.js';
-import type { HeaderMap, RequestRecord } from '../records.js';
-import { articleXml, testServer, text, type TestServer } from '../testkit.js';
+import type { SignedHeaders } from '../../auth/sign.js';
+import type { HeaderMap, RequestRecord } from '../../records.js';
+import { articleXml, testServer, text, type TestServer } from '../../../testkit/index.js';
 import { encodeCommit } from './commit.js';
 import { keyLayout } from './keys.js';
 import { SharedStoreError, type SharedStore } from './redis.js';

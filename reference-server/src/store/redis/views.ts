@@ -3,8 +3,8 @@
  * in-process stores (store/interfaces.ts), reading from and writing to a {@link Tx}. A value not known yet reads as
  * absent; the pass is then discarded and run again once it is fetched, so nothing decided on it is ever kept. Pure.
  */
-import type { Article } from '../records.js';
-import type { Articles, CredentialStore, NonceOutcome, Nonces, StoreOutcome } from '../store/interfaces.js';
+import type { Article } from '../../records.js';
+import type { Articles, CredentialStore, NonceOutcome, Nonces, StoreOutcome } from '../interfaces.js';
 import type { CredentialKind, KeyLayout } from './keys.js';
 import type { Tx } from './tx.js';
 

@@ -3,8 +3,8 @@
  * braces are a Redis Cluster hash tag, so all keys of one deployment live in one slot and a commit script may touch
  * any of them. Pure.
  */
-import { ownKeySpaces } from '../faults/io.js';
-import type { FaultName } from '../faults/registry.js';
+import { ownKeySpaces } from '../../faults/io.js';
+import type { FaultName } from '../../faults/registry.js';
 
 /** The credential stores of the OAuth family, each with its own keys and index. */
 export type CredentialKind = 'oauth2-token' | 'oauth1-temporary' | 'oauth1-token';

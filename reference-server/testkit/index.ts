@@ -1,14 +1,14 @@
-import type { ServerOptions } from './options.js';
-import type { ConnectionMemory } from './records.js';
-import { basicAuthorization, signRequest } from './auth/sign.js';
-import type { SignedHeaders, SignInput } from './auth/sign.js';
-import { DEFAULT_USERS } from './auth/users.js';
-import { faultKit } from './faults/index.js';
-import type { FaultName } from './faults/registry.js';
-import type { VariantName } from './variants.js';
-import { createState, handle, handleAsync } from './handle.js';
-import type { Article, HeaderMap, RequestRecord, ResponseRecord } from './records.js';
-import type { HandlerDeps, LocalState } from './types.js';
+import type { ServerOptions } from '../src/options.js';
+import type { ConnectionMemory } from '../src/records.js';
+import { basicAuthorization, signRequest } from '../src/auth/sign.js';
+import type { SignedHeaders, SignInput } from '../src/auth/sign.js';
+import { DEFAULT_USERS } from '../src/auth/users.js';
+import { faultKit } from '../src/faults/index.js';
+import type { FaultName } from '../src/faults/registry.js';
+import type { VariantName } from '../src/variants.js';
+import { createState, handle, handleAsync } from '../src/handle.js';
+import type { Article, HeaderMap, RequestRecord, ResponseRecord } from '../src/records.js';
+import type { HandlerDeps, LocalState } from '../src/types.js';
 
 /** The fixed start of a test server's clock. */
 export const TEST_NOW = new Date('2025-01-01T00:00:00Z');

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { ReferenceServerError } from '../errors.js';
+import { ReferenceServerError } from '../../errors.js';
 import { COMMIT_SCRIPT, encodeCommit } from './commit.js';
 import type { CommitPlan, IndexKind, Snapshot, Wants } from './tx.js';
 

@@ -1,12 +1,12 @@
 /** Helpers for OAuth tests through {@link handle}: token and revocation requests, bearer use, OAuth 1 signing. */
-import { basicAuthorization } from './auth/sign.js';
-import { formBody, parseFormBytes, percentEncode, wireBytes } from './oauth/encoding.js';
-import { baseStringUri, encodeParam, hmacSha1Signature, signatureBaseString } from './oauth1/base-string.js';
-import { signOAuth1 } from './oauth1/sign.js';
-import type { OAuth1Signed } from './oauth1/sign.js';
-import { text } from './testkit.js';
-import type { TestServer } from './testkit.js';
-import type { HeaderMap, ResponseRecord } from './records.js';
+import { basicAuthorization } from '../src/auth/sign.js';
+import { formBody, parseFormBytes, percentEncode, wireBytes } from '../src/oauth/encoding.js';
+import { baseStringUri, encodeParam, hmacSha1Signature, signatureBaseString } from '../src/oauth1/base-string.js';
+import { signOAuth1 } from '../src/oauth1/sign.js';
+import type { OAuth1Signed } from '../src/oauth1/sign.js';
+import { text } from './index.js';
+import type { TestServer } from './index.js';
+import type { HeaderMap, ResponseRecord } from '../src/records.js';
 
 /** The Host header of the TLS requests these helpers send. */
 export const TLS_HOST = '127.0.0.1:8443';

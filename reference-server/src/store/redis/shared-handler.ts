@@ -7,11 +7,11 @@
  * cannot be reached the answer is 503 and nothing was stored.
  */
 import { randomBytes } from 'node:crypto';
-import { handle } from '../handle.js';
-import type { AccessToken, TemporaryCredentials, TokenCredentials } from '../oauth/state.js';
-import { byteLength, problem } from '../responses.js';
-import type { RequestRecord, ResponseRecord } from '../records.js';
-import type { HandlerDeps, LocalState, ServerState } from '../types.js';
+import { handle } from '../../handle.js';
+import type { AccessToken, TemporaryCredentials, TokenCredentials } from '../../oauth/state.js';
+import { byteLength, problem } from '../../responses.js';
+import type { RequestRecord, ResponseRecord } from '../../records.js';
+import type { HandlerDeps, LocalState, ServerState } from '../../types.js';
 import type { KeyLayout } from './keys.js';
 import { SharedStoreError, type SharedStore } from './redis.js';
 import { Tx, emptySnapshot, extendSnapshot, forgetConflicts } from './tx.js';
