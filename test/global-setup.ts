@@ -1,6 +1,7 @@
 /**
  * Some tests run `conform` as a real process (a `kill -9` cannot be had in-process): they need `dist/`, which
- * `npm ci` builds. When a source file is newer than the build (while developing), it is rebuilt once here.
+ * is built here once when it is missing (a fresh clone: `npm ci` builds nothing, `prepack` and `npm start` do) or
+ * when a source file is newer than the build (while developing).
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';

@@ -8,9 +8,9 @@ import type { ResolvedProfile } from '../../harness/src/profile/schema.js';
  */
 export const EMBEDDED_TOKEN_TTL = 2;
 
-/** The profile with the embedded server's URLs and token lifetime. */
-export function embeddedProfile(profile: ResolvedProfile, server: { url: string; httpsUrl?: string }): ResolvedProfile {
-  const oauth2 = profile.auth.oauth2 ? { oauth2: { ...profile.auth.oauth2, ttl: EMBEDDED_TOKEN_TTL } } : {};
+/** The profile with the embedded server's URLs and token lifetime (`ttl`, seconds). */
+export function embeddedProfile(profile: ResolvedProfile, server: { url: string; httpsUrl?: string }, ttl = EMBEDDED_TOKEN_TTL): ResolvedProfile {
+  const oauth2 = profile.auth.oauth2 ? { oauth2: { ...profile.auth.oauth2, ttl } } : {};
   return {
     ...profile,
     target: { ...profile.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) },

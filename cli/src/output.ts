@@ -28,11 +28,11 @@ export async function writeReports(run: RunResult, reporters: readonly string[],
 
 /**
  * On GitHub Actions: appends the Markdown summary to $GITHUB_STEP_SUMMARY and prints each failure as an annotation
- * at its scenario's file and line.
+ * at its scenario's file and line (relative to $GITHUB_WORKSPACE; none for a file outside it).
  */
 export async function githubOutputs(run: RunResult, io: CliIo): Promise<void> {
   const summary = io.env['GITHUB_STEP_SUMMARY'];
   if (!summary) return;
   await appendFile(summary, renderMarkdown(run));
-  io.stdout.write(githubAnnotations(run));
+  io.stdout.write(githubAnnotations(run, io.env['GITHUB_WORKSPACE']));
 }

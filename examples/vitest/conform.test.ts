@@ -3,7 +3,7 @@
  * service, inside your own `vitest run`. Copy it next to your tests and adapt the three marked places.
  * See docs/vitest.md.
  */
-import { defineConformSuite } from 'conform/vitest';
+import { defineConformSuite } from '@conform-harness/conform/vitest';
 
 // (1) Your server, started in-process on a free port. Replace this declaration with your own import, e.g.
 //     import { startMyServer } from '../src/server.js';

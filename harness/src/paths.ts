@@ -19,9 +19,12 @@ export interface BundledPaths {
   version: string;
 }
 
+/** The npm name of the package (the command it installs is `conform`). */
+export const PACKAGE_NAME = '@conform-harness/conform';
+
 let bundled: BundledPaths | undefined;
 
-/** The nearest enclosing folder whose `package.json` is named `conform`, and the files in it. */
+/** The nearest enclosing folder whose `package.json` is conform's ({@link PACKAGE_NAME}), and the files in it. */
 export function bundledPaths(): BundledPaths {
   if (bundled) return bundled;
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -29,7 +32,7 @@ export function bundledPaths(): BundledPaths {
     const pkg = path.join(dir, 'package.json');
     if (existsSync(pkg)) {
       const meta = JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string; version?: string };
-      if (meta.name === 'conform') {
+      if (meta.name === PACKAGE_NAME) {
         bundled = {
           root: dir,
           specs: path.join(dir, 'specs'),

@@ -1,4 +1,5 @@
 /** Markdown summary for pull requests and GitHub's job summary: verdict, counts, the matrix, failures first. */
+import path from 'node:path';
 import type { RunResult, ScenarioResult } from '../runner/types.js';
 import { scenarioVerdict, failsRun, reasonsOf, runVerdict, VERDICT_LABEL, type ScenarioVerdict } from '../runner/verdict.js';
 
@@ -67,16 +68,26 @@ export function renderMarkdown(run: RunResult): string {
   return `${out.join('\n')}\n`;
 }
 
-/** GitHub workflow commands: one `::error` (fails the run) or `::warning` per failure, at the scenario's file and line. */
-export function githubAnnotations(run: RunResult): string {
+/**
+ * GitHub workflow commands: one `::error` (fails the run) or `::warning` per failure, at the scenario's file and line.
+ * With `workspace` (`$GITHUB_WORKSPACE`), the file is given relative to it — GitHub attaches an annotation only to a
+ * file of the repository — and a scenario file outside it (the bundled ones, inside the installed package) gets no
+ * position: the annotation then belongs to the job.
+ */
+export function githubAnnotations(run: RunResult, workspace?: string): string {
   const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const at = (file: string, line: number): string => {
+    if (workspace === undefined) return `file=${prop(file)},line=${line},`;
+    const rel = path.relative(workspace, path.resolve(workspace, file));
+    return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? '' : `file=${prop(rel.split(path.sep).join('/'))},line=${line},`;
+  };
   return run.scenarios
     .filter((x) => (x.status === 'failed' || x.status === 'errored') && !x.baselined)
     .map((x) => {
       const kind = failsRun(x, run.options) ? 'error' : 'warning';
       const msg = [...reasonsOf(x), ...(x.replay ? [`replay: ${x.replay}`] : [])].join('\n');
-      return `::${kind} file=${prop(x.file)},line=${x.line},title=${prop(`${x.id} (${x.rules.join(' ')})`)}::${esc(msg)}\n`;
+      return `::${kind} ${at(x.file, x.line)}title=${prop(`${x.id} (${x.rules.join(' ')})`)}::${esc(msg)}\n`;
     })
     .join('');
 }

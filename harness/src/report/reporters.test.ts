@@ -63,6 +63,15 @@ describe.each([false, true])('reporters (strict: %s)', (strict) => {
   it('JUnit', () => expect(renderJunit(run)).toMatchSnapshot());
   it('Markdown', () => expect(renderMarkdown(run)).toMatchSnapshot());
   it('GitHub annotations', () => expect(githubAnnotations(run)).toMatchSnapshot());
+  it('GitHub annotations in a workspace: the file relative to it, none for a file outside it', () => {
+    const inside = githubAnnotations(run, '/home/runner/work/svc/svc');
+    expect(inside).toBe(githubAnnotations(run));
+    const shifted = { ...run, scenarios: run.scenarios.map((x) => ({ ...x, file: `/home/runner/work/svc/svc/${x.file}` })) };
+    expect(githubAnnotations(shifted, '/home/runner/work/svc/svc')).toBe(githubAnnotations(run));
+    const outside = githubAnnotations(shifted, '/home/runner/work/other');
+    expect(outside).not.toContain('file=');
+    expect(outside.split('\n').filter(Boolean)).toHaveLength(githubAnnotations(run).split('\n').filter(Boolean).length);
+  });
   it('console', () => expect(consoleText(run)).toMatchSnapshot());
 });
 

@@ -6,7 +6,7 @@
  * 503 and nothing is acknowledged that Redis did not confirm.
  */
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ReferenceServerError } from '../../errors.js';
 import { COMMIT_SCRIPT, encodeCommit } from './commit.js';
 import type { CommitPlan, IndexKind, Snapshot, Wants } from './tx.js';
@@ -67,6 +67,7 @@ export function displayRedisUrl(url: string): string {
  * @throws {RedisEvictionError} when its maxmemory-policy evicts keys.
  */
 export async function connectRedis(url: string, options: RedisOptions): Promise<SharedStore> {
+  const { Redis } = await loadIoredis();
   const timeoutMs = options.timeoutMs ?? 2000;
   const shown = displayRedisUrl(url);
   const redis = new Redis(url, {
@@ -137,6 +138,19 @@ export async function connectRedis(url: string, options: RedisOptions): Promise<
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/**
+ * ioredis is an optional dependency: only `serve --redis` needs it, so it is loaded then, with the install command
+ * when it is missing.
+ */
+async function loadIoredis(): Promise<{ Redis: typeof Redis }> {
+  try {
+    return await import('ioredis');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    throw new SharedStoreError('--redis needs the ioredis package, which is an optional dependency of conform: install it beside conform (npm install ioredis)', { cause: err });
+  }
 }
 
 /** Refuses a Redis that evicts keys; a Redis that hides CONFIG (managed services) is trusted, with a warning. */
