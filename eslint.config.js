@@ -3,7 +3,18 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'reports/**', '.stryker-tmp*/**', 'scripts/**', 'bin/**', 'mutation/**/*.mjs', 'examples/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'reports/**',
+      '.stryker-tmp*/**',
+      'scripts/**',
+      'bin/**',
+      'mutation/**/*.mjs',
+      'examples/**',
+    ],
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {

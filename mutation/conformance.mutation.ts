@@ -32,28 +32,51 @@ class ScenarioFailed extends Error {}
 async function profileFor(server: RunningServer): Promise<ResolvedProfile> {
   const loaded = loadProfileSync(REFERENCE_PROFILE);
   const oauth2 = loaded.auth.oauth2 ? { oauth2: { ...loaded.auth.oauth2, ttl: TOKEN_TTL } } : {};
-  return { ...loaded, auth: { ...loaded.auth, ...oauth2 }, target: { ...loaded.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) } };
+  return {
+    ...loaded,
+    auth: { ...loaded.auth, ...oauth2 },
+    target: { ...loaded.target, http: server.url, ...(server.httpsUrl ? { https: server.httpsUrl } : {}) },
+  };
 }
 
 /** The first failure decides: stop there rather than run the rest of the suite. */
 function stopAtFailure(event: RunEvent): void {
   if (event.type !== 'scenario-end') return;
   const r = event.result;
-  if (r.status === 'failed' || r.status === 'errored') throw new ScenarioFailed(`${r.id}: ${r.status} ${r.reason ?? ''}`);
+  if (r.status === 'failed' || r.status === 'errored')
+    throw new ScenarioFailed(`${r.id}: ${r.status} ${r.reason ?? ''}`);
 }
 
 it('passes every scenario of the bundled suite', async () => {
   const suite = await bundledSuite();
   // Started inside the test, not in a hook, so the coverage of the server's code is counted per test.
   const server = await startServer({ port: 0, httpsPort: 0, tokenTtl: TOKEN_TTL });
-  const client = createHttpClient({ timeoutMs: REQUEST_TIMEOUT_MS, ...(server.certificate ? { ca: server.certificate } : {}) });
+  const client = createHttpClient({
+    timeoutMs: REQUEST_TIMEOUT_MS,
+    ...(server.certificate ? { ca: server.certificate } : {}),
+  });
   try {
     const profile = await profileFor(server);
     const bases = { primary: server.url, plain: server.url, ...(server.httpsUrl ? { tls: server.httpsUrl } : {}) };
     const deps = { client, profile, authenticator: createAuthenticator({ profile }), onEvent: stopAtFailure };
     const part = (scenarios: Scenario[]) =>
-      runSuite({ ...suite, scenarios }, { bases, seed: SEED, runs: RUNS, filter: [], strict: false, timeoutMs: REQUEST_TIMEOUT_MS, version: 'mutation' }, deps);
-    const runs = await Promise.all([part(suite.scenarios.filter((s) => !SLOW.has(s.id))), part(suite.scenarios.filter((s) => SLOW.has(s.id)))]);
+      runSuite(
+        { ...suite, scenarios },
+        {
+          bases,
+          seed: SEED,
+          runs: RUNS,
+          filter: [],
+          strict: false,
+          timeoutMs: REQUEST_TIMEOUT_MS,
+          version: 'mutation',
+        },
+        deps,
+      );
+    const runs = await Promise.all([
+      part(suite.scenarios.filter((s) => !SLOW.has(s.id))),
+      part(suite.scenarios.filter((s) => SLOW.has(s.id))),
+    ]);
     const passed = runs.reduce((n, r) => n + r.summary.passed, 0);
     expect(passed).toBeGreaterThan(0);
   } finally {

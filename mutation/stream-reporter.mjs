@@ -13,7 +13,18 @@ function streamReporter() {
   return {
     onMutantTested(m) {
       const { id, fileName, mutatorName, replacement, status, location, statusReason } = m;
-      appendFileSync(FILE, JSON.stringify({ id, file: path.relative(process.cwd(), fileName), mutatorName, replacement, status, location, statusReason: statusReason?.slice(0, 300) }) + '\n');
+      appendFileSync(
+        FILE,
+        JSON.stringify({
+          id,
+          file: path.relative(process.cwd(), fileName),
+          mutatorName,
+          replacement,
+          status,
+          location,
+          statusReason: statusReason?.slice(0, 300),
+        }) + '\n',
+      );
     },
   };
 }

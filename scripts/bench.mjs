@@ -52,7 +52,9 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3,4,5').split(',').map(Nu
 
 /** The reference server in its own process, as a target is. */
 async function startTarget() {
-  const { url, child, stop } = await startConformServe({ serveArgs: ['--port', '0', '--https-port', 'off', '--max-articles', '1000000', '--quiet'] });
+  const { url, child, stop } = await startConformServe({
+    serveArgs: ['--port', '0', '--https-port', 'off', '--max-articles', '1000000', '--quiet'],
+  });
   return { url, pid: child.pid, close: stop };
 }
 
@@ -65,9 +67,19 @@ const bases = { primary: server.url, plain: server.url };
 
 // ---- 1. harness overhead ---------------------------------------------------------------------------------
 async function harnessRound(round) {
-  const client = process.env.BENCH_CLIENT ? createHttpClient({}, new Client(server.url, { pipelining: 1 })) : createHttpClient({ connections: 1 });
+  const client = process.env.BENCH_CLIENT
+    ? createHttpClient({}, new Client(server.url, { pipelining: 1 }))
+    : createHttpClient({ connections: 1 });
   let n = 0;
-  const deps = { client, bases, profile, redactor: createRedactor([]), authenticator, uniq: () => `h${round}-${n++}`, seed: round };
+  const deps = {
+    client,
+    bases,
+    profile,
+    redactor: createRedactor([]),
+    authenticator,
+    uniq: () => `h${round}-${n++}`,
+    seed: round,
+  };
   const t0 = performance.now();
   const r = await runScenario(scenario, deps, { runs: RUNS, seed: 1000 + round });
   const s = (performance.now() - t0) / 1000;
@@ -77,13 +89,19 @@ async function harnessRound(round) {
 }
 
 async function rawRound(round) {
-  const bodies = fc.sample(articleArb(['summary'], { optional: 'sometimes' }), { numRuns: RUNS, seed: round }).map(serializeArticle);
+  const bodies = fc
+    .sample(articleArb(['summary'], { optional: 'sometimes' }), { numRuns: RUNS, seed: round })
+    .map(serializeArticle);
   const client = new Client(server.url, { pipelining: 1 });
   const t0 = performance.now();
   let requests = 0;
   for (let i = 0; i < RUNS; i++) {
     const p = `/articles/raw-${round}-${i}`;
-    const signed = authenticator.apply({ method: 'PUT', url: server.url + p, headers: { 'content-type': 'application/xml' }, body: bodies[i] }, 'hmac-nonce', 'alice');
+    const signed = authenticator.apply(
+      { method: 'PUT', url: server.url + p, headers: { 'content-type': 'application/xml' }, body: bodies[i] },
+      'hmac-nonce',
+      'alice',
+    );
     const put = await client.request({ method: 'PUT', path: p, headers: signed.request.headers, body: bodies[i] });
     await put.body.arrayBuffer();
     if (put.statusCode !== 201) throw new Error(`raw PUT answered ${put.statusCode}`);
@@ -115,11 +133,16 @@ async function rawCheckedRound(round) {
     fc.asyncProperty(arb, async ({ slug, a }) => {
       const p = `/articles/${slug}-r${round}-${n++}`;
       const body = serializeArticle(a);
-      const signed = authenticator.apply({ method: 'PUT', url: server.url + p, headers: { 'content-type': profile.articles.mediaType }, body }, 'hmac-nonce', 'alice');
+      const signed = authenticator.apply(
+        { method: 'PUT', url: server.url + p, headers: { 'content-type': profile.articles.mediaType }, body },
+        'hmac-nonce',
+        'alice',
+      );
       const put = await client.request({ method: 'PUT', path: p, headers: signed.request.headers, body });
       await put.body.dump();
       const location = put.headers.location;
-      if (put.statusCode !== 201 || typeof location !== 'string' || new URL(location, server.url).pathname !== p) return false;
+      if (put.statusCode !== 201 || typeof location !== 'string' || new URL(location, server.url).pathname !== p)
+        return false;
       const get = await client.request({ method: 'GET', path: p });
       const text = await get.body.text();
       requests += 2;
@@ -133,92 +156,117 @@ async function rawCheckedRound(round) {
 }
 
 if (PARTS.has(1)) {
-const kinds = { raw: rawRound, checked: rawCheckedRound, harness: harnessRound };
-const rates = { raw: [], checked: [], harness: [] };
-// Warm-up: the harness has more code for the JIT to settle than the hand-written loops.
-for (let i = 0; i < 5; i++) for (const k of Object.keys(kinds)) await kinds[k](-1 - i);
-for (let i = 0; i < ROUNDS_1; i++) {
-  // Rotate the order each round, so no kind always runs first (or last) in a round.
-  const order = Object.keys(kinds);
-  for (let r = 0; r < i % order.length; r++) order.push(order.shift());
-  for (const k of order) rates[k].push(await kinds[k](i));
-}
-const line = (label, xs) => console.log(`   ${label.padEnd(31)} median ${fmt(median(xs))} req/s   rounds: ${xs.map((x) => x.toFixed(0)).join(' ')}`);
-console.log(`1. harness overhead: articles/put-create-roundtrip, ${RUNS} property runs (${RUNS * 2} requests) per round, ${ROUNDS_1} rounds, one keep-alive connection`);
-line('plain undici (transport only)', rates.raw);
-line('undici + fast-check, same checks', rates.checked);
-line('conform', rates.harness);
-// The machine is shared: a neighbour's load moves whole rounds. The three kinds of one round run back to back, so
-// the ratio is taken within each round and the median of those is printed.
-const ratio = (a, b) => median(rates[a].map((x, i) => x / rates[b][i])).toFixed(2);
-console.log(`   ratio conform / (undici + fast-check, same checks) = ${ratio('harness', 'checked')} (median of per-round ratios; aim >= 0.90, issue 14)`);
-console.log(`   ratio conform / plain undici = ${ratio('harness', 'raw')} (the checks themselves included: generation, strict XML parse, comparison)`);
+  const kinds = { raw: rawRound, checked: rawCheckedRound, harness: harnessRound };
+  const rates = { raw: [], checked: [], harness: [] };
+  // Warm-up: the harness has more code for the JIT to settle than the hand-written loops.
+  for (let i = 0; i < 5; i++) for (const k of Object.keys(kinds)) await kinds[k](-1 - i);
+  for (let i = 0; i < ROUNDS_1; i++) {
+    // Rotate the order each round, so no kind always runs first (or last) in a round.
+    const order = Object.keys(kinds);
+    for (let r = 0; r < i % order.length; r++) order.push(order.shift());
+    for (const k of order) rates[k].push(await kinds[k](i));
+  }
+  const line = (label, xs) =>
+    console.log(
+      `   ${label.padEnd(31)} median ${fmt(median(xs))} req/s   rounds: ${xs.map((x) => x.toFixed(0)).join(' ')}`,
+    );
+  console.log(
+    `1. harness overhead: articles/put-create-roundtrip, ${RUNS} property runs (${RUNS * 2} requests) per round, ${ROUNDS_1} rounds, one keep-alive connection`,
+  );
+  line('plain undici (transport only)', rates.raw);
+  line('undici + fast-check, same checks', rates.checked);
+  line('conform', rates.harness);
+  // The machine is shared: a neighbour's load moves whole rounds. The three kinds of one round run back to back, so
+  // the ratio is taken within each round and the median of those is printed.
+  const ratio = (a, b) => median(rates[a].map((x, i) => x / rates[b][i])).toFixed(2);
+  console.log(
+    `   ratio conform / (undici + fast-check, same checks) = ${ratio('harness', 'checked')} (median of per-round ratios; aim >= 0.90, issue 14)`,
+  );
+  console.log(
+    `   ratio conform / plain undici = ${ratio('harness', 'raw')} (the checks themselves included: generation, strict XML parse, comparison)`,
+  );
 }
 
 // ---- 2. signed GET vs unauthenticated GET, server throughput ------------------------------------------------
 if (PARTS.has(2)) {
-const ARTICLE = '/articles/bench-target';
-{
-  const body = serializeArticle({ title: 'Bench', price: '1.50', currency: 'eur', fields: {} });
-  const signed = authenticator.apply({ method: 'PUT', url: server.url + ARTICLE, headers: { 'content-type': 'application/xml' }, body }, 'hmac-nonce', 'alice');
-  const c = new Client(server.url);
-  const r = await c.request({ method: 'PUT', path: ARTICLE, headers: signed.request.headers, body });
-  await r.body.text();
-  await c.close();
-}
-const PER_ROUND = 4000;
-const CONCURRENCY = 16;
-/** CPU time the server process has used so far, µs (user + system, from /proc; NaN where there is no /proc). */
-function serverCpuMicros() {
-  try {
-    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6; // clock ticks of 1/100 s
-  } catch {
-    return Number.NaN;
+  const ARTICLE = '/articles/bench-target';
+  {
+    const body = serializeArticle({ title: 'Bench', price: '1.50', currency: 'eur', fields: {} });
+    const signed = authenticator.apply(
+      { method: 'PUT', url: server.url + ARTICLE, headers: { 'content-type': 'application/xml' }, body },
+      'hmac-nonce',
+      'alice',
+    );
+    const c = new Client(server.url);
+    const r = await c.request({ method: 'PUT', path: ARTICLE, headers: signed.request.headers, body });
+    await r.body.text();
+    await c.close();
   }
-}
-const cpuPerRequest = { unsigned: [], signed: [] };
-async function throughput(headersFor, cpuInto) {
-  const cpuBefore = serverCpuMicros();
-  const headers = Array.from({ length: PER_ROUND }, (_, i) => headersFor(i));
-  const pool = new Pool(server.url, { connections: CONCURRENCY });
-  let next = 0;
-  let bad = 0;
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < PER_ROUND) {
-      const h = headers[next++];
-      const res = await pool.request({ method: 'GET', path: ARTICLE, headers: h });
-      await res.body.arrayBuffer();
-      if (res.statusCode !== 200) bad++;
+  const PER_ROUND = 4000;
+  const CONCURRENCY = 16;
+  /** CPU time the server process has used so far, µs (user + system, from /proc; NaN where there is no /proc). */
+  function serverCpuMicros() {
+    try {
+      const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6; // clock ticks of 1/100 s
+    } catch {
+      return Number.NaN;
     }
-  }));
-  const rate = PER_ROUND / ((performance.now() - t0) / 1000);
-  cpuInto?.push((serverCpuMicros() - cpuBefore) / PER_ROUND);
-  await pool.close();
-  if (bad > 0) throw new Error(`${bad} requests failed`);
-  return rate;
-}
-const signedHeaders = () => authenticator.apply({ method: 'GET', url: server.url + ARTICLE, headers: {} }, 'hmac-nonce', 'alice').request.headers;
-const unsigned = [];
-const signed = [];
-await throughput(() => ({}));
-await throughput(signedHeaders);
-for (let i = 0; i < ROUNDS; i++) {
-  if (i % 2 === 0) {
-    unsigned.push(await throughput(() => ({}), cpuPerRequest.unsigned));
-    signed.push(await throughput(signedHeaders, cpuPerRequest.signed));
-  } else {
-    signed.push(await throughput(signedHeaders, cpuPerRequest.signed));
-    unsigned.push(await throughput(() => ({}), cpuPerRequest.unsigned));
   }
-}
-console.log(`2. server throughput, GET ${ARTICLE}, ${PER_ROUND} requests per round over ${CONCURRENCY} connections, ${ROUNDS} rounds`);
-console.log(`   unauthenticated      median ${fmt(median(unsigned))} req/s   rounds: ${unsigned.map((x) => x.toFixed(0)).join(' ')}`);
-console.log(`   signed, date+nonce   median ${fmt(median(signed))} req/s   rounds: ${signed.map((x) => x.toFixed(0)).join(' ')}`);
-console.log(`   ratio signed / unauthenticated = ${(median(signed) / median(unsigned)).toFixed(2)} (aim >= 0.70)`);
-// Throughput also depends on the client sharing the two cores; the server's own CPU time per request does not.
-console.log(`   server CPU per request (median, /proc): unauthenticated ${median(cpuPerRequest.unsigned).toFixed(1)} µs, signed ${median(cpuPerRequest.signed).toFixed(1)} µs`);
+  const cpuPerRequest = { unsigned: [], signed: [] };
+  async function throughput(headersFor, cpuInto) {
+    const cpuBefore = serverCpuMicros();
+    const headers = Array.from({ length: PER_ROUND }, (_, i) => headersFor(i));
+    const pool = new Pool(server.url, { connections: CONCURRENCY });
+    let next = 0;
+    let bad = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < PER_ROUND) {
+          const h = headers[next++];
+          const res = await pool.request({ method: 'GET', path: ARTICLE, headers: h });
+          await res.body.arrayBuffer();
+          if (res.statusCode !== 200) bad++;
+        }
+      }),
+    );
+    const rate = PER_ROUND / ((performance.now() - t0) / 1000);
+    cpuInto?.push((serverCpuMicros() - cpuBefore) / PER_ROUND);
+    await pool.close();
+    if (bad > 0) throw new Error(`${bad} requests failed`);
+    return rate;
+  }
+  const signedHeaders = () =>
+    authenticator.apply({ method: 'GET', url: server.url + ARTICLE, headers: {} }, 'hmac-nonce', 'alice').request
+      .headers;
+  const unsigned = [];
+  const signed = [];
+  await throughput(() => ({}));
+  await throughput(signedHeaders);
+  for (let i = 0; i < ROUNDS; i++) {
+    if (i % 2 === 0) {
+      unsigned.push(await throughput(() => ({}), cpuPerRequest.unsigned));
+      signed.push(await throughput(signedHeaders, cpuPerRequest.signed));
+    } else {
+      signed.push(await throughput(signedHeaders, cpuPerRequest.signed));
+      unsigned.push(await throughput(() => ({}), cpuPerRequest.unsigned));
+    }
+  }
+  console.log(
+    `2. server throughput, GET ${ARTICLE}, ${PER_ROUND} requests per round over ${CONCURRENCY} connections, ${ROUNDS} rounds`,
+  );
+  console.log(
+    `   unauthenticated      median ${fmt(median(unsigned))} req/s   rounds: ${unsigned.map((x) => x.toFixed(0)).join(' ')}`,
+  );
+  console.log(
+    `   signed, date+nonce   median ${fmt(median(signed))} req/s   rounds: ${signed.map((x) => x.toFixed(0)).join(' ')}`,
+  );
+  console.log(`   ratio signed / unauthenticated = ${(median(signed) / median(unsigned)).toFixed(2)} (aim >= 0.70)`);
+  // Throughput also depends on the client sharing the two cores; the server's own CPU time per request does not.
+  console.log(
+    `   server CPU per request (median, /proc): unauthenticated ${median(cpuPerRequest.unsigned).toFixed(1)} µs, signed ${median(cpuPerRequest.signed).toFixed(1)} µs`,
+  );
 }
 await server.close();
 
@@ -237,15 +285,27 @@ if (PARTS.has(3)) {
   const rows = [];
   for (let i = 0; i < 1_000_000; i++) {
     const now = Math.floor((i / RATE) * 1000);
-    const outcome = store.checkAndStore(i % 2 ? 'alice' : 'bob', String(1_000_000_000_000_000 + i), now + WINDOW_MS, now);
+    const outcome = store.checkAndStore(
+      i % 2 ? 'alice' : 'bob',
+      String(1_000_000_000_000_000 + i),
+      now + WINDOW_MS,
+      now,
+    );
     if (outcome.kind !== 'stored') throw new Error(`nonce ${i}: ${outcome.kind}`);
     if ((i + 1) % 100_000 === 0) rows.push([i + 1, store.size(), heap()]);
   }
-  console.log(`3. nonce store: 1,000,000 distinct nonces, window ${WINDOW_MS / 1000} s, ${RATE} nonces per simulated second (window holds ${(RATE * WINDOW_MS) / 1000})${globalThis.gc ? '' : ' — run with --expose-gc for exact heap figures'}`);
+  console.log(
+    `3. nonce store: 1,000,000 distinct nonces, window ${WINDOW_MS / 1000} s, ${RATE} nonces per simulated second (window holds ${(RATE * WINDOW_MS) / 1000})${globalThis.gc ? '' : ' — run with --expose-gc for exact heap figures'}`,
+  );
   console.log(`   heap before: ${before.toFixed(1)} MiB`);
-  for (const [n, size, mb] of rows) console.log(`   after ${String(n).padStart(9)} nonces: ${String(size).padStart(7)} stored, heap ${mb.toFixed(1)} MiB`);
+  for (const [n, size, mb] of rows)
+    console.log(
+      `   after ${String(n).padStart(9)} nonces: ${String(size).padStart(7)} stored, heap ${mb.toFixed(1)} MiB`,
+    );
   const steady = rows.slice(2).map((r) => r[2]);
-  console.log(`   heap spread once the window is full: ${(Math.max(...steady) - Math.min(...steady)).toFixed(1)} MiB (flat means a few MiB at most)`);
+  console.log(
+    `   heap spread once the window is full: ${(Math.max(...steady) - Math.min(...steady)).toFixed(1)} MiB (flat means a few MiB at most)`,
+  );
 }
 
 // ---- 4. durability: --data vs memory, and heap under sustained durable writes -----------------------------------
@@ -254,22 +314,42 @@ if (PARTS.has(4)) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'conform-bench-'));
   const memory = await startServer({ port: 0, window: 10 });
   const durable = await startServer({ port: 0, window: 10, dataDir: dir });
-  const body = serializeArticle({ title: 'Bench', price: '1.50', currency: 'eur', fields: { summary: 'x'.repeat(500) } });
+  const body = serializeArticle({
+    title: 'Bench',
+    price: '1.50',
+    currency: 'eur',
+    fields: { summary: 'x'.repeat(500) },
+  });
   let nonce = 1e15;
   // Signed PUTs over 16 connections, replacing 300 articles in turn; returns requests per second.
   async function puts(server, count) {
     const pool = new Pool(server.url, { connections: 16 });
     let next = 0;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (next < count) {
-        const target = `/articles/b${next++ % 300}`;
-        const headers = signRequest({ method: 'PUT', target, user: 'alice', secret: 'alice-secret-1', body, nonce: String(nonce++), date: new Date() });
-        const res = await pool.request({ method: 'PUT', path: target, headers: { ...headers, 'content-type': 'application/xml' }, body });
-        await res.body.dump();
-        if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`PUT ${target}: ${res.statusCode}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < count) {
+          const target = `/articles/b${next++ % 300}`;
+          const headers = signRequest({
+            method: 'PUT',
+            target,
+            user: 'alice',
+            secret: 'alice-secret-1',
+            body,
+            nonce: String(nonce++),
+            date: new Date(),
+          });
+          const res = await pool.request({
+            method: 'PUT',
+            path: target,
+            headers: { ...headers, 'content-type': 'application/xml' },
+            body,
+          });
+          await res.body.dump();
+          if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`PUT ${target}: ${res.statusCode}`);
+        }
+      }),
+    );
     const rate = count / ((performance.now() - t0) / 1000);
     await pool.close();
     return rate;
@@ -279,13 +359,19 @@ if (PARTS.has(4)) {
   await puts(memory, 2000);
   await puts(durable, 2000);
   for (let i = 0; i < ROUNDS; i++) {
-    if (i % 2 === 0) inMemory.push(await puts(memory, 3000)), onDisk.push(await puts(durable, 3000));
-    else onDisk.push(await puts(durable, 3000)), inMemory.push(await puts(memory, 3000));
+    if (i % 2 === 0) (inMemory.push(await puts(memory, 3000)), onDisk.push(await puts(durable, 3000)));
+    else (onDisk.push(await puts(durable, 3000)), inMemory.push(await puts(memory, 3000)));
   }
   await memory.close();
-  console.log(`4. durability: signed PUT (500-byte summary) over 16 connections, 3000 per round, ${ROUNDS} rounds, in-process servers`);
-  console.log(`   memory only          median ${fmt(median(inMemory))} req/s   rounds: ${inMemory.map((x) => x.toFixed(0)).join(' ')}`);
-  console.log(`   --data (fsync)       median ${fmt(median(onDisk))} req/s   rounds: ${onDisk.map((x) => x.toFixed(0)).join(' ')}`);
+  console.log(
+    `4. durability: signed PUT (500-byte summary) over 16 connections, 3000 per round, ${ROUNDS} rounds, in-process servers`,
+  );
+  console.log(
+    `   memory only          median ${fmt(median(inMemory))} req/s   rounds: ${inMemory.map((x) => x.toFixed(0)).join(' ')}`,
+  );
+  console.log(
+    `   --data (fsync)       median ${fmt(median(onDisk))} req/s   rounds: ${onDisk.map((x) => x.toFixed(0)).join(' ')}`,
+  );
   console.log(`   ratio --data / memory = ${(median(onDisk) / median(inMemory)).toFixed(2)}`);
   const heaps = [];
   for (let phase = 0; phase < 6; phase++) {
@@ -295,9 +381,13 @@ if (PARTS.has(4)) {
     gc();
     heaps.push([durable.nonceCount(), process.memoryUsage().heapUsed / 1024 / 1024]);
   }
-  console.log(`   heap after GC, each phase of 4 s of durable signed PUTs: ${heaps.map(([n, mb]) => `${mb.toFixed(1)} MiB (${n} nonces)`).join(', ')}`);
+  console.log(
+    `   heap after GC, each phase of 4 s of durable signed PUTs: ${heaps.map(([n, mb]) => `${mb.toFixed(1)} MiB (${n} nonces)`).join(', ')}`,
+  );
   const later = heaps.slice(2).map((h) => h[1]);
-  console.log(`   heap spread after the first two phases: ${(Math.max(...later) - Math.min(...later)).toFixed(1)} MiB (flat means a few MiB at most)`);
+  console.log(
+    `   heap spread after the first two phases: ${(Math.max(...later) - Math.min(...later)).toFixed(1)} MiB (flat means a few MiB at most)`,
+  );
   await durable.close();
   await rm(dir, { recursive: true, force: true });
 }

@@ -17,7 +17,12 @@ const SEEDS = Number(process.argv[2] ?? 20);
 const FIRST = Number(process.argv[3] ?? 1);
 // The matrix lives in the test; read it from there so the two never disagree.
 const testText = await readFile(path.join(root, 'test', 'fault-matrix.test.ts'), 'utf8');
-const matrix = Object.fromEntries([...testText.matchAll(/^\s+'([a-z0-9-]+)': \[([^\]]*)\],$/gm)].map((m) => [m[1], [...m[2].matchAll(/'([^']+)'/g)].map((x) => x[1])]));
+const matrix = Object.fromEntries(
+  [...testText.matchAll(/^\s+'([a-z0-9-]+)': \[([^\]]*)\],$/gm)].map((m) => [
+    m[1],
+    [...m[2].matchAll(/'([^']+)'/g)].map((x) => x[1]),
+  ]),
+);
 const suite = loadSuiteSync([path.join(root, 'specs')], loadRulesSync(path.join(root, 'specs', 'rules.yaml')));
 const base = loadProfileSync(path.join(root, 'reference-server', 'profile.yaml'));
 // Opt-in scenarios (they wait) run with a profile that opts in, as test/fault-matrix.test.ts OPT_IN does.
@@ -35,14 +40,30 @@ for (const fault of swept) {
   const client = createHttpClient({ ca: server.certificate });
   const misses = [];
   for (let seed = FIRST; seed < FIRST + SEEDS; seed++) {
-    const run = await runSuite(suite, { bases: { primary: server.url, plain: server.url, tls: server.httpsUrl }, seed, runs: 50, filter: targets, strict: false, timeoutMs: 5000, version: 'sweep' }, { client, profile, authenticator: createAuthenticator({ profile }) });
+    const run = await runSuite(
+      suite,
+      {
+        bases: { primary: server.url, plain: server.url, tls: server.httpsUrl },
+        seed,
+        runs: 50,
+        filter: targets,
+        strict: false,
+        timeoutMs: 5000,
+        version: 'sweep',
+      },
+      { client, profile, authenticator: createAuthenticator({ profile }) },
+    );
     const notFailed = targets.filter((id) => run.scenarios.find((s) => s.id === id)?.status !== 'failed');
     if (notFailed.length) misses.push(`${seed} (${notFailed.join(', ')})`);
   }
   await client.close();
   await server.close();
   missed += misses.length;
-  console.log(`${fault.padEnd(26)} detected on ${SEEDS - misses.length}/${SEEDS} seeds${misses.length ? `; missed: ${misses.join('; ')}` : ''}`);
+  console.log(
+    `${fault.padEnd(26)} detected on ${SEEDS - misses.length}/${SEEDS} seeds${misses.length ? `; missed: ${misses.join('; ')}` : ''}`,
+  );
 }
-console.log(`\n${swept.length} faults × ${SEEDS} seeds (${FIRST}..${FIRST + SEEDS - 1}), 50 runs each: ${missed} misses`);
+console.log(
+  `\n${swept.length} faults × ${SEEDS} seeds (${FIRST}..${FIRST + SEEDS - 1}), 50 runs each: ${missed} misses`,
+);
 process.exitCode = missed ? 1 : 0;

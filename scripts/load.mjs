@@ -75,7 +75,9 @@ const { values: opts } = parseArgs({
   },
 });
 if (opts.help) {
-  console.log('Usage: npm run load -- [--seconds N (or LOAD_SECONDS, default 30)] [--connections N (32)] [--warmup S (10)] [--window S (10)] [--seed N articles (200)] [--data] [--instances N --redis URL] [--json]');
+  console.log(
+    'Usage: npm run load -- [--seconds N (or LOAD_SECONDS, default 30)] [--connections N (32)] [--warmup S (10)] [--window S (10)] [--seed N articles (200)] [--data] [--instances N --redis URL] [--json]',
+  );
   process.exit(0);
 }
 const positive = (name, text) => {
@@ -139,8 +141,29 @@ const instancePids = [];
 let stopTarget = async () => {};
 /** `conform serve` as a separate process, like any target, with --trace-gc so that its major GCs can be read. */
 async function startTarget() {
-  const cluster = REDIS === undefined ? [] : ['--redis', REDIS, '--redis-prefix', REDIS_PREFIX, ...(INSTANCES > 1 ? ['--instances', String(INSTANCES)] : [])];
-  const serveArgs = ['--port', '0', '--https-port', 'off', '--quiet', '--max-articles', '1000000', '--window', String(WINDOW), ...(DATA_DIR ? ['--data', DATA_DIR] : []), ...cluster];
+  const cluster =
+    REDIS === undefined
+      ? []
+      : [
+          '--redis',
+          REDIS,
+          '--redis-prefix',
+          REDIS_PREFIX,
+          ...(INSTANCES > 1 ? ['--instances', String(INSTANCES)] : []),
+        ];
+  const serveArgs = [
+    '--port',
+    '0',
+    '--https-port',
+    'off',
+    '--quiet',
+    '--max-articles',
+    '1000000',
+    '--window',
+    String(WINDOW),
+    ...(DATA_DIR ? ['--data', DATA_DIR] : []),
+    ...cluster,
+  ];
   const onLine = (line) => {
     const gc = majorGc(line);
     if (gc) majorGcs.push([performance.now(), gc.heapMiB, gc.pid]);
@@ -166,13 +189,18 @@ function serverRssMiB() {
 }
 /** Each process's RSS, MiB, by name: `server` (or `balancer`), `instance k`. */
 function rssByProcess() {
-  return Object.fromEntries([[instancePids.length > 0 ? 'balancer' : 'server', processRssMiB(child.pid)], ...instancePids.map((pid, k) => [`instance ${k + 1}`, processRssMiB(pid)])]);
+  return Object.fromEntries([
+    [instancePids.length > 0 ? 'balancer' : 'server', processRssMiB(child.pid)],
+    ...instancePids.map((pid, k) => [`instance ${k + 1}`, processRssMiB(pid)]),
+  ]);
 }
 
 // ---- statistics ----------------------------------------------------------------------------------------------
 const stats = {
   requests: 0,
-  perKind: Object.fromEntries(KIND_NAMES.map((k) => [k, { count: 0, statuses: {}, unexpected: 0, serverErrors: 0, connectionErrors: 0 }])),
+  perKind: Object.fromEntries(
+    KIND_NAMES.map((k) => [k, { count: 0, statuses: {}, unexpected: 0, serverErrors: 0, connectionErrors: 0 }]),
+  ),
   statuses: {},
   serverErrors: 0, // 5xx
   unexpected: 0, // any other status not expected for the kind (e.g. 401 on a signed request, 404 on a seeded article)
@@ -202,7 +230,13 @@ function percentile(sorted, p) {
 }
 function latencySummary(values) {
   const sorted = Float64Array.from(values).sort();
-  return { count: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted.length ? sorted[sorted.length - 1] : NaN };
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1] : NaN,
+  };
 }
 const totalConnectionErrors = () => Object.values(stats.connection).reduce((a, b) => a + b, 0);
 
@@ -228,11 +262,20 @@ let createdHead = 0;
 function articleBody() {
   const n = counter++;
   const summary = 'x'.repeat(Math.floor(Math.random() * 2048));
-  return serializeArticle({ title: `Load article ${n} <&>`, price: `${n % 1000}.${String(n % 100).padStart(2, '0')}`, currency: 'eur', fields: { summary } });
+  return serializeArticle({
+    title: `Load article ${n} <&>`,
+    price: `${n % 1000}.${String(n % 100).padStart(2, '0')}`,
+    currency: 'eur',
+    fields: { summary },
+  });
 }
 /** Headers of the date-and-nonce form (fresh nonce), with the body hash for PUT/POST. */
 function signed(method, p, user, body, headers = {}) {
-  const r = authenticator.apply({ method, url: url + p, headers, ...(body !== undefined ? { body } : {}) }, 'hmac-nonce', user);
+  const r = authenticator.apply(
+    { method, url: url + p, headers, ...(body !== undefined ? { body } : {}) },
+    'hmac-nonce',
+    user,
+  );
   if (!r.ok) throw new Error(`cannot sign: ${r.reason}`);
   stats.nonces++;
   return r.request.headers;
@@ -246,29 +289,57 @@ function build(kind) {
       return { method: 'GET', path: `/articles/load-${runId}-missing-${counter++}`, headers: {} };
     case 'put-article': {
       // Half replace a seeded article (200), half create a new one (201); the seeded ones keep existing.
-      const p = Math.random() < 0.5 ? seededPath(Math.floor(Math.random() * SEEDED)) : `/articles/load-${runId}-put-${counter++}`;
+      const p =
+        Math.random() < 0.5
+          ? seededPath(Math.floor(Math.random() * SEEDED))
+          : `/articles/load-${runId}-put-${counter++}`;
       const body = articleBody();
-      return { method: 'PUT', path: p, headers: signed('PUT', p, USERS[counter % USERS.length], body, { 'content-type': 'application/xml' }), body };
+      return {
+        method: 'PUT',
+        path: p,
+        headers: signed('PUT', p, USERS[counter % USERS.length], body, { 'content-type': 'application/xml' }),
+        body,
+      };
     }
     case 'post-article': {
       const body = articleBody();
-      return { method: 'POST', path: '/articles', headers: signed('POST', '/articles', USERS[counter % USERS.length], body, { 'content-type': 'application/xml' }), body };
+      return {
+        method: 'POST',
+        path: '/articles',
+        headers: signed('POST', '/articles', USERS[counter % USERS.length], body, {
+          'content-type': 'application/xml',
+        }),
+        body,
+      };
     }
     case 'delete-article': {
-      const p = createdHead < createdPaths.length ? createdPaths[createdHead++] : `/articles/load-${runId}-missing-${counter++}`;
-      if (createdHead > 4096) createdPaths.splice(0, createdHead), (createdHead = 0);
+      const p =
+        createdHead < createdPaths.length
+          ? createdPaths[createdHead++]
+          : `/articles/load-${runId}-missing-${counter++}`;
+      if (createdHead > 4096) (createdPaths.splice(0, createdHead), (createdHead = 0));
       return { method: 'DELETE', path: p, headers: signed('DELETE', p, 'alice') };
     }
     case 'get-records':
       return { method: 'GET', path: RECORDS, headers: signed('GET', RECORDS, 'alice') };
     case 'options':
-      return { method: 'OPTIONS', path: Math.random() < 0.5 ? '/articles' : seededPath(Math.floor(Math.random() * SEEDED)), headers: {} };
+      return {
+        method: 'OPTIONS',
+        path: Math.random() < 0.5 ? '/articles' : seededPath(Math.floor(Math.random() * SEEDED)),
+        headers: {},
+      };
     default:
       throw new Error(`unknown kind ${kind}`);
   }
 }
 
-const pool = new Pool(url, { connections: CONNECTIONS, pipelining: 1, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS, connect: { timeout: REQUEST_TIMEOUT_MS } });
+const pool = new Pool(url, {
+  connections: CONNECTIONS,
+  pipelining: 1,
+  headersTimeout: REQUEST_TIMEOUT_MS,
+  bodyTimeout: REQUEST_TIMEOUT_MS,
+  connect: { timeout: REQUEST_TIMEOUT_MS },
+});
 
 /** Sends one request of a kind and records the outcome. */
 async function one(kind) {
@@ -278,7 +349,12 @@ async function one(kind) {
   let res;
   let text = '';
   try {
-    res = await pool.request({ method: req.method, path: req.path, headers: req.headers, ...(req.body !== undefined ? { body: req.body } : {}) });
+    res = await pool.request({
+      method: req.method,
+      path: req.path,
+      headers: req.headers,
+      ...(req.body !== undefined ? { body: req.body } : {}),
+    });
     status = res.statusCode;
     // The body is always read in full (the latency covers it); kept only when it explains an unexpected answer.
     text = await res.body.text();
@@ -334,25 +410,45 @@ let exitCode = 0;
 try {
   const rssStart = serverRssMiB();
   const processesStart = rssByProcess();
-  const store = DATA_DIR ? `, journal in ${DATA_DIR}` : REDIS ? `, ${INSTANCES} instance${INSTANCES > 1 ? `s (pids ${instancePids.join(', ')}) behind a balancer` : ''} sharing their state through Redis (keys {${REDIS_PREFIX}}:…)` : ', memory only';
-  say(`load: server ${url} (pid ${child.pid}), ${CONNECTIONS} connections, ${SECONDS} s (warm-up ${WARMUP} s), seeding ${SEEDED} articles, nonces kept ${WINDOW} s${store}`);
+  const store = DATA_DIR
+    ? `, journal in ${DATA_DIR}`
+    : REDIS
+      ? `, ${INSTANCES} instance${INSTANCES > 1 ? `s (pids ${instancePids.join(', ')}) behind a balancer` : ''} sharing their state through Redis (keys {${REDIS_PREFIX}}:…)`
+      : ', memory only';
+  say(
+    `load: server ${url} (pid ${child.pid}), ${CONNECTIONS} connections, ${SECONDS} s (warm-up ${WARMUP} s), seeding ${SEEDED} articles, nonces kept ${WINDOW} s${store}`,
+  );
 
   // Seed the articles the GETs read; every one must be created, or the figures below would mean nothing.
   for (let i = 0; i < SEEDED; i += CONNECTIONS) {
-    await Promise.all(Array.from({ length: Math.min(CONNECTIONS, SEEDED - i) }, async (_, j) => {
-      const p = seededPath(i + j);
-      const body = articleBody();
-      const res = await pool.request({ method: 'PUT', path: p, headers: signed('PUT', p, 'alice', body, { 'content-type': 'application/xml' }), body });
-      const text = await res.body.text();
-      if (res.statusCode !== 201) throw new Error(`seeding PUT ${p} answered ${res.statusCode}: ${text.slice(0, 300)}`);
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(CONNECTIONS, SEEDED - i) }, async (_, j) => {
+        const p = seededPath(i + j);
+        const body = articleBody();
+        const res = await pool.request({
+          method: 'PUT',
+          path: p,
+          headers: signed('PUT', p, 'alice', body, { 'content-type': 'application/xml' }),
+          body,
+        });
+        const text = await res.body.text();
+        if (res.statusCode !== 201)
+          throw new Error(`seeding PUT ${p} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+      }),
+    );
   }
   // Check each signed kind once before the load: a signing mistake should stop the run, not fill it with 401s.
   for (const kind of ['put-article', 'post-article', 'get-records'].filter((k) => KINDS[k].weight > 0)) {
     const req = build(kind);
-    const res = await pool.request({ method: req.method, path: req.path, headers: req.headers, ...(req.body !== undefined ? { body: req.body } : {}) });
+    const res = await pool.request({
+      method: req.method,
+      path: req.path,
+      headers: req.headers,
+      ...(req.body !== undefined ? { body: req.body } : {}),
+    });
     const text = await res.body.text();
-    if (!KINDS[kind].expected.includes(res.statusCode)) throw new Error(`signed ${kind} (${req.method} ${req.path}) answered ${res.statusCode}: ${text.slice(0, 300)}`);
+    if (!KINDS[kind].expected.includes(res.statusCode))
+      throw new Error(`signed ${kind} (${req.method} ${req.path}) answered ${res.statusCode}: ${text.slice(0, 300)}`);
   }
 
   const t0 = performance.now();
@@ -366,7 +462,10 @@ try {
     processesWarm = rssByProcess();
     warmRequests = stats.requests;
     warmAt = performance.now();
-    redisWatch?.sample().then((r) => (redisWarm = r), () => {});
+    redisWatch?.sample().then(
+      (r) => (redisWarm = r),
+      () => {},
+    );
   }, WARMUP * 1000);
   // RSS once a second after the warm-up: V8's heap grows and shrinks in a sawtooth, so one reading at the end can
   // land on a peak or a trough. The mean of the first and the last third of these readings shows the trend.
@@ -374,7 +473,10 @@ try {
   const rssTimer = setInterval(() => {
     if (Number.isNaN(warmAt)) return;
     rssSamples.push(serverRssMiB());
-    redisWatch?.sample().then((r) => redisSamples.push(r), () => {});
+    redisWatch?.sample().then(
+      (r) => redisSamples.push(r),
+      () => {},
+    );
   }, 1_000);
   let lastRequests = 0;
   let lastAt = t0;
@@ -384,13 +486,17 @@ try {
     lastRequests = stats.requests;
     lastAt = now;
     const errors = stats.serverErrors + stats.unexpected + totalConnectionErrors();
-    process.stderr.write(`load: ${((now - t0) / 1000).toFixed(0).padStart(4)} s  ${String(stats.requests).padStart(8)} requests  ${rate.toFixed(0).padStart(6)} req/s  errors ${errors}  server RSS ${serverRssMiB().toFixed(1)} MiB\n`);
+    process.stderr.write(
+      `load: ${((now - t0) / 1000).toFixed(0).padStart(4)} s  ${String(stats.requests).padStart(8)} requests  ${rate.toFixed(0).padStart(6)} req/s  errors ${errors}  server RSS ${serverRssMiB().toFixed(1)} MiB\n`,
+    );
   }, PROGRESS_MS);
 
   // N workers, one request at a time each, over a pool of N connections.
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (!stopping && performance.now() < deadline && childExit === undefined) await one(pickKind());
-  }));
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (!stopping && performance.now() < deadline && childExit === undefined) await one(pickKind());
+    }),
+  );
   const elapsed = (performance.now() - t0) / 1000;
   clearTimeout(warmTimer);
   clearInterval(progress);
@@ -414,37 +520,85 @@ try {
   const connErrors = totalConnectionErrors();
   say('');
   say(`load: ${elapsed.toFixed(1)} s, ${CONNECTIONS} connections${interrupted ? ' (interrupted)' : ''}`);
-  say(`  requests      ${stats.requests} answered, ${(stats.requests / elapsed).toFixed(0)} req/s overall, ${steadyRate.toFixed(0)} req/s after the warm-up`);
+  say(
+    `  requests      ${stats.requests} answered, ${(stats.requests / elapsed).toFixed(0)} req/s overall, ${steadyRate.toFixed(0)} req/s after the warm-up`,
+  );
   say(`  latency       p50 ${ms(lat.p50)}  p90 ${ms(lat.p90)}  p99 ${ms(lat.p99)}  max ${ms(lat.max)}`);
-  say(`  statuses      ${Object.entries(stats.statuses).map(([s, n]) => `${s}: ${n}`).join('  ')}`);
+  say(
+    `  statuses      ${Object.entries(stats.statuses)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join('  ')}`,
+  );
   say('  per kind       count   statuses                      p50        p99        unexpected  5xx  conn');
   for (const k of KIND_NAMES.filter((name) => KINDS[name].weight > 0)) {
     const s = stats.perKind[k];
     const l = latencySummary(stats.latencyByKind[k]);
-    const statuses = Object.entries(s.statuses).map(([st, n]) => `${st}:${n}`).join(' ');
-    say(`    ${k.padEnd(14)} ${String(s.count).padStart(7)}   ${statuses.padEnd(28)}  ${ms(l.p50).padStart(9)}  ${ms(l.p99).padStart(9)}  ${String(s.unexpected).padStart(10)}  ${String(s.serverErrors).padStart(3)}  ${String(s.connectionErrors).padStart(4)}`);
+    const statuses = Object.entries(s.statuses)
+      .map(([st, n]) => `${st}:${n}`)
+      .join(' ');
+    say(
+      `    ${k.padEnd(14)} ${String(s.count).padStart(7)}   ${statuses.padEnd(28)}  ${ms(l.p50).padStart(9)}  ${ms(l.p99).padStart(9)}  ${String(s.unexpected).padStart(10)}  ${String(s.serverErrors).padStart(3)}  ${String(s.connectionErrors).padStart(4)}`,
+    );
   }
-  say(`  errors        5xx ${stats.serverErrors}, unexpected statuses ${stats.unexpected}, connection errors ${connErrors} (resets ${stats.connection.reset}, timeouts ${stats.connection.timeout}, refused ${stats.connection.refused}, other ${stats.connection.other})`);
+  say(
+    `  errors        5xx ${stats.serverErrors}, unexpected statuses ${stats.unexpected}, connection errors ${connErrors} (resets ${stats.connection.reset}, timeouts ${stats.connection.timeout}, refused ${stats.connection.refused}, other ${stats.connection.other})`,
+  );
   for (const e of stats.samples) say(`    ${JSON.stringify(e)}`);
-  say(`  server RSS    start ${mib(rssStart)}, after warm-up ${mib(rssWarm)}, end ${mib(rssEnd)}; end − warm-up ${(rssEnd - rssWarm >= 0 ? '+' : '')}${mib(rssEnd - rssWarm)} (${(((rssEnd - rssWarm) / rssWarm) * 100).toFixed(0)} %)`);
-  say(`  server holds  ${SEEDED + stats.created - stats.deleted} articles (${SEEDED} seeded + ${stats.created} created − ${stats.deleted} deleted); ${stats.nonces} nonces consumed, each kept ${WINDOW} s`);
-  if (DATA_DIR) say(`  journal       ${mib(statSync(path.join(DATA_DIR, 'journal.log')).size / 1024 / 1024)} on disk at the end (compacted as it grows)`);
+  say(
+    `  server RSS    start ${mib(rssStart)}, after warm-up ${mib(rssWarm)}, end ${mib(rssEnd)}; end − warm-up ${rssEnd - rssWarm >= 0 ? '+' : ''}${mib(rssEnd - rssWarm)} (${(((rssEnd - rssWarm) / rssWarm) * 100).toFixed(0)} %)`,
+  );
+  say(
+    `  server holds  ${SEEDED + stats.created - stats.deleted} articles (${SEEDED} seeded + ${stats.created} created − ${stats.deleted} deleted); ${stats.nonces} nonces consumed, each kept ${WINDOW} s`,
+  );
+  if (DATA_DIR)
+    say(
+      `  journal       ${mib(statSync(path.join(DATA_DIR, 'journal.log')).size / 1024 / 1024)} on disk at the end (compacted as it grows)`,
+    );
   const third = Math.floor(rssSamples.length / 3);
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const rssTrend = third > 0 ? { min: Math.min(...rssSamples), max: Math.max(...rssSamples), firstThird: mean(rssSamples.slice(0, third)), lastThird: mean(rssSamples.slice(-third)) } : undefined;
-  if (rssTrend) say(`  RSS trend     after the warm-up, sampled every 1 s: min ${mib(rssTrend.min)}, max ${mib(rssTrend.max)}; mean of the first third ${mib(rssTrend.firstThird)}, of the last third ${mib(rssTrend.lastThird)}`);
+  const rssTrend =
+    third > 0
+      ? {
+          min: Math.min(...rssSamples),
+          max: Math.max(...rssSamples),
+          firstThird: mean(rssSamples.slice(0, third)),
+          lastThird: mean(rssSamples.slice(-third)),
+        }
+      : undefined;
+  if (rssTrend)
+    say(
+      `  RSS trend     after the warm-up, sampled every 1 s: min ${mib(rssTrend.min)}, max ${mib(rssTrend.max)}; mean of the first third ${mib(rssTrend.firstThird)}, of the last third ${mib(rssTrend.lastThird)}`,
+    );
   const heapAfterWarmup = majorGcs.filter(([at]) => at >= warmAt).map(([, mb]) => mb);
-  const heapTrend = heapAfterWarmup.length > 0 ? { majorGcs: heapAfterWarmup.length, first: heapAfterWarmup[0], last: heapAfterWarmup[heapAfterWarmup.length - 1], min: Math.min(...heapAfterWarmup), max: Math.max(...heapAfterWarmup) } : undefined;
+  const heapTrend =
+    heapAfterWarmup.length > 0
+      ? {
+          majorGcs: heapAfterWarmup.length,
+          first: heapAfterWarmup[0],
+          last: heapAfterWarmup[heapAfterWarmup.length - 1],
+          min: Math.min(...heapAfterWarmup),
+          max: Math.max(...heapAfterWarmup),
+        }
+      : undefined;
   say(
     heapTrend
       ? `  server heap   after each major GC since the warm-up (${heapTrend.majorGcs}): first ${mib(heapTrend.first)}, last ${mib(heapTrend.last)}, min ${mib(heapTrend.min)}, max ${mib(heapTrend.max)}`
       : '  server heap   no major GC after the warm-up (run longer to see the heap trend)',
   );
   const cluster = REDIS
-    ? clusterFigures({ instances: INSTANCES, rss: { start: processesStart, warm: processesWarm, end: processesEnd }, warmAt, majorGcs, instancePids, serverPid: child.pid, redis: { warm: redisWarm, end: redisEnd, samples: redisSamples } })
+    ? clusterFigures({
+        instances: INSTANCES,
+        rss: { start: processesStart, warm: processesWarm, end: processesEnd },
+        warmAt,
+        majorGcs,
+        instancePids,
+        serverPid: child.pid,
+        redis: { warm: redisWarm, end: redisEnd, samples: redisSamples },
+      })
     : { lines: [], json: undefined };
   for (const line of cluster.lines) say(line);
-  if (childExit !== undefined) say(`  SERVER EXITED during the load: code ${childExit.code}, signal ${childExit.signal}`);
+  if (childExit !== undefined)
+    say(`  SERVER EXITED during the load: code ${childExit.code}, signal ${childExit.signal}`);
 
   const failed = stats.serverErrors > 0 || stats.unexpected > 0 || connErrors > 0 || childExit !== undefined;
   exitCode = failed ? 1 : interrupted ? 130 : 0;
@@ -461,12 +615,25 @@ try {
       throughput: { overall: round(stats.requests / elapsed), afterWarmup: round(steadyRate) },
       latencyMs: { p50: round(lat.p50), p90: round(lat.p90), p99: round(lat.p99), max: round(lat.max) },
       statuses: stats.statuses,
-      kinds: Object.fromEntries(KIND_NAMES.map((k) => {
-        const l = latencySummary(stats.latencyByKind[k]);
-        return [k, { ...stats.perKind[k], latencyMs: { p50: round(l.p50), p99: round(l.p99), max: round(l.max) } }];
-      })),
-      errors: { serverErrors: stats.serverErrors, unexpected: stats.unexpected, connection: stats.connection, samples: stats.samples },
-      serverRssMiB: { start: round(rssStart), afterWarmup: round(rssWarm), end: round(rssEnd), growthAfterWarmup: round(rssEnd - rssWarm), ...(rssTrend ? { trend: Object.fromEntries(Object.entries(rssTrend).map(([k, v]) => [k, round(v)])) } : {}) },
+      kinds: Object.fromEntries(
+        KIND_NAMES.map((k) => {
+          const l = latencySummary(stats.latencyByKind[k]);
+          return [k, { ...stats.perKind[k], latencyMs: { p50: round(l.p50), p99: round(l.p99), max: round(l.max) } }];
+        }),
+      ),
+      errors: {
+        serverErrors: stats.serverErrors,
+        unexpected: stats.unexpected,
+        connection: stats.connection,
+        samples: stats.samples,
+      },
+      serverRssMiB: {
+        start: round(rssStart),
+        afterWarmup: round(rssWarm),
+        end: round(rssEnd),
+        growthAfterWarmup: round(rssEnd - rssWarm),
+        ...(rssTrend ? { trend: Object.fromEntries(Object.entries(rssTrend).map(([k, v]) => [k, round(v)])) } : {}),
+      },
       serverHeapAfterMajorGcMiB: heapTrend ?? null,
       ...(REDIS ? { cluster: cluster.json } : {}),
       articlesHeld: SEEDED + stats.created - stats.deleted,
@@ -484,7 +651,11 @@ try {
   await stopTarget();
   if (DATA_DIR) rmSync(DATA_DIR, { recursive: true, force: true });
   if (redisWatch) {
-    await redisWatch.cleanup().catch((err) => console.error(`load: could not remove the run's Redis keys {${REDIS_PREFIX}}:*: ${err?.message ?? err}`));
+    await redisWatch
+      .cleanup()
+      .catch((err) =>
+        console.error(`load: could not remove the run's Redis keys {${REDIS_PREFIX}}:*: ${err?.message ?? err}`),
+      );
     await redisWatch.close();
   }
 }

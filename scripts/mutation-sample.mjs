@@ -43,7 +43,10 @@ function random(s) {
 const config = JSON.parse(readFileSync(path.join(root, 'stryker.config.json'), 'utf8'));
 const include = config.mutate.filter((p) => !p.startsWith('!'));
 const exclude = config.mutate.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
-const walk = (dir) => readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`]));
+const walk = (dir) =>
+  readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`],
+  );
 const files = walk('reference-server/src')
   .filter((f) => include.some((p) => path.matchesGlob(f, p)) && !exclude.some((p) => path.matchesGlob(f, p)))
   .sort();
@@ -56,12 +59,24 @@ for (const file of files) {
     if (draw() < fraction) windows.push(`${file}:${from}-${Math.max(from + 1, Math.min(lines, from + WINDOW - 1))}`);
   }
 }
-console.log(`${windows.length} windows of ${WINDOW} lines from ${files.length} files (fraction ${fraction}, seed ${seed})`);
+console.log(
+  `${windows.length} windows of ${WINDOW} lines from ${files.length} files (fraction ${fraction}, seed ${seed})`,
+);
 if (listOnly) {
   console.log(windows.join('\n'));
   process.exit(0);
 }
-const stryker = spawnSync('npx', ['stryker', 'run', '--mutate', windows.join(','), ...extra], { cwd: root, stdio: 'inherit' });
+const stryker = spawnSync('npx', ['stryker', 'run', '--mutate', windows.join(','), ...extra], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (stryker.status !== 0) process.exit(stryker.status ?? 1);
-const summary = spawnSync(process.execPath, [path.join(root, 'scripts', 'mutation-summary.mjs')], { cwd: root, stdio: 'inherit', env: { ...process.env, MUTATION_SAMPLE: `fraction ${fraction}, seed ${seed}, ${windows.length} windows of ${WINDOW} lines` } });
+const summary = spawnSync(process.execPath, [path.join(root, 'scripts', 'mutation-summary.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    MUTATION_SAMPLE: `fraction ${fraction}, seed ${seed}, ${windows.length} windows of ${WINDOW} lines`,
+  },
+});
 process.exit(summary.status ?? 1);

@@ -11,12 +11,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, 'reports', 'mutation');
 const finished = existsSync(path.join(dir, 'mutation.json'));
 const streams = process.argv.slice(2);
-const report = finished && streams.length === 0 ? JSON.parse(readFileSync(path.join(dir, 'mutation.json'), 'utf8')) : fromStream();
+const report =
+  finished && streams.length === 0 ? JSON.parse(readFileSync(path.join(dir, 'mutation.json'), 'utf8')) : fromStream();
 
 /** While a run is under way (or after it was interrupted): the mutants tested so far, from the stream reporter. */
 function fromStream() {
   const files = {};
-  const lines = (streams.length ? streams : [path.join(dir, 'mutants.jsonl')]).flatMap((f) => readFileSync(f, 'utf8').split('\n'));
+  const lines = (streams.length ? streams : [path.join(dir, 'mutants.jsonl')]).flatMap((f) =>
+    readFileSync(f, 'utf8').split('\n'),
+  );
   for (const line of lines.filter(Boolean)) {
     const m = JSON.parse(line);
     files[m.file] ??= { source: readFileSync(path.join(root, m.file), 'utf8'), mutants: [] };
@@ -33,12 +36,19 @@ const pct = (n, d) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)} %`);
 function scores(c) {
   const detected = c.Killed + c.Timeout;
   const valid = detected + c.Survived + c.NoCoverage;
-  return { detected, valid, covered: detected + c.Survived, total: pct(detected, valid), ofCovered: pct(detected, detected + c.Survived) };
+  return {
+    detected,
+    valid,
+    covered: detected + c.Survived,
+    total: pct(detected, valid),
+    ofCovered: pct(detected, detected + c.Survived),
+  };
 }
 
 /** The nearest enclosing named function or method above a line, by a plain look at the source. */
 function enclosing(lines, line) {
-  const re = /(?:function\s*\*?\s*([\w$]+))|^\s*(?:export\s+)?(?:async\s+)?(?:static\s+|private\s+|public\s+)?([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::[^={]*)?\{?\s*$|(?:const|let)\s+([\w$]+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[\w$]+)\s*(?::[^=]*)?=>/;
+  const re =
+    /(?:function\s*\*?\s*([\w$]+))|^\s*(?:export\s+)?(?:async\s+)?(?:static\s+|private\s+|public\s+)?([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::[^={]*)?\{?\s*$|(?:const|let)\s+([\w$]+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[\w$]+)\s*(?::[^=]*)?=>/;
   for (let k = line - 1; k >= 0; k--) {
     const m = re.exec(lines[k] ?? '');
     const name = m && (m[1] ?? m[2] ?? m[3]);
@@ -55,9 +65,13 @@ function enclosing(lines, line) {
  */
 function sortOf(m, original) {
   // Variant switches (the named defects live in reference-server/src/faults/, left out of the run since issue 25).
-  const switchLine = /\b(faults|variants)\.has\(|\bhas\(['"][a-z0-9-]+['"]\)|\brulesOf\(|\bhooks\.\w+\?\./.test(original);
-  if (switchLine && (m.replacement === 'false' || m.replacement === '""' || m.mutatorName === 'StringLiteral')) return 'switch';
-  if (m.mutatorName === 'StringLiteral' && /(Error\(|reason|message|throw |description|log\()/.test(original)) return 'text';
+  const switchLine = /\b(faults|variants)\.has\(|\bhas\(['"][a-z0-9-]+['"]\)|\brulesOf\(|\bhooks\.\w+\?\./.test(
+    original,
+  );
+  if (switchLine && (m.replacement === 'false' || m.replacement === '""' || m.mutatorName === 'StringLiteral'))
+    return 'switch';
+  if (m.mutatorName === 'StringLiteral' && /(Error\(|reason|message|throw |description|log\()/.test(original))
+    return 'text';
   if (/(throw new \w*Error|RangeError)/.test(original)) return 'config';
   return '?';
 }
@@ -74,7 +88,15 @@ for (const [file, data] of Object.entries(report.files).sort(([a], [b]) => a.loc
     if (m.status === 'Survived') {
       const line = m.location.start.line;
       const original = (lines[line - 1] ?? '').trim();
-      survivors.push({ file, fn: enclosing(lines, line), line, sort: sortOf(m, original), mutator: m.mutatorName, replacement: (m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80), original: original.slice(0, 100) });
+      survivors.push({
+        file,
+        fn: enclosing(lines, line),
+        line,
+        sort: sortOf(m, original),
+        mutator: m.mutatorName,
+        replacement: (m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80),
+        original: original.slice(0, 100),
+      });
     }
   }
   rows.push({ file, c, s: scores(c) });
@@ -82,18 +104,43 @@ for (const [file, data] of Object.entries(report.files).sort(([a], [b]) => a.loc
 
 const t = scores(total);
 const out = [];
-out.push(`# Mutation summary`, '', `Generated ${new Date().toISOString()} from ${finished && streams.length === 0 ? 'reports/mutation/mutation.json' : `${streams.join(', ') || 'reports/mutation/mutants.jsonl'} (as streamed: the mutants tested so far)`}.`, '');
-if (process.env.MUTATION_SAMPLE) out.push(`A sample (scripts/mutation-sample.mjs): ${process.env.MUTATION_SAMPLE}. Scores are estimates for the whole.`, '');
-out.push(`| mutants | killed | timeout | survived | no coverage | runtime/compile errors | ignored | score | score over covered |`);
+out.push(
+  `# Mutation summary`,
+  '',
+  `Generated ${new Date().toISOString()} from ${finished && streams.length === 0 ? 'reports/mutation/mutation.json' : `${streams.join(', ') || 'reports/mutation/mutants.jsonl'} (as streamed: the mutants tested so far)`}.`,
+  '',
+);
+if (process.env.MUTATION_SAMPLE)
+  out.push(
+    `A sample (scripts/mutation-sample.mjs): ${process.env.MUTATION_SAMPLE}. Scores are estimates for the whole.`,
+    '',
+  );
+out.push(
+  `| mutants | killed | timeout | survived | no coverage | runtime/compile errors | ignored | score | score over covered |`,
+);
 out.push(`|---|---|---|---|---|---|---|---|---|`);
-out.push(`| ${t.valid} | ${total.Killed} | ${total.Timeout} | ${total.Survived} | ${total.NoCoverage} | ${total.RuntimeError + total.CompileError} | ${total.Ignored} | ${t.total} | ${t.ofCovered} |`, '');
-out.push(`## Per file`, '', `| file | mutants | killed+timeout | survived | no coverage | score | over covered |`, `|---|---|---|---|---|---|---|`);
-for (const r of rows) out.push(`| ${r.file} | ${r.s.valid} | ${r.s.detected} | ${r.c.Survived} | ${r.c.NoCoverage} | ${r.s.total} | ${r.s.ofCovered} |`);
+out.push(
+  `| ${t.valid} | ${total.Killed} | ${total.Timeout} | ${total.Survived} | ${total.NoCoverage} | ${total.RuntimeError + total.CompileError} | ${total.Ignored} | ${t.total} | ${t.ofCovered} |`,
+  '',
+);
+out.push(
+  `## Per file`,
+  '',
+  `| file | mutants | killed+timeout | survived | no coverage | score | over covered |`,
+  `|---|---|---|---|---|---|---|`,
+);
+for (const r of rows)
+  out.push(
+    `| ${r.file} | ${r.s.valid} | ${r.s.detected} | ${r.c.Survived} | ${r.c.NoCoverage} | ${r.s.total} | ${r.s.ofCovered} |`,
+  );
 const sorts = {};
 for (const s of survivors) sorts[s.sort] = (sorts[s.sort] ?? 0) + 1;
 out.push('', `## Survivors by first sort`, '', ...Object.entries(sorts).map(([k, n]) => `- ${k}: ${n}`));
 const eq = (sorts['switch'] ?? 0) + (sorts['text'] ?? 0) + (sorts['config'] ?? 0);
-out.push('', `Score over covered, counting switch/text/config survivors as equivalent: ${pct(t.detected, t.covered - eq)}`);
+out.push(
+  '',
+  `Score over covered, counting switch/text/config survivors as equivalent: ${pct(t.detected, t.covered - eq)}`,
+);
 out.push('', `## Survivors by file and function`, '');
 const groups = new Map();
 for (const s of survivors) {

@@ -17,7 +17,9 @@ async function sources(dir: string): Promise<string[]> {
 
 async function importsOf(file: string): Promise<string[]> {
   const text = await readFile(file, 'utf8');
-  return [...text.matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2] ?? '');
+  return [...text.matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1] ?? m[2] ?? '',
+  );
 }
 
 /** The one module of test/ that unit tests beside the sources may import. */
@@ -37,7 +39,8 @@ describe('one-way dependencies', () => {
           if (!spec.startsWith('.')) continue;
           const target = path.relative(ROOT, path.resolve(path.dirname(file), spec));
           if (file.endsWith('.test.ts') && target === SHARED_TEST_FIXTURE) continue;
-          if (forbidden.some((f) => target === f || target.startsWith(`${f}${path.sep}`))) offenders.push(`${path.relative(ROOT, file)} → ${spec}`);
+          if (forbidden.some((f) => target === f || target.startsWith(`${f}${path.sep}`)))
+            offenders.push(`${path.relative(ROOT, file)} → ${spec}`);
         }
       }
       expect(offenders).toEqual([]);
@@ -62,7 +65,11 @@ function resolveImport(file: string, spec: string, known: ReadonlySet<string>): 
 async function importCycles(files: string[]): Promise<string[][]> {
   const known = new Set(files);
   const edges = new Map<string, string[]>();
-  for (const f of files) edges.set(f, (await importsOf(f)).map((s) => resolveImport(f, s, known)).filter((t): t is string => t !== undefined));
+  for (const f of files)
+    edges.set(
+      f,
+      (await importsOf(f)).map((s) => resolveImport(f, s, known)).filter((t): t is string => t !== undefined),
+    );
   const cycles: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
@@ -82,7 +89,9 @@ async function importCycles(files: string[]): Promise<string[][]> {
 
 describe('no import cycles', () => {
   it.each(['harness', 'reference-server', 'cli'])('%s/src has none', async (dir) => {
-    const files = (await sources(path.join(ROOT, dir, 'src'))).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const files = (await sources(path.join(ROOT, dir, 'src'))).filter(
+      (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
+    );
     expect(await importCycles(files)).toEqual([]);
   });
 
@@ -111,13 +120,17 @@ describe('shape', () => {
   it('the runner imports nothing of the model (the model builds on the runner; engine/ dispatches to either)', async () => {
     const crossing: string[] = [];
     for (const f of await sources(path.join(ROOT, 'harness', 'src', 'runner'))) {
-      for (const spec of await importsOf(f)) if (spec.includes('../model/') || spec.includes('../engine/')) crossing.push(`${path.relative(ROOT, f)} → ${spec}`);
+      for (const spec of await importsOf(f))
+        if (spec.includes('../model/') || spec.includes('../engine/'))
+          crossing.push(`${path.relative(ROOT, f)} → ${spec}`);
     }
     expect(crossing).toEqual([]);
   });
 
   it('the test kits of the reference server live outside src/ (they do not ship in dist/)', async () => {
-    const kits = (await sources(path.join(ROOT, 'reference-server', 'src'))).filter((f) => /testkit/i.test(path.basename(f)));
+    const kits = (await sources(path.join(ROOT, 'reference-server', 'src'))).filter((f) =>
+      /testkit/i.test(path.basename(f)),
+    );
     expect(kits).toEqual([]);
   });
 });

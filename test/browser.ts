@@ -36,13 +36,19 @@ export type BrowserSource = 'CHROMIUM_PATH' | 'system' | '@sparticuz/chromium';
 export type BrowserCandidate = { source: 'CHROMIUM_PATH' | 'system'; path: string } | { source: '@sparticuz/chromium' };
 
 /** The candidates in the order they are tried. Pure: `exists` is injected. */
-export function browserCandidates(env: Record<string, string | undefined>, exists: (file: string) => boolean): BrowserCandidate[] {
+export function browserCandidates(
+  env: Record<string, string | undefined>,
+  exists: (file: string) => boolean,
+): BrowserCandidate[] {
   const chosen = env['CHROMIUM_PATH'];
   if (chosen) {
     if (!exists(chosen)) throw new Error(`CHROMIUM_PATH=${chosen}: no such file. ${HOW_TO_GET_A_BROWSER}`);
     return [{ source: 'CHROMIUM_PATH', path: chosen }];
   }
-  return [...SYSTEM_BROWSERS.filter((p) => exists(p)).map((p) => ({ source: 'system' as const, path: p })), { source: '@sparticuz/chromium' }];
+  return [
+    ...SYSTEM_BROWSERS.filter((p) => exists(p)).map((p) => ({ source: 'system' as const, path: p })),
+    { source: '@sparticuz/chromium' },
+  ];
 }
 
 export interface LaunchDeps<B> {
@@ -60,7 +66,9 @@ export interface LaunchDeps<B> {
  * reported through `warn` and the next one is tried; `CHROMIUM_PATH` is never passed over. Throws, with every
  * candidate's reason and how to get a browser, when none starts.
  */
-export async function launchBrowser<B>(deps: LaunchDeps<B>): Promise<{ browser: B; executablePath: string; source: BrowserSource }> {
+export async function launchBrowser<B>(
+  deps: LaunchDeps<B>,
+): Promise<{ browser: B; executablePath: string; source: BrowserSource }> {
   const failures: string[] = [];
   for (const candidate of browserCandidates(deps.env, deps.exists)) {
     let executablePath: string;
@@ -80,7 +88,9 @@ export async function launchBrowser<B>(deps: LaunchDeps<B>): Promise<{ browser: 
     }
   }
   const looked = `CHROMIUM_PATH is unset; looked for ${SYSTEM_BROWSERS.join(', ')}`;
-  throw new Error(`No Chromium could be started for the browser tests (${looked}).\n${failures.join('\n')}\n${HOW_TO_GET_A_BROWSER}`);
+  throw new Error(
+    `No Chromium could be started for the browser tests (${looked}).\n${failures.join('\n')}\n${HOW_TO_GET_A_BROWSER}`,
+  );
 }
 
 function messageOf(e: unknown): string {
@@ -93,15 +103,20 @@ function messageOf(e: unknown): string {
  * finds there; pointing `TMPDIR` at a private folder, then renaming that folder into place, keeps a half-written or
  * other-version binary in a shared /tmp from ever being launched, and lets parallel runs race safely.
  */
-export async function unpackBundledChromium(cacheRoot = path.join(ROOT, 'node_modules', '.cache', 'conform-chromium')): Promise<string> {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`it ships a Linux x64 build; this machine is ${process.platform} ${process.arch}`);
+export async function unpackBundledChromium(
+  cacheRoot = path.join(ROOT, 'node_modules', '.cache', 'conform-chromium'),
+): Promise<string> {
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new Error(`it ships a Linux x64 build; this machine is ${process.platform} ${process.arch}`);
   let entry: string;
   try {
     entry = createRequire(import.meta.url).resolve('@sparticuz/chromium');
   } catch {
     throw new Error('not installed (run `npm ci`)');
   }
-  const pkg = JSON.parse(readFileSync(path.join(entry, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(path.join(entry, '..', '..', '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
   const dir = path.join(cacheRoot, pkg.version);
   const executable = path.join(dir, 'chromium');
   if (existsSync(executable)) return executable;

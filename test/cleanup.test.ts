@@ -22,7 +22,12 @@ describe('cleanup', () => {
 
   it('keep leaves every article the run created, and says so', async () => {
     await withReferenceServer({}, async (server) => {
-      const run = await runAgainst(server, { seed: 3, runs: 5, filter: ['articles/post-create', 'articles/put-create'], keep: true });
+      const run = await runAgainst(server, {
+        seed: 3,
+        runs: 5,
+        filter: ['articles/post-create', 'articles/put-create'],
+        keep: true,
+      });
       expect(run.cleanup?.kept).toBe(true);
       expect(server.articleCount()).toBeGreaterThan(0);
       expect(run.leftovers?.length).toBe(server.articleCount());
@@ -40,7 +45,12 @@ describe('cleanup', () => {
 
   it('with a minimal profile, the learning deletes its own probes too', async () => {
     await withReferenceServer({}, async (server) => {
-      const run = await runAgainst(server, { profile: minimalProfile(), seed: 3, runs: 5, filter: ['articles/post-create'] });
+      const run = await runAgainst(server, {
+        profile: minimalProfile(),
+        seed: 3,
+        runs: 5,
+        filter: ['articles/post-create'],
+      });
       expect(run.learned?.map((l) => l.key)).toContain('articles.deletable');
       expect(server.articleCount()).toBe(0);
     });

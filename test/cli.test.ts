@@ -39,9 +39,15 @@ describe('conform CLI', () => {
 
   it('lint prints file:line:col for each problem and exits 2', async () => {
     const scen = path.join(dir, 'bad.yaml');
-    await writeFile(scen, 'version: 1\nscenarios:\n  - id: a/b\n    title: t\n    rules: [nope]\n    steps:\n      - request: { method: GET, path: / }\n');
+    await writeFile(
+      scen,
+      'version: 1\nscenarios:\n  - id: a/b\n    title: t\n    rules: [nope]\n    steps:\n      - request: { method: GET, path: / }\n',
+    );
     const scen2 = path.join(dir, 'bad2.yaml');
-    await writeFile(scen2, 'version: 1\nscenarios:\n  - id: a/c\n    title: t\n    rules: [4.3-allow-format]\n    steps:\n      - request: { method: GET, path: / }\n        expext: {}\n');
+    await writeFile(
+      scen2,
+      'version: 1\nscenarios:\n  - id: a/c\n    title: t\n    rules: [4.3-allow-format]\n    steps:\n      - request: { method: GET, path: / }\n        expext: {}\n',
+    );
     const prof = path.join(dir, 'bad.profile.yaml');
     await writeFile(prof, 'articles:\n  readable: yes please\n');
     const r = await cli('lint', scen, scen2, prof);
@@ -75,7 +81,10 @@ describe('conform CLI', () => {
     const r = await cli('run', '--target', `http://127.0.0.1:${port}`, '--report-dir', 'r3', '--runs', '2');
     expect(r.code).toBe(3);
     expect(r.out).toMatch(/unreachable/i);
-    const report = JSON.parse(await readFile(path.join(dir, 'r3', 'report.json'), 'utf8')) as { unreachable?: string; summary: { errored: number } };
+    const report = JSON.parse(await readFile(path.join(dir, 'r3', 'report.json'), 'utf8')) as {
+      unreachable?: string;
+      summary: { errored: number };
+    };
     expect(report.unreachable).toMatch(/refused/);
   });
 
@@ -83,15 +92,45 @@ describe('conform CLI', () => {
     const r = await cli('run', '--embedded', '--runs', '5', '--seed', '3', '--report-dir', 'ok');
     expect(r.code, r.err + r.out).toBe(0);
     expect(r.out).toMatch(/Scenarios: \d+ passed, 0 failed/);
-    const report = JSON.parse(await readFile(path.join(dir, 'ok', 'report.json'), 'utf8')) as Record<string, unknown> & { summary: Record<string, number>; seed: number };
+    const report = JSON.parse(await readFile(path.join(dir, 'ok', 'report.json'), 'utf8')) as Record<
+      string,
+      unknown
+    > & { summary: Record<string, number>; seed: number };
     expect(report.summary['failed']).toBe(0);
     expect(report.seed).toBe(3);
-    for (const key of ['tool', 'target', 'seed', 'startedAt', 'durationMs', 'summary', 'scenarios', 'rules']) expect(report).toHaveProperty(key);
+    for (const key of ['tool', 'target', 'seed', 'startedAt', 'durationMs', 'summary', 'scenarios', 'rules'])
+      expect(report).toHaveProperty(key);
   });
 
   it('a MUST failure is exit 1; a SHOULD failure alone is exit 0 unless --strict', async () => {
-    expect((await cli('run', '--embedded', '--fault', 'post-200', '--filter', 'articles/post-create', '--runs', '5', '--report-dir', 'f1')).code).toBe(1);
-    const should = ['run', '--embedded', '--fault', 'unlisted-method-200', '--filter', 'methods/', '--runs', '5', '--report-dir', 'f2'];
+    expect(
+      (
+        await cli(
+          'run',
+          '--embedded',
+          '--fault',
+          'post-200',
+          '--filter',
+          'articles/post-create',
+          '--runs',
+          '5',
+          '--report-dir',
+          'f1',
+        )
+      ).code,
+    ).toBe(1);
+    const should = [
+      'run',
+      '--embedded',
+      '--fault',
+      'unlisted-method-200',
+      '--filter',
+      'methods/',
+      '--runs',
+      '5',
+      '--report-dir',
+      'f2',
+    ];
     const warn = await cli(...should);
     expect(warn.code).toBe(0);
     expect(warn.out).toMatch(/⚠ methods\/unlisted-rejected/);
@@ -106,9 +145,11 @@ describe('conform CLI', () => {
     expect(json.find((x) => x.id === 'rfc9110-405-allow')?.scenarios).toContain('methods/405-carries-allow');
   });
 
-  it('rules prints each rule\'s level with the words it rests on; --uncovered and --json keep working', async () => {
+  it("rules prints each rule's level with the words it rests on; --uncovered and --json keep working", async () => {
     const r = await cli('rules');
-    expect(r.out).toMatch(/MAY {4}5\.2-nonce-date-required\n.*\n\s+MAY because: “When the `Date` is outside a window around the server's clock, the server may ignore the message as a probable replay\.”/);
+    expect(r.out).toMatch(
+      /MAY {4}5\.2-nonce-date-required\n.*\n\s+MAY because: “When the `Date` is outside a window around the server's clock, the server may ignore the message as a probable replay\.”/,
+    );
     expect(r.out).toMatch(/SHOULD because \(RFC 7617 §4\): “Because Basic authentication/);
     expect(r.out).toMatch(/5-tls-only \[binds the deployment\]/);
     const json = JSON.parse((await cli('rules', '--json')).out) as Array<{ id: string; quote: string }>;
@@ -127,12 +168,31 @@ describe('conform CLI', () => {
 
   it('serve --data: starts on a directory (creating it), refuses a damaged journal or a file in its place with exit 2', async () => {
     const data = path.join(dir, 'data', 'nested');
-    const ok = await cli('serve', '--port', '0', '--https-port', 'off', '--quiet', '--data', data, '--nonce-capacity', '10', '--request-timeout', '2000');
-    expect([ok.code, ok.out]).toEqual([0, expect.stringMatching(/^conform reference server listening on http:\/\/127\.0\.0\.1:\d+\n$/)]);
+    const ok = await cli(
+      'serve',
+      '--port',
+      '0',
+      '--https-port',
+      'off',
+      '--quiet',
+      '--data',
+      data,
+      '--nonce-capacity',
+      '10',
+      '--request-timeout',
+      '2000',
+    );
+    expect([ok.code, ok.out]).toEqual([
+      0,
+      expect.stringMatching(/^conform reference server listening on http:\/\/127\.0\.0\.1:\d+\n$/),
+    ]);
     const line = '00000000 {"t":"d","k":"a"}\n';
     await writeFile(path.join(data, 'journal.log'), line + line);
     const damaged = await cli('serve', '--port', '0', '--https-port', 'off', '--data', data);
-    expect([damaged.code, damaged.err]).toEqual([2, expect.stringMatching(/^conform serve: .*journal\.log: journal line 1: a damaged line/)]);
+    expect([damaged.code, damaged.err]).toEqual([
+      2,
+      expect.stringMatching(/^conform serve: .*journal\.log: journal line 1: a damaged line/),
+    ]);
     await writeFile(path.join(dir, 'plain-file'), 'x');
     const file = await cli('serve', '--port', '0', '--https-port', 'off', '--data', path.join(dir, 'plain-file'));
     expect([file.code, file.err]).toEqual([2, expect.stringMatching(/^conform serve: .*plain-file/)]);
@@ -141,24 +201,65 @@ describe('conform CLI', () => {
   });
 
   it('sign prints exactly the headers of the known-answer vectors', async () => {
-    const nonce = await cli('sign', '--scheme', 'hmac-nonce', '--user', 'alice', '--secret', 'alice-secret-1', '--method', 'GET', '--path', '/users/alice/financialrecords', '--date', '22 Nov 2026 10:00:00', '--nonce', '1');
+    const nonce = await cli(
+      'sign',
+      '--scheme',
+      'hmac-nonce',
+      '--user',
+      'alice',
+      '--secret',
+      'alice-secret-1',
+      '--method',
+      'GET',
+      '--path',
+      '/users/alice/financialrecords',
+      '--date',
+      '22 Nov 2026 10:00:00',
+      '--nonce',
+      '1',
+    );
     expect(nonce.code).toBe(0);
     const vectors = await readFile(path.join(ROOT, 'specs', 'vectors', 'auth.yaml'), 'utf8');
-    const header = /message: "GET\+\/users\/alice\/financialrecords\+22nov202610:00:00\+1"\n\s+digest: "[^"]+"\n\s+header: "([^"]+)"/.exec(vectors)?.[1];
+    const header =
+      /message: "GET\+\/users\/alice\/financialrecords\+22nov202610:00:00\+1"\n\s+digest: "[^"]+"\n\s+header: "([^"]+)"/.exec(
+        vectors,
+      )?.[1];
     expect(nonce.out).toBe(`Authentication: ${header}\nDate: 22 Nov 2026 10:00:00\n`);
     const basic = await cli('sign', '--scheme', 'basic', '--user', 'Aladdin', '--password', 'open sesame');
     expect(basic.out).toBe('Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==\n');
-    const body = await cli('sign', '--scheme', 'hmac', '--user', 'alice', '--secret', 'alice-secret-1', '--method', 'PUT', '--path', '/articles/a1', '--body-hash', '--body', '<article><title>Ünïcode</title><price currency="usd">1.0</price></article>', '--curl', 'http://127.0.0.1:8080');
+    const body = await cli(
+      'sign',
+      '--scheme',
+      'hmac',
+      '--user',
+      'alice',
+      '--secret',
+      'alice-secret-1',
+      '--method',
+      'PUT',
+      '--path',
+      '/articles/a1',
+      '--body-hash',
+      '--body',
+      '<article><title>Ünïcode</title><price currency="usd">1.0</price></article>',
+      '--curl',
+      'http://127.0.0.1:8080',
+    );
     const bodyVector = /name: "PUT with a body, simple form"[\s\S]*?header: "([^"]+)"/.exec(vectors)?.[1];
     expect(body.out.split('\n')[0]).toBe(`Authentication: ${bodyVector}`);
-    expect(body.out).toMatch(/^curl -i -X PUT -H 'Authentication: hmac alice:[^']+' --data-binary '<article>.*' 'http:\/\/127\.0\.0\.1:8080\/articles\/a1'$/m);
+    expect(body.out).toMatch(
+      /^curl -i -X PUT -H 'Authentication: hmac alice:[^']+' --data-binary '<article>.*' 'http:\/\/127\.0\.0\.1:8080\/articles\/a1'$/m,
+    );
     expect((await cli('sign', '--scheme', 'hmac')).code).toBe(2);
   });
 
   it('refuses to judge anything when its own signers fail the known-answer vectors (exit 4)', async () => {
     const good = await readFile(path.join(ROOT, 'specs', 'vectors', 'auth.yaml'), 'utf8');
     const bad = path.join(dir, 'bad-vectors.yaml');
-    await writeFile(bad, good.replace('header: "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="', 'header: "Basic QWxhZGRpbjpvcGVuIHNlc2FtZR=="'));
+    await writeFile(
+      bad,
+      good.replace('header: "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="', 'header: "Basic QWxhZGRpbjpvcGVuIHNlc2FtZR=="'),
+    );
     const r = await cli('run', '--embedded', '--vectors', bad, '--report-dir', 'never');
     expect(r.code).toBe(4);
     expect(r.err).toMatch(/fail the known-answer vectors[\s\S]*RFC 7617 §2 example/);

@@ -19,7 +19,9 @@ function verdicts(run: RunResult) {
   // once a racy target lets through (nonce-race: 3 of 16 one time, 16 the next) is the target's timing, not the
   // seed's: the count of an expectCount failure is masked, its verdict kept.
   const mask = (text: string) =>
-    text.replace(/[0-9a-f]{8}[0-9a-z]{4,}/g, '<uniq>').replace(/(answers with status \S+), got \d+ \(statuses: [^)]*\)/g, '$1, got <n> (statuses: <…>)');
+    text
+      .replace(/[0-9a-f]{8}[0-9a-z]{4,}/g, '<uniq>')
+      .replace(/(answers with status \S+), got \d+ \(statuses: [^)]*\)/g, '$1, got <n> (statuses: <…>)');
   return {
     summary: run.summary,
     rules: run.rules.map((r) => `${r.id} ${r.status}`),
@@ -33,13 +35,21 @@ function verdicts(run: RunResult) {
             step: s.failure.step,
             rules: s.failure.rules,
             messages: s.failure.messages.map(mask),
-            counterexample: s.counterexample ? { values: mask(JSON.stringify(s.counterexample.values)), path: s.counterexample.path, shrinks: s.counterexample.shrinks } : undefined,
+            counterexample: s.counterexample
+              ? {
+                  values: mask(JSON.stringify(s.counterexample.values)),
+                  path: s.counterexample.path,
+                  shrinks: s.counterexample.shrinks,
+                }
+              : undefined,
           }
         : {}),
       ...(s.status === 'skipped' ? { reason: s.reason } : {}),
       ...(s.status === 'errored' ? { reason: mask(s.reason) } : {}),
       // Every request the report shows, in order, as method and path.
-      sent: s.transcript.filter((x) => x.purpose !== 'credentials').map((x) => `${x.request.method} ${mask(new URL(x.request.url).pathname)}`),
+      sent: s.transcript
+        .filter((x) => x.purpose !== 'credentials')
+        .map((x) => `${x.request.method} ${mask(new URL(x.request.url).pathname)}`),
     })),
   };
 }
@@ -49,21 +59,37 @@ const DEFAULT = RUN_OPTION_SPEC.concurrency.default;
 describe('verdicts do not depend on concurrency', () => {
   it(`the clean reference server: --concurrency 1 and ${DEFAULT} agree scenario by scenario`, async () => {
     const [one, many] = await Promise.all(
-      [1, DEFAULT].map((concurrency) => withReferenceServer({}, (server) => runAgainst(server, { seed: 7, runs: 20, concurrency }))),
+      [1, DEFAULT].map((concurrency) =>
+        withReferenceServer({}, (server) => runAgainst(server, { seed: 7, runs: 20, concurrency })),
+      ),
     );
-    expect(one!.scenarios.filter((s) => s.status === "failed" || s.status === "errored").map((s) => [s.id, s.status === "failed" ? s.failure.messages : s.reason])).toEqual([]);
+    expect(
+      one!.scenarios
+        .filter((s) => s.status === 'failed' || s.status === 'errored')
+        .map((s) => [s.id, s.status === 'failed' ? s.failure.messages : s.reason]),
+    ).toEqual([]);
     expect(verdicts(many!)).toEqual(verdicts(one!));
   });
 
   // Faults whose scenarios shrink a property (price-rounded, digest-prefix), race requests (nonce-race,
   // put-non-atomic), rely on one keep-alive connection (connection-remembers), wait out a token (oauth2-expired-
   // accepted), count nonces alone (nonce-store-small) or change the shared collection (allow-method-500).
-  const faults = ['price-rounded', 'digest-prefix', 'nonce-race', 'connection-remembers', 'oauth2-expired-accepted', 'nonce-store-small', 'allow-method-500'];
+  const faults = [
+    'price-rounded',
+    'digest-prefix',
+    'nonce-race',
+    'connection-remembers',
+    'oauth2-expired-accepted',
+    'nonce-store-small',
+    'allow-method-500',
+  ];
   for (const fault of faults) {
     it(`fault ${fault}: --concurrency 1 and ${DEFAULT} give the same failures and counterexamples`, async () => {
       const runs = await Promise.all(
         [1, DEFAULT].map((concurrency) =>
-          withReferenceServer({ faults: parseFaultNames([fault]) }, (server) => runAgainst(server, { seed: 11, runs: 20, concurrency })),
+          withReferenceServer({ faults: parseFaultNames([fault]) }, (server) =>
+            runAgainst(server, { seed: 11, runs: 20, concurrency }),
+          ),
         ),
       );
       const [one, many] = runs.map((r) => verdicts(r!));
@@ -77,12 +103,16 @@ describe('verdicts do not depend on concurrency', () => {
   it(`fault put-non-atomic (a race in the target): --concurrency 1 and ${DEFAULT} give the same verdicts`, async () => {
     const runs = await Promise.all(
       [1, DEFAULT].map((concurrency) =>
-        withReferenceServer({ faults: parseFaultNames(['put-non-atomic']) }, (server) => runAgainst(server, { seed: 11, runs: 20, concurrency })),
+        withReferenceServer({ faults: parseFaultNames(['put-non-atomic']) }, (server) =>
+          runAgainst(server, { seed: 11, runs: 20, concurrency }),
+        ),
       ),
     );
     // articles/model-sequences sends writes at once in some of its sequences, so whether it meets the race is the
     // target's timing too (it then fails, rightly); put-concurrent-whole races on every run and always meets it.
-    const [one, many] = runs.map((r) => r!.scenarios.filter((s) => s.id !== 'articles/model-sequences').map((s) => `${s.id} ${s.status}`));
+    const [one, many] = runs.map((r) =>
+      r!.scenarios.filter((s) => s.id !== 'articles/model-sequences').map((s) => `${s.id} ${s.status}`),
+    );
     expect(one).toContain('articles/put-concurrent-whole failed');
     expect(many).toEqual(one);
   });

@@ -42,7 +42,11 @@ async function sideFor(server: Listening, profileFile: string): Promise<{ deps: 
   return { client, deps: { profile, bases, client, authenticator: createAuthenticator({ profile }) } };
 }
 
-async function diff(reference: Listening, target: Listening, o: { targetProfile?: string; filter?: string[]; seed?: number; runs?: number } = {}): Promise<DiffResult> {
+async function diff(
+  reference: Listening,
+  target: Listening,
+  o: { targetProfile?: string; filter?: string[]; seed?: number; runs?: number } = {},
+): Promise<DiffResult> {
   const r = await sideFor(reference, REFERENCE_PROFILE);
   const t = await sideFor(target, o.targetProfile ?? REFERENCE_PROFILE);
   try {
@@ -59,13 +63,20 @@ async function diff(reference: Listening, target: Listening, o: { targetProfile?
 }
 
 const allDifferences = (r: DiffResult): GroupedDifference[] => r.scenarios.flatMap((s) => s.differences);
-const explain = (r: DiffResult) => JSON.stringify(r.scenarios.filter((s) => s.status === 'different').map((s) => [s.id, s.differences.slice(0, 5)]), null, 1);
+const explain = (r: DiffResult) =>
+  JSON.stringify(
+    r.scenarios.filter((s) => s.status === 'different').map((s) => [s.id, s.differences.slice(0, 5)]),
+    null,
+    1,
+  );
 
 /** The clean reference side of every comparison in this file. */
 const referenceServer = useReferenceServer();
 
 describe('conform diff against servers', () => {
-  it('finds no difference between the clean reference server and itself (every scenario)', async ({ startReference }) => {
+  it('finds no difference between the clean reference server and itself (every scenario)', async ({
+    startReference,
+  }) => {
     const r = await diff(referenceServer(), await startReference());
     expect(r.summary.differences, explain(r)).toBe(0);
     expect(r.summary.same).toBeGreaterThan(30);
@@ -73,7 +84,10 @@ describe('conform diff against servers', () => {
     const compared = r.scenarios.filter((s) => s.status === 'same');
     expect(compared.every((s) => s.outcomes.reference.fail === 0 && s.outcomes.target.fail === 0)).toBe(true);
     // A scenario needing a capability one profile lacks is skipped on both sides, and says so.
-    expect(r.scenarios.find((s) => s.id === 'auth/nonce-global')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('auth.nonceScope: global') });
+    expect(r.scenarios.find((s) => s.id === 'auth/nonce-global')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringContaining('auth.nonceScope: global'),
+    });
   });
 
   it('post-200: the status of the POST differs, 201 against 200', async ({ startReference }) => {
@@ -81,7 +95,17 @@ describe('conform diff against servers', () => {
     const r = await diff(referenceServer(), target, { filter: ['articles/post-create'], runs: 5 });
     const s = r.scenarios.find((x) => x.id === 'articles/post-create')!;
     expect(s.status).toBe('different');
-    expect(s.differences).toContainEqual(expect.objectContaining({ step: 1, method: 'POST', path: '/articles', field: 'status', reference: 201, target: 200, runs: [1, 2, 3, 4, 5] }));
+    expect(s.differences).toContainEqual(
+      expect.objectContaining({
+        step: 1,
+        method: 'POST',
+        path: '/articles',
+        field: 'status',
+        reference: 201,
+        target: 200,
+        runs: [1, 2, 3, 4, 5],
+      }),
+    );
     expect(s.outcomes.reference.pass).toBe(5);
     expect(s.outcomes.target.fail).toBe(5);
   });
@@ -91,16 +115,31 @@ describe('conform diff against servers', () => {
     const r = await diff(referenceServer(), target, { filter: ['options/item-allow'], runs: 3 });
     const d = allDifferences(r).filter((x) => x.field === 'allow');
     expect(d, explain(r)).toHaveLength(1);
-    expect(d[0]).toMatchObject({ method: 'OPTIONS', reference: ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PUT'], target: ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT'] });
+    expect(d[0]).toMatchObject({
+      method: 'OPTIONS',
+      reference: ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PUT'],
+      target: ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT'],
+    });
   });
 
-  it('options-extra-method: the extra PATCH the target lists is sent there only, and refused', async ({ startReference }) => {
+  it('options-extra-method: the extra PATCH the target lists is sent there only, and refused', async ({
+    startReference,
+  }) => {
     const target = await startReference({ faults: ['options-extra-method'] });
     const r = await diff(referenceServer(), target, { filter: ['options/allow-handled'], runs: 2 });
-    expect(allDifferences(r)).toContainEqual(expect.objectContaining({ field: 'exchange', method: 'PATCH', reference: 'not sent', target: 'sent, answered 405' }));
+    expect(allDifferences(r)).toContainEqual(
+      expect.objectContaining({
+        field: 'exchange',
+        method: 'PATCH',
+        reference: 'not sent',
+        target: 'sent, answered 405',
+      }),
+    );
   });
 
-  it('price-float: the price read back differs (a price written without its fractional part)', async ({ startReference }) => {
+  it('price-float: the price read back differs (a price written without its fractional part)', async ({
+    startReference,
+  }) => {
     const target = await startReference({ faults: ['price-float'] });
     const r = await diff(referenceServer(), target, { filter: ['articles/put-create-roundtrip'] });
     const d = allDifferences(r).filter((x) => x.field === 'article.price');
@@ -121,13 +160,24 @@ describe('conform diff against servers', () => {
       expect(r.summary.differences, explain(r)).toBe(0);
       expect(r.summary.same).toBeGreaterThanOrEqual(8);
       // Each side passes under its own profile: the choices differ, the conformance does not.
-      for (const s of r.scenarios.filter((x) => x.status === 'same')) expect([s.id, s.outcomes.target.fail, s.outcomes.reference.fail]).toEqual([s.id, 0, 0]);
+      for (const s of r.scenarios.filter((x) => x.status === 'same'))
+        expect([s.id, s.outcomes.target.fail, s.outcomes.reference.fail]).toEqual([s.id, 0, 0]);
       // The alias scenario needs articles.aliases, which the alt profile lacks: skipped on both sides.
-      expect(r.scenarios.find((s) => s.id === 'articles/put-alias')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('target profile') });
+      expect(r.scenarios.find((s) => s.id === 'articles/put-alias')).toMatchObject({
+        status: 'skipped',
+        reason: expect.stringContaining('target profile'),
+      });
       // The open points were really met (and declared the same), not merely avoided.
       const ignored: Record<string, number> = {};
       for (const s of r.scenarios) for (const [k, n] of Object.entries(s.ignored)) ignored[k] = (ignored[k] ?? 0) + n;
-      for (const rule of ['replace-status', 'rejected-body', 'delete-success', 'write-response-body', 'non-article-bodies', 'content-type']) {
+      for (const rule of [
+        'replace-status',
+        'rejected-body',
+        'delete-success',
+        'write-response-body',
+        'non-article-bodies',
+        'content-type',
+      ]) {
         expect(ignored[rule], rule).toBeGreaterThan(0);
       }
     } finally {
@@ -142,18 +192,44 @@ describe('conform diff command', () => {
 
   it('exits 1 and names the difference; diff.json holds it as data', async ({ tempDir: dir, startReference }) => {
     const target = await startReference({ faults: ['post-200'] });
-    const r = await run(dir, ['--target', target.url, '--filter', 'articles/post-create', '--runs', '3', '--seed', '5', '--report-dir', 'out']);
+    const r = await run(dir, [
+      '--target',
+      target.url,
+      '--filter',
+      'articles/post-create',
+      '--runs',
+      '3',
+      '--seed',
+      '5',
+      '--report-dir',
+      'out',
+    ]);
     expect(r.code, r.err).toBe(1);
     expect(r.out).toContain('DIFFERENT  articles/post-create');
     expect(r.out).toContain('step 1 "create" POST /articles: status: reference 201, target 200 (3 of 3 runs)');
     const json = JSON.parse(await readFile(path.join(dir, 'out', 'diff.json'), 'utf8')) as DiffResult;
-    expect(json).toMatchObject({ seed: 5, runs: 3, reference: { embedded: true }, summary: { different: 1, differences: 1 } });
+    expect(json).toMatchObject({
+      seed: 5,
+      runs: 3,
+      reference: { embedded: true },
+      summary: { different: 1, differences: 1 },
+    });
     expect(JSON.stringify(json)).not.toMatch(/alice-secret-1|wonder:land|bob-secret-2/);
   });
 
   it('exits 0 with no differences, and prints the JSON with --json', async ({ tempDir, startReference }) => {
     const target = await startReference();
-    const r = await run(tempDir, ['--target', target.url, '--filter', 'articles/put-replace', '--runs', '3', '--report-dir', 'clean', '--json']);
+    const r = await run(tempDir, [
+      '--target',
+      target.url,
+      '--filter',
+      'articles/put-replace',
+      '--runs',
+      '3',
+      '--report-dir',
+      'clean',
+      '--json',
+    ]);
     expect(r.code, r.err).toBe(0);
     expect((JSON.parse(r.out) as DiffResult).summary).toMatchObject({ scenarios: 1, same: 1, differences: 0 });
   });
@@ -162,7 +238,9 @@ describe('conform diff command', () => {
     const gone = await startServer({ port: 0 });
     const url = gone.url;
     await gone.close();
-    expect((await run(tempDir, ['--target', url, '--filter', 'articles/post-create', '--report-dir', 'x'])).code).toBe(3);
+    expect((await run(tempDir, ['--target', url, '--filter', 'articles/post-create', '--report-dir', 'x'])).code).toBe(
+      3,
+    );
     expect((await run(tempDir, ['--filter', 'articles/'])).code).toBe(2);
     expect((await run(tempDir, ['--target', 'ftp://x'])).code).toBe(2);
     expect((await run(tempDir, ['--target', url, '--filter', 'no-such-scenario'])).code).toBe(2);
@@ -192,8 +270,17 @@ describe('comparison units', () => {
   it('a side that stopped early is a difference; statuses, Allow and Location follow the table', async () => {
     const profile = loadProfileSync(REFERENCE_PROFILE);
     const side = { profile, bases: { primary: 'http://a.test', plain: 'http://a.test' } };
-    const other = { profile: { ...profile, articles: { ...profile.articles, replaceStatus: [204] } }, bases: { primary: 'http://b.test', plain: 'http://b.test' } };
-    const x = (step: number, method: string, url: string, status: number, headers: Record<string, string> = {}): RawExchange => ({
+    const other = {
+      profile: { ...profile, articles: { ...profile.articles, replaceStatus: [204] } },
+      bases: { primary: 'http://b.test', plain: 'http://b.test' },
+    };
+    const x = (
+      step: number,
+      method: string,
+      url: string,
+      status: number,
+      headers: Record<string, string> = {},
+    ): RawExchange => ({
       step,
       request: { method, url, headers: {} },
       response: { status, headers, body: new Uint8Array(), durationMs: 1 },
@@ -210,7 +297,9 @@ describe('comparison units', () => {
       x(3, 'OPTIONS', 'http://b.test/articles', 200, { allow: 'GET,HEAD,OPTIONS,POST' }),
     ];
     const c = compareTranscripts(ref, tgt, { scenario: { steps: [] }, reference: side, target: other });
-    expect(c.differences).toEqual([expect.objectContaining({ step: 4, field: 'exchange', reference: 'sent, answered 200', target: 'not sent' })]);
+    expect(c.differences).toEqual([
+      expect.objectContaining({ step: 4, field: 'exchange', reference: 'sent, answered 200', target: 'not sent' }),
+    ]);
     expect(c.ignored).toMatchObject({ 'replace-status': 1, 'allow-open-methods': 1 });
 
     // The target's run failed at step 1 (201 expected, 200 got): what it never sent is one difference, not one per request.

@@ -48,7 +48,14 @@ describe('generated pages', () => {
 
   it('every profile key is described, with its type', () => {
     const keys = profileKeys(profileSchema);
-    expect(keys.map((k) => k.path)).toEqual(expect.arrayContaining(['articles.replaceStatus', 'auth.oauth1.approval.method', 'users[].name', 'protected[].ownerOnly']));
+    expect(keys.map((k) => k.path)).toEqual(
+      expect.arrayContaining([
+        'articles.replaceStatus',
+        'auth.oauth1.approval.method',
+        'users[].name',
+        'protected[].ownerOnly',
+      ]),
+    );
     expect(keys.filter((k) => k.description.trim() === '' || k.type === 'any').map((k) => k.path)).toEqual([]);
     expect(keys.find((k) => k.path === 'articles.replaceStatus')?.default).toBe('[200, 204] (RFC 9110 §9.3.4)');
   });
@@ -64,7 +71,11 @@ describe('generated pages', () => {
 
 describe('the project copies of the shared documents', () => {
   const shared = path.resolve(ROOT, '..', 'shared');
-  for (const [copy, original] of [['docs/spec.md', 'SPEC.md'], ['docs/contract.md', 'CONTRACT.md'], ['docs/verdicts.md', 'VERDICTS.md']] as const) {
+  for (const [copy, original] of [
+    ['docs/spec.md', 'SPEC.md'],
+    ['docs/contract.md', 'CONTRACT.md'],
+    ['docs/verdicts.md', 'VERDICTS.md'],
+  ] as const) {
     it(`${copy} is a note line, then ${original} verbatim`, () => {
       const [note = '', blank, ...rest] = read(copy).split('\n');
       expect(note).toMatch(/^> This is the project's copy of/);
@@ -83,13 +94,19 @@ describe('GitHub heading anchors', () => {
     expect(githubSlug('A cluster: `--instances N --redis URL`')).toBe('a-cluster---instances-n---redis-url');
     expect(githubSlug('`conform run` options (at least)')).toBe('conform-run-options-at-least');
     expect(githubSlug('§4.3 OPTIONS on any resource')).toBe('43-options-on-any-resource');
-    expect(githubSlug('Sequences (`articles/model-sequences`, issue 15)')).toBe('sequences-articlesmodel-sequences-issue-15');
+    expect(githubSlug('Sequences (`articles/model-sequences`, issue 15)')).toBe(
+      'sequences-articlesmodel-sequences-issue-15',
+    );
     expect(githubSlug('[Link](x.md) and **bold** snake_case')).toBe('link-and-bold-snake_case');
     const slug = createSlugger();
     expect(['Limits', 'Limits', 'Limits'].map(slug)).toEqual(['limits', 'limits-1', 'limits-2']);
   });
 
   it('finds ATX and setext headings, not those in code', () => {
-    expect(markdownHeadings('# One\n\n```\n# not\n```\nTwo\n---\n\n- item\n---\n## Three ##\n')).toEqual(['One', 'Two', 'Three']);
+    expect(markdownHeadings('# One\n\n```\n# not\n```\nTwo\n---\n\n- item\n---\n## Three ##\n')).toEqual([
+      'One',
+      'Two',
+      'Three',
+    ]);
   });
 });

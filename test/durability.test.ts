@@ -27,7 +27,18 @@ afterEach(async () => {
 
 /** `conform serve --data dir` as a child process; resolves with its URL once it listens (at most 15 s). */
 async function serve(dir: string, faults: string[] = []): Promise<Child> {
-  const args = [path.join(ROOT, 'bin', 'conform.js'), 'serve', '--port', '0', '--https-port', 'off', '--data', dir, '--quiet', ...faults.flatMap((f) => ['--fault', f])];
+  const args = [
+    path.join(ROOT, 'bin', 'conform.js'),
+    'serve',
+    '--port',
+    '0',
+    '--https-port',
+    'off',
+    '--data',
+    dir,
+    '--quiet',
+    ...faults.flatMap((f) => ['--fault', f]),
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   cleanups.push(() => stop(child));
   let err = '';
@@ -88,7 +99,11 @@ function article(title: string): string {
   return `<article><title>${title}</title><price currency="eur">1.50</price></article>`;
 }
 
-async function send(dispatcher: Agent, base: string, s: Sent): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+async function send(
+  dispatcher: Agent,
+  base: string,
+  s: Sent,
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   const res = await request(new URL(s.target, base), {
     method: s.method,
     headers: s.headers,
@@ -128,7 +143,8 @@ async function burst(child: Child, killAfter: number, workers = 12, perWorker = 
         return; // the server is gone: this request has no answer
       }
       const expected = sent.method === 'DELETE' ? [204, 404] : sent.method === 'POST' ? [201] : [200, 201];
-      if (!expected.includes(res.status)) throw new Error(`unexpected ${res.status} for ${sent.method} ${sent.target}: ${res.text}`);
+      if (!expected.includes(res.status))
+        throw new Error(`unexpected ${res.status} for ${sent.method} ${sent.target}: ${res.text}`);
       op.status = res.status;
       if (typeof res.headers.location === 'string') op.location = res.headers.location;
       if (++answered === killAfter) child.process.kill('SIGKILL');
@@ -151,7 +167,8 @@ async function brokenPromises(ops: readonly Op[], base: string, dispatcher: Agen
     if (op.sent.method === 'POST' || op.status === undefined) continue;
     allowed.set(op.sent.target, new Set([outcome(op)]));
   }
-  for (const op of ops) if (op.status === undefined && op.sent.method !== 'POST') allowed.get(op.sent.target)?.add(outcome(op));
+  for (const op of ops)
+    if (op.status === undefined && op.sent.method !== 'POST') allowed.get(op.sent.target)?.add(outcome(op));
   for (const [target, states] of allowed) {
     const res = await send(dispatcher, base, get(target));
     const state = res.status === 404 ? 'absent' : Number(/ v(\d+)</.exec(res.text)?.[1] ?? -1);
@@ -160,7 +177,8 @@ async function brokenPromises(ops: readonly Op[], base: string, dispatcher: Agen
   for (const op of ops) {
     if (op.sent.method !== 'POST' || op.status === undefined) continue;
     const res = await send(dispatcher, base, get(op.location!));
-    if (res.status !== 200 || !res.text.includes(/<title>[^<]*</.exec(op.sent.body)![0])) broken.push(`${op.location}: ${res.status}`);
+    if (res.status !== 200 || !res.text.includes(/<title>[^<]*</.exec(op.sent.body)![0]))
+      broken.push(`${op.location}: ${res.status}`);
   }
   return broken;
 }
@@ -170,9 +188,18 @@ function get(target: string): Sent {
 }
 
 /** Each answered request sent again, byte for byte, with the status it gets now. */
-async function replay(ops: readonly Op[], base: string, dispatcher: Agent): Promise<{ target: string; status: number }[]> {
+async function replay(
+  ops: readonly Op[],
+  base: string,
+  dispatcher: Agent,
+): Promise<{ target: string; status: number }[]> {
   const answered = ops.filter((op) => op.status !== undefined);
-  return Promise.all(answered.map(async (op) => ({ target: `${op.sent.method} ${op.sent.target}`, status: (await send(dispatcher, base, op.sent)).status })));
+  return Promise.all(
+    answered.map(async (op) => ({
+      target: `${op.sent.method} ${op.sent.target}`,
+      status: (await send(dispatcher, base, op.sent)).status,
+    })),
+  );
 }
 
 function agent(): Agent {
@@ -185,7 +212,10 @@ describe('conform serve --data: kill -9 during a burst of writes', () => {
   it('loses no acknowledged write and refuses every acknowledged nonce after the restart', async ({ tempDir: dir }) => {
     const ops = await burst(await serve(dir), 300);
     expect(ops.filter((op) => op.status !== undefined).length).toBeGreaterThanOrEqual(300);
-    expect(ops.some((op) => op.status === undefined), 'the kill came while requests were in flight').toBe(true);
+    expect(
+      ops.some((op) => op.status === undefined),
+      'the kill came while requests were in flight',
+    ).toBe(true);
 
     const again = await serve(dir);
     const dispatcher = agent();

@@ -4,8 +4,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadProfileSync } from '../harness/src/profile/load.js';
-import { SCENARIO_FAULT_NAMES, type FaultName, type RunningServer, type ScenarioFaultName } from '../reference-server/src/index.js';
-import { bundledSuite, byStatus, REFERENCE_PROFILE, runAgainst, useReferenceServer, withReferenceServer } from './helpers.js';
+import {
+  SCENARIO_FAULT_NAMES,
+  type FaultName,
+  type RunningServer,
+  type ScenarioFaultName,
+} from '../reference-server/src/index.js';
+import {
+  bundledSuite,
+  byStatus,
+  REFERENCE_PROFILE,
+  runAgainst,
+  useReferenceServer,
+  withReferenceServer,
+} from './helpers.js';
 import { CLUSTER_MATRIX, CLUSTER_SCENARIOS } from './cluster/matrix.js';
 
 /** Fault → the scenarios that must fail under it (others may fail too). */
@@ -26,7 +38,12 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'price-rounded': ['articles/put-create-roundtrip', 'articles/beyond-bounds-replace', 'articles/beyond-bounds-create'],
   'title-truncated': ['articles/beyond-bounds-replace', 'articles/beyond-bounds-create'],
   'currency-uppercase': ['articles/put-create-roundtrip'],
-  'options-extra-method': ['options/allow-handled', 'options/collection-allow-handled', 'options/allow-handled-anonymous', 'options/collection-allow-handled-anonymous'],
+  'options-extra-method': [
+    'options/allow-handled',
+    'options/collection-allow-handled',
+    'options/allow-handled-anonymous',
+    'options/collection-allow-handled-anonymous',
+  ],
   'allow-method-401': ['options/allow-handled'],
   'allow-lists-unhandled-delete-on-collection': ['options/collection-allow-handled'],
   'allow-method-500': ['options/records-allow-handled'],
@@ -49,14 +66,24 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oversize-acknowledged': ['articles/oversized-replace'],
   'delete-without-auth': ['articles/delete-needs-credentials'],
   'replace-without-auth': ['articles/replace-needs-credentials'],
-  'refused-write-applied': ['articles/delete-needs-credentials', 'articles/replace-needs-credentials', 'articles/create-needs-credentials', 'articles/replace-wrong-digest'],
+  'refused-write-applied': [
+    'articles/delete-needs-credentials',
+    'articles/replace-needs-credentials',
+    'articles/create-needs-credentials',
+    'articles/replace-wrong-digest',
+  ],
   'put-non-atomic': ['articles/put-concurrent-whole'],
   'delete-then-put-resurrects': ['articles/model-sequences'],
   'post-reuses-deleted-id': ['articles/model-sequences'],
   'alias-diverges-after-replace': ['articles/model-sequences'],
   'lost-update': ['articles/model-sequences'],
   'put-after-delete-200': ['articles/model-sequences'],
-  'nonce-unchecked': ['auth/nonce-once', 'auth/nonce-concurrent-once', 'auth/nonce-replay-after-many', 'auth/nonce-remembered-for-the-run'],
+  'nonce-unchecked': [
+    'auth/nonce-once',
+    'auth/nonce-concurrent-once',
+    'auth/nonce-replay-after-many',
+    'auth/nonce-remembered-for-the-run',
+  ],
   'nonce-race': ['auth/nonce-concurrent-once'],
   'date-ignored': ['auth/date-outside-window'],
   'date-future-unlimited': ['auth/date-outside-window'],
@@ -82,7 +109,12 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'allow-ignores-auth': ['auth/options-allow-depends-on-auth'],
   'connection-remembers': ['auth/stateless-connection'],
   'session-cookie': ['auth/stateless-cookie'],
-  'no-www-authenticate': ['auth/protected-requires-credentials', 'auth/basic-wrong-password-rejected', 'auth/writes-need-credentials', 'auth/oauth1-bad-signature'],
+  'no-www-authenticate': [
+    'auth/protected-requires-credentials',
+    'auth/basic-wrong-password-rejected',
+    'auth/writes-need-credentials',
+    'auth/oauth1-bad-signature',
+  ],
   'nonce-global': ['auth/nonce-per-user'],
   'nonce-store-small': ['auth/nonce-replay-after-many'],
   'nonce-as-number': ['auth/nonce-distinct-same-second'],
@@ -118,7 +150,12 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth2-any-grant': ['auth/oauth2-unsupported-grant'],
   'digest-any-user-secret': ['auth/hmac-secret-bound-to-user'],
   'basic-any-user-password': ['auth/basic-password-bound-to-user'],
-  'records-owner-hmac-only': ['auth/records-owner-each-scheme', 'auth/records-owner-oauth1', 'auth/oauth2-other-client-token', 'auth/oauth2-token-owner-only'],
+  'records-owner-hmac-only': [
+    'auth/records-owner-each-scheme',
+    'auth/records-owner-oauth1',
+    'auth/oauth2-other-client-token',
+    'auth/oauth2-token-owner-only',
+  ],
   // Issue 24: the OAuth server duties, a PUT that merges, and the shortcuts a store takes with values.
   'oauth1-verifier-unchecked': ['auth/oauth1-verifier-verified'],
   'oauth1-temporary-as-token': ['auth/oauth1-temporary-not-token'],
@@ -162,13 +199,17 @@ async function profileFor(targets: readonly string[]): Promise<Profile> {
  * Scenarios that only run for profile choices the reference server does not make: each is shown failing against
  * the clean server with a profile that claims the other choice (the "fault" is then the mismatch).
  */
-const PROFILE_MISMATCHES: Record<string, (p: Awaited<ReturnType<typeof loadProfileSync>>) => Awaited<ReturnType<typeof loadProfileSync>>> = {
+const PROFILE_MISMATCHES: Record<
+  string,
+  (p: Awaited<ReturnType<typeof loadProfileSync>>) => Awaited<ReturnType<typeof loadProfileSync>>
+> = {
   'auth/nonce-global': (p) => ({ ...p, auth: { ...p.auth, nonceScope: 'global' } }),
 };
 
 const SEEDS = [1, 20261122];
 
-const withServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> => withReferenceServer({ faults }, f);
+const withServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> =>
+  withReferenceServer({ faults }, f);
 
 describe('clean reference server', () => {
   const server = useReferenceServer();
@@ -176,11 +217,19 @@ describe('clean reference server', () => {
   it('passes every scenario of the bundled suite', async () => {
     const run = await runAgainst(server(), { seed: 424242 });
     const s = byStatus(run);
-    expect(s['failed'], JSON.stringify(run.scenarios.filter((x) => x.status !== 'passed' && x.status !== 'skipped').map((x) => [x.id, x.reason]))).toEqual([]);
+    expect(
+      s['failed'],
+      JSON.stringify(
+        run.scenarios.filter((x) => x.status !== 'passed' && x.status !== 'skipped').map((x) => [x.id, x.reason]),
+      ),
+    ).toEqual([]);
     expect(s['errored']).toEqual([]);
     // The cluster scenarios need a profile that lists instances (test/cluster.test.ts runs them against a cluster).
-    expect([...(s['skipped'] ?? [])].sort()).toEqual([...Object.keys(PROFILE_MISMATCHES), ...Object.keys(OPT_IN), ...CLUSTER_SCENARIOS].sort());
-    for (const id of CLUSTER_SCENARIOS) expect(run.scenarios.find((x) => x.id === id)?.reason).toMatch(/profile lacks target\.instances/);
+    expect([...(s['skipped'] ?? [])].sort()).toEqual(
+      [...Object.keys(PROFILE_MISMATCHES), ...Object.keys(OPT_IN), ...CLUSTER_SCENARIOS].sort(),
+    );
+    for (const id of CLUSTER_SCENARIOS)
+      expect(run.scenarios.find((x) => x.id === id)?.reason).toMatch(/profile lacks target\.instances/);
     expect(run.summary.passed).toBeGreaterThan(0);
   });
 
@@ -196,11 +245,19 @@ describe('fault matrix', () => {
     expect(Object.keys(FAULT_MATRIX).sort()).toEqual([...SCENARIO_FAULT_NAMES].sort());
     const suite = await bundledSuite();
     // The cluster faults are caught in test/cluster.test.ts (they need several instances).
-    const aimed = new Set([...Object.values(FAULT_MATRIX).flat(), ...Object.values(CLUSTER_MATRIX).flat(), ...Object.keys(PROFILE_MISMATCHES)]);
+    const aimed = new Set([
+      ...Object.values(FAULT_MATRIX).flat(),
+      ...Object.values(CLUSTER_MATRIX).flat(),
+      ...Object.keys(PROFILE_MISMATCHES),
+    ]);
     for (const id of Object.keys(OPT_IN)) expect(aimed.has(id), `opt-in ${id} needs a fault`).toBe(true);
     const unaimed = suite.scenarios.map((s) => s.id).filter((id) => !aimed.has(id));
     expect(unaimed, 'scenarios no fault mode shows failing').toEqual([]);
-    for (const id of aimed) expect(suite.scenarios.some((s) => s.id === id), `matrix names unknown scenario ${id}`).toBe(true);
+    for (const id of aimed)
+      expect(
+        suite.scenarios.some((s) => s.id === id),
+        `matrix names unknown scenario ${id}`,
+      ).toBe(true);
   });
 
   for (const fault of SCENARIO_FAULT_NAMES) {

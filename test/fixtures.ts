@@ -59,7 +59,11 @@ export function signedHeaders(request: SignedRequest, options: SignOptions = {})
   const body = request.body ?? '';
   const headers: Record<string, string> = body === '' ? {} : { 'content-type': 'application/xml' };
   const url = new URL(request.target, 'http://127.0.0.1').href;
-  const signed = authenticator.apply({ method: request.method, url, headers, ...(body === '' ? {} : { body }) }, options.scheme ?? 'hmac-nonce', options.user ?? 'alice');
+  const signed = authenticator.apply(
+    { method: request.method, url, headers, ...(body === '' ? {} : { body }) },
+    options.scheme ?? 'hmac-nonce',
+    options.user ?? 'alice',
+  );
   if (!signed.ok) throw new Error(signed.reason);
   // The authenticator writes one line per field; only a scenario's own headers can be lists.
   return Object.fromEntries(Object.entries(signed.request.headers).map(([k, v]) => [k, [v].flat().join(', ')]));

@@ -40,16 +40,34 @@ export interface RunAgainstOptions {
 export type Target = string | { url: string; httpsUrl?: string; certificate?: string };
 
 export async function runAgainst(target: Target, options: RunAgainstOptions = {}): Promise<RunResult> {
-  const loaded = typeof options.profile === 'object' ? options.profile : loadProfileSync(options.profile ?? REFERENCE_PROFILE);
+  const loaded =
+    typeof options.profile === 'object' ? options.profile : loadProfileSync(options.profile ?? REFERENCE_PROFILE);
   const t = typeof target === 'string' ? { url: target } : target;
-  const profile: ResolvedProfile = { ...loaded, target: { ...loaded.target, http: t.url, ...(t.httpsUrl ? { https: t.httpsUrl } : {}) } };
+  const profile: ResolvedProfile = {
+    ...loaded,
+    target: { ...loaded.target, http: t.url, ...(t.httpsUrl ? { https: t.httpsUrl } : {}) },
+  };
   if (!t.httpsUrl) delete profile.target.https;
-  const client = createHttpClient({ timeoutMs: options.timeoutMs ?? 5000, ...(t.certificate ? { ca: t.certificate } : {}) });
+  const client = createHttpClient({
+    timeoutMs: options.timeoutMs ?? 5000,
+    ...(t.certificate ? { ca: t.certificate } : {}),
+  });
   const bases = { primary: t.url, plain: t.url, ...(t.httpsUrl ? { tls: t.httpsUrl } : {}) };
   try {
     return await runSuite(
       options.suite ?? bundledSuite(),
-      { bases, seed: options.seed ?? 1, runs: options.runs ?? 50, filter: options.filter ?? [], strict: false, timeoutMs: options.timeoutMs ?? 5000, concurrency: options.concurrency ?? RUN_OPTION_SPEC.concurrency.default, version: 'test', ...(options.replayPath ? { replayPath: options.replayPath } : {}), ...(options.keep ? { keep: true } : {}) },
+      {
+        bases,
+        seed: options.seed ?? 1,
+        runs: options.runs ?? 50,
+        filter: options.filter ?? [],
+        strict: false,
+        timeoutMs: options.timeoutMs ?? 5000,
+        concurrency: options.concurrency ?? RUN_OPTION_SPEC.concurrency.default,
+        version: 'test',
+        ...(options.replayPath ? { replayPath: options.replayPath } : {}),
+        ...(options.keep ? { keep: true } : {}),
+      },
       { client, profile, authenticator: createAuthenticator({ profile }) },
     );
   } finally {
@@ -73,7 +91,10 @@ export function startReferenceServer(options: ReferenceOptions = {}): Promise<Ru
 }
 
 /** Runs `f` against a fresh reference server and closes it, whatever `f` does. In a test, the `startReference` fixture (fixtures.ts) does the same. */
-export async function withReferenceServer<T>(options: ReferenceOptions, f: (s: RunningServer) => Promise<T>): Promise<T> {
+export async function withReferenceServer<T>(
+  options: ReferenceOptions,
+  f: (s: RunningServer) => Promise<T>,
+): Promise<T> {
   const server = await startReferenceServer(options);
   try {
     return await f(server);
@@ -90,7 +111,8 @@ export function useReferenceServer(options: ReferenceOptions = {}): () => Runnin
   });
   afterAll(() => server?.close());
   return () => {
-    if (!server) throw new Error('the reference server is not started yet: call the getter inside a test or a later hook');
+    if (!server)
+      throw new Error('the reference server is not started yet: call the getter inside a test or a later hook');
     return server;
   };
 }

@@ -90,7 +90,13 @@ async function loadCorpus(): Promise<Case[]> {
     }
     const then = directives.get('then') ?? 'end';
     if (then !== 'end' && then !== 'wait') throw new Error(`${file}: bad "then": ${then}`);
-    cases.push({ file, expect: expectation, about: directives.get('about') ?? '', then, bytes: expandRequest(lines.slice(i).join('\n')) });
+    cases.push({
+      file,
+      expect: expectation,
+      about: directives.get('about') ?? '',
+      then,
+      bytes: expandRequest(lines.slice(i).join('\n')),
+    });
   }
   return cases;
 }
@@ -165,7 +171,12 @@ function judge(expectation: '4xx' | '4xx|close', ex: Exchange, method: string): 
   const fives = p.allStatuses.filter((status) => status >= 500);
   if (fives.length > 0) problems.push(`5xx answer(s): ${fives.join(', ')}`);
   if (ex.received.length === 0) {
-    if (expectation === '4xx') problems.push(ex.timedOut ? 'no answer within the bound' : `connection closed without an answer${ex.error ? ` (${ex.error})` : ''}`);
+    if (expectation === '4xx')
+      problems.push(
+        ex.timedOut
+          ? 'no answer within the bound'
+          : `connection closed without an answer${ex.error ? ` (${ex.error})` : ''}`,
+      );
     else if (ex.timedOut) problems.push('neither an answer nor a close within the bound');
     return problems;
   }
@@ -174,8 +185,10 @@ function judge(expectation: '4xx' | '4xx|close', ex: Exchange, method: string): 
     return problems;
   }
   if ((p.status < 400 || p.status > 499) && fives.length === 0) problems.push(`status ${p.statusLine}`);
-  else if (method !== 'HEAD' && p.contentLength === undefined && !p.chunked) problems.push(`${p.status} without a framed body`);
-  else if (method !== 'HEAD' && (p.contentLength === 0 || p.body.length === 0)) problems.push(`${p.status} with an empty body`);
+  else if (method !== 'HEAD' && p.contentLength === undefined && !p.chunked)
+    problems.push(`${p.status} without a framed body`);
+  else if (method !== 'HEAD' && (p.contentLength === 0 || p.body.length === 0))
+    problems.push(`${p.status} with an empty body`);
   return problems;
 }
 
@@ -188,8 +201,18 @@ const server = useReferenceServer({ log: (line) => void checks.push(line) });
 
 /** Proves the server still serves: OPTIONS /articles → 200, GET of a missing article → 404 with a problem body. */
 async function assertAlive(after: string): Promise<void> {
-  const options = await exchange(server().port, Buffer.from('OPTIONS /articles HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'), 'end', 3000);
-  const missing = await exchange(server().port, Buffer.from('GET /articles/no-such-article HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'), 'end', 3000);
+  const options = await exchange(
+    server().port,
+    Buffer.from('OPTIONS /articles HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
+    'end',
+    3000,
+  );
+  const missing = await exchange(
+    server().port,
+    Buffer.from('GET /articles/no-such-article HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
+    'end',
+    3000,
+  );
   const o = parseAnswer(options.received);
   const g = parseAnswer(missing.received);
   expect(o.status, `OPTIONS /articles after ${after}`).toBe(200);
@@ -222,7 +245,9 @@ describe('hostile request corpus', async () => {
       batch.forEach((c, k) => {
         const ex = answers[k]!;
         for (const problem of judge(c.expect, ex, methodOf(c.bytes))) {
-          failures.push(`${c.file} (${c.about}): ${problem}\n    answer: ${JSON.stringify(ex.received.subarray(0, 300).toString('latin1'))}`);
+          failures.push(
+            `${c.file} (${c.about}): ${problem}\n    answer: ${JSON.stringify(ex.received.subarray(0, 300).toString('latin1'))}`,
+          );
         }
       });
       await assertAlive(batch.map((c) => c.file).join(', '));
@@ -240,14 +265,36 @@ describe('property-based garbage requests', () => {
   const anyByte = fc.integer({ min: 0, max: 255 });
   // Mostly methods node:http knows, so that most garbage gets past the request line into headers and bodies.
   const token = fc.oneof(
-    { arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH', 'TRACE', 'M-SEARCH'), weight: 4 },
+    {
+      arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH', 'TRACE', 'M-SEARCH'),
+      weight: 4,
+    },
     { arbitrary: fc.constantFrom('FOO', 'get', ''), weight: 1 },
     { arbitrary: fc.string({ unit: printable, minLength: 1, maxLength: 20 }), weight: 1 },
   );
   const pathBytes = fc.oneof(
-    fc.constantFrom('/', '/articles', '/articles/x', '/article/../', '//', '/articles%2F', '/%00', '*', '/users/alice/financialrecords', '/oauth2/token'),
+    fc.constantFrom(
+      '/',
+      '/articles',
+      '/articles/x',
+      '/article/../',
+      '//',
+      '/articles%2F',
+      '/%00',
+      '*',
+      '/users/alice/financialrecords',
+      '/oauth2/token',
+    ),
     fc.uint8Array({ minLength: 0, maxLength: 300 }).map((a) => '/' + Buffer.from(a).toString('latin1')),
-    fc.array(fc.oneof(printable, anyByte.map((b) => String.fromCharCode(b))), { maxLength: 200 }).map((a) => a.join('')),
+    fc
+      .array(
+        fc.oneof(
+          printable,
+          anyByte.map((b) => String.fromCharCode(b)),
+        ),
+        { maxLength: 200 },
+      )
+      .map((a) => a.join('')),
   );
   const headerLine = fc.oneof(
     fc.constantFrom(
@@ -265,7 +312,9 @@ describe('property-based garbage requests', () => {
       'Connection: Upgrade',
       'Upgrade: h2c',
     ),
-    fc.tuple(fc.string({ unit: printable, minLength: 0, maxLength: 30 }), fc.uint8Array({ maxLength: 100 })).map(([n, v]) => `${n}: ${Buffer.from(v).toString('latin1')}`),
+    fc
+      .tuple(fc.string({ unit: printable, minLength: 0, maxLength: 30 }), fc.uint8Array({ maxLength: 100 }))
+      .map(([n, v]) => `${n}: ${Buffer.from(v).toString('latin1')}`),
     fc.uint8Array({ maxLength: 80 }).map((a) => Buffer.from(a).toString('latin1')),
   );
   const request = fc.record({
@@ -290,14 +339,22 @@ describe('property-based garbage requests', () => {
         // until the bound, or a 4xx without a body. Every failing run is collected, not just the first.
         const kinds: string[] = p.allStatuses.filter((s) => s >= 500).map((s) => `${s} answer`);
         if (ex.timedOut && ex.received.length === 0) kinds.push('no answer and no close within the bound');
-        if (p.status !== undefined && p.status >= 400 && p.status < 500 && methodOf(bytes) !== 'HEAD' && (p.contentLength === 0 || p.body.length === 0)) {
+        if (
+          p.status !== undefined &&
+          p.status >= 400 &&
+          p.status < 500 &&
+          methodOf(bytes) !== 'HEAD' &&
+          (p.contentLength === 0 || p.body.length === 0)
+        ) {
           kinds.push(`${p.status} with an empty body`);
         }
         for (const kind of new Set(kinds)) {
           const entry = failures.get(kind) ?? { count: 0, examples: [] };
           entry.count += 1;
           if (entry.examples.length < 3) {
-            entry.examples.push(`${JSON.stringify(bytes.subarray(0, 160).toString('latin1'))} → ${JSON.stringify(ex.received.subarray(0, 160).toString('latin1'))}`);
+            entry.examples.push(
+              `${JSON.stringify(bytes.subarray(0, 160).toString('latin1'))} → ${JSON.stringify(ex.received.subarray(0, 160).toString('latin1'))}`,
+            );
           }
           failures.set(kind, entry);
         }
@@ -305,7 +362,11 @@ describe('property-based garbage requests', () => {
       }),
       { numRuns: 200, seed: 20251122 },
     );
-    expect([...failures].map(([kind, { count, examples }]) => `${kind}: ${count} of 200 runs, e.g.\n    ${examples.join('\n    ')}`)).toEqual([]);
+    expect(
+      [...failures].map(
+        ([kind, { count, examples }]) => `${kind}: ${count} of 200 runs, e.g.\n    ${examples.join('\n    ')}`,
+      ),
+    ).toEqual([]);
     await assertAlive('200 garbage requests');
   });
 });

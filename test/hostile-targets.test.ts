@@ -13,7 +13,15 @@ import type { RunningServer } from '../reference-server/src/index.js';
 import { generateSelfSignedCertificate } from '../reference-server/src/tls/certificate.js';
 import { runCli } from './cli-helpers.js';
 import { it } from './fixtures.js';
-import { closedPort, pumpForever, startHostile, startHostileTls, startRawTcp, type HostileServer, type Misbehaviour } from './hostile/servers.js';
+import {
+  closedPort,
+  pumpForever,
+  startHostile,
+  startHostileTls,
+  startRawTcp,
+  type HostileServer,
+  type Misbehaviour,
+} from './hostile/servers.js';
 import { runTimed } from './hostile/run.js';
 
 const TIMEOUT = 300;
@@ -68,7 +76,9 @@ function expectErroredThenMovedOn(run: RunResult, reason: RegExp): void {
 }
 
 describe('hostile targets: the harness errors, moves on, and never hangs', () => {
-  it('(1) nothing listens: unreachable, every scenario errored, exit code 3 (in-process and through the CLI)', async ({ tempDir }) => {
+  it('(1) nothing listens: unreachable, every scenario errored, exit code 3 (in-process and through the CLI)', async ({
+    tempDir,
+  }) => {
     const port = await closedPort();
     const { run, wallMs } = await runTimed(`http://127.0.0.1:${port}`, { filter: FILTER, timeoutMs: TIMEOUT });
     expect(run.unreachable).toMatch(/refused/);
@@ -80,7 +90,17 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
     expect(exitCodeFor(run, false)).toBe(3);
     expectBounded(run, wallMs);
 
-    const cli = await runCli(tempDir, ['run', '--target', `http://127.0.0.1:${port}`, '--filter', POST, '--runs', '2', '--report-dir', 'r']);
+    const cli = await runCli(tempDir, [
+      'run',
+      '--target',
+      `http://127.0.0.1:${port}`,
+      '--filter',
+      POST,
+      '--runs',
+      '2',
+      '--report-dir',
+      'r',
+    ]);
     expect(cli.code, cli.err + cli.out).toBe(3);
     expect(cli.out + cli.err).toMatch(/unreachable/i);
   });
@@ -110,7 +130,9 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
   });
 
   it('(3b) sends the headers and part of the body, then stalls: TIMEOUT (the body did not finish)', async () => {
-    const s = await hostile(({ socket }) => socket.write('HTTP/1.1 201 Created\r\nLocation: /articles/1\r\nContent-Length: 100\r\n\r\nabc'));
+    const s = await hostile(({ socket }) =>
+      socket.write('HTTP/1.1 201 Created\r\nLocation: /articles/1\r\nContent-Length: 100\r\n\r\nabc'),
+    );
     const { run, wallMs } = await runTimed(s.url, { filter: FILTER, timeoutMs: TIMEOUT });
     expectErroredThenMovedOn(run, /within \d+ ms/);
     expectBounded(run, wallMs);
@@ -213,7 +235,9 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
   });
 
   it('(9) a Content-Length of 100 with 10 bytes, then end: errored', async () => {
-    const s = await hostile(({ socket }) => socket.end('HTTP/1.1 201 Created\r\nLocation: /articles/1\r\nContent-Length: 100\r\n\r\n0123456789'));
+    const s = await hostile(({ socket }) =>
+      socket.end('HTTP/1.1 201 Created\r\nLocation: /articles/1\r\nContent-Length: 100\r\n\r\n0123456789'),
+    );
     const { run, wallMs } = await runTimed(s.url, { filter: FILTER, timeoutMs: TIMEOUT });
     expectErroredThenMovedOn(run, /reset|closed|not valid HTTP/);
     expectBounded(run, wallMs);
@@ -255,7 +279,10 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
     }
 
     it.for([
-      ['a plain TCP server (it answers the ClientHello with HTTP text) on the https base', (socket: Socket) => socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n')],
+      [
+        'a plain TCP server (it answers the ClientHello with HTTP text) on the https base',
+        (socket: Socket) => socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n'),
+      ],
       ['a TCP server that accepts and closes at once on the https base', (socket: Socket) => socket.destroy()],
     ] as const)('%s', async ([, behave], { startReference }) => {
       const raw = await startRawTcp(behave);
@@ -282,7 +309,9 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
     });
   });
 
-  it('(12) the target goes away after the first scenario: the rest are errored, exit code 1 (not 3)', async ({ startReference }) => {
+  it('(12) the target goes away after the first scenario: the rest are errored, exit code 1 (not 3)', async ({
+    startReference,
+  }) => {
     const reference = await startReference();
     let closing: Promise<void> | undefined;
     const { run, wallMs } = await runTimed(reference.url, {

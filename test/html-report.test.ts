@@ -19,7 +19,16 @@ import { launchBrowser, unpackBundledChromium } from './browser.js';
 import { it } from './fixtures.js';
 import { ROOT, runAgainst, withReferenceServer } from './helpers.js';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const WAIT_MS = 10_000;
 
 const FAILING = 'articles/post-create';
@@ -59,7 +68,11 @@ function rank(s: ScenarioResult): number {
 function specOrder(rules: RunResult['rules']): string[] {
   const seen = [...new Set(rules.map((r) => r.section))];
   const numbered = seen.filter((s) => /^\d+(\.\d+)*$/.test(s));
-  const key = (s: string) => s.split('.').map((n) => n.padStart(4, '0')).join('.');
+  const key = (s: string) =>
+    s
+      .split('.')
+      .map((n) => n.padStart(4, '0'))
+      .join('.');
   return [...numbered.sort((a, b) => key(a).localeCompare(key(b))), ...seen.filter((s) => !numbered.includes(s))];
 }
 
@@ -72,13 +85,21 @@ interface Opened {
 }
 
 /** Writes the HTML into `dir` and opens it in a fresh context, recording every request and every error. */
-async function open(dir: string, html: string, name: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Opened> {
+async function open(
+  dir: string,
+  html: string,
+  name: string,
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<Opened> {
   if (launchError) throw launchError;
   if (!browser) throw new Error('browser not started');
   const file = path.join(dir, name);
   await writeFile(file, html);
   const url = pathToFileURL(file).href;
-  const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true, viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+    viewport: { width: 1280, height: 900 },
+  });
   context.setDefaultTimeout(WAIT_MS);
   context.setDefaultNavigationTimeout(WAIT_MS);
   const page = await context.newPage();
@@ -95,13 +116,17 @@ async function open(dir: string, html: string, name: string, options: { javaScri
 
 /** Every request the page made was the report file itself (or an inert data:/about: URL). */
 function expectNoNetwork(o: Opened): void {
-  const outside = o.requests.filter((u) => u.split('#')[0] !== o.url && !u.startsWith('data:') && !u.startsWith('about:'));
+  const outside = o.requests.filter(
+    (u) => u.split('#')[0] !== o.url && !u.startsWith('data:') && !u.startsWith('about:'),
+  );
   expect(outside).toEqual([]);
   expect(o.requests.length).toBeGreaterThan(0);
 }
 
 beforeAll(async () => {
-  run = await withReferenceServer({ faults: ['post-200'] }, (server) => runAgainst(server, { filter: SELECTION, runs: RUNS, seed: SEED }));
+  run = await withReferenceServer({ faults: ['post-200'] }, (server) =>
+    runAgainst(server, { filter: SELECTION, runs: RUNS, seed: SEED }),
+  );
   // runAgainst has no command line; give failures the replay command the CLI itself builds.
   for (const s of run.scenarios) if (s.status === 'failed' || s.status === 'errored') s.replay = cliReplay(s);
   try {
@@ -161,10 +186,16 @@ describe('HTML report', () => {
     }
   });
 
-  it('matrix: every section × level × status cell equals the count from run.rules, sections in spec order', async ({ tempDir }) => {
+  it('matrix: every section × level × status cell equals the count from run.rules, sections in spec order', async ({
+    tempDir,
+  }) => {
     const o = await open(tempDir, renderHtml(run), 'matrix.html');
     try {
-      const pairs = await o.page.locator('[data-testid^="matrix-"]').evaluateAll((els) => els.map((el) => [el.getAttribute('data-testid') ?? '', (el.textContent ?? '').trim()] as const));
+      const pairs = await o.page
+        .locator('[data-testid^="matrix-"]')
+        .evaluateAll((els) =>
+          els.map((el) => [el.getAttribute('data-testid') ?? '', (el.textContent ?? '').trim()] as const),
+        );
       const cells: Record<string, string> = Object.fromEntries(pairs);
       const sections = specOrder(run.rules);
       expect(sections.length).toBeGreaterThan(5);
@@ -173,19 +204,28 @@ describe('HTML report', () => {
       for (const status of RULE_STATUSES) {
         for (const section of sections) {
           for (const level of LEVELS) {
-            expect(cells[`matrix-${section}-${level}-${status}`], `${section} ${level} ${status}`).toBe(count((r) => r.section === section && r.level === level && r.status === status));
+            expect(cells[`matrix-${section}-${level}-${status}`], `${section} ${level} ${status}`).toBe(
+              count((r) => r.section === section && r.level === level && r.status === status),
+            );
             checked++;
           }
-          expect(cells[`matrix-${section}-all-${status}`], `${section} all ${status}`).toBe(count((r) => r.section === section && r.status === status));
+          expect(cells[`matrix-${section}-all-${status}`], `${section} all ${status}`).toBe(
+            count((r) => r.section === section && r.status === status),
+          );
         }
-        for (const level of LEVELS) expect(cells[`matrix-total-${level}-${status}`], `total ${level} ${status}`).toBe(count((r) => r.level === level && r.status === status));
+        for (const level of LEVELS)
+          expect(cells[`matrix-total-${level}-${status}`], `total ${level} ${status}`).toBe(
+            count((r) => r.level === level && r.status === status),
+          );
         expect(cells[`matrix-total-all-${status}`], `total ${status}`).toBe(count((r) => r.status === status));
       }
       expect(checked).toBe(sections.length * LEVELS.length * RULE_STATUSES.length);
       // The selection leaves most of the catalogue uncovered, and the fault fails some rules: both show.
       expect(Number(cells['matrix-total-all-failed'])).toBeGreaterThan(0);
       expect(Number(cells['matrix-total-all-uncovered'])).toBeGreaterThan(0);
-      const rows = await o.page.locator('table.matrix tbody tr').evaluateAll((trs) => trs.map((tr) => (tr.getAttribute('data-testid') ?? '').replace(/^matrix-row-/, '')));
+      const rows = await o.page
+        .locator('table.matrix tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => (tr.getAttribute('data-testid') ?? '').replace(/^matrix-row-/, '')));
       expect(rows).toEqual(sections);
       expect(await o.page.getByTestId('rule-row').count()).toBe(run.rules.length);
     } finally {
@@ -193,12 +233,19 @@ describe('HTML report', () => {
     }
   });
 
-  it('lists failures first; a failure is collapsed and expands to its message, counterexample and replay command', async ({ tempDir }) => {
+  it('lists failures first; a failure is collapsed and expands to its message, counterexample and replay command', async ({
+    tempDir,
+  }) => {
     const o = await open(tempDir, renderHtml(run), 'scenarios.html');
     try {
       const { page } = o;
-      const ids = await page.locator('details[data-testid="scenario"]').evaluateAll((ds) => ds.map((d) => d.getAttribute('data-id')));
-      const expected = run.scenarios.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map((x) => x.s.id);
+      const ids = await page
+        .locator('details[data-testid="scenario"]')
+        .evaluateAll((ds) => ds.map((d) => d.getAttribute('data-id')));
+      const expected = run.scenarios
+        .map((s, i) => ({ s, i }))
+        .sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i)
+        .map((x) => x.s.id);
       expect(ids).toEqual(expected);
       expect(ids.indexOf(FAILING)).toBeLessThan(ids.indexOf(PASSING));
       expect(ids[0]).toBe(FAILING);
@@ -243,7 +290,9 @@ describe('HTML report', () => {
       expect(await page.locator(`details[data-id="${PASSING}"]`).isVisible()).toBe(true);
       await page.locator('#filter-text').fill('');
       await page.locator('#filters input[value="passed"]').uncheck();
-      await expect.poll(() => page.locator(`details[data-id="${PASSING}"]`).isHidden(), { timeout: WAIT_MS }).toBe(true);
+      await expect
+        .poll(() => page.locator(`details[data-id="${PASSING}"]`).isHidden(), { timeout: WAIT_MS })
+        .toBe(true);
       expect(await details.isVisible()).toBe(true);
 
       expectNoNetwork(o);
@@ -259,7 +308,9 @@ describe('HTML report', () => {
       expect(await o.page.locator('details[data-testid="scenario"]').count()).toBe(run.scenarios.length);
       expect(await o.page.locator('#filters').isHidden()).toBe(true);
       const failing = run.scenarios.find((s) => s.id === FAILING)!;
-      expect(await o.page.locator(`details[data-id="${FAILING}"] [data-testid="replay"]`).textContent()).toBe(failing.replay);
+      expect(await o.page.locator(`details[data-id="${FAILING}"] [data-testid="replay"]`).textContent()).toBe(
+        failing.replay,
+      );
       expectNoNetwork(o);
     } finally {
       await o.context.close();
@@ -271,14 +322,23 @@ describe('HTML report', () => {
     const victim = crafted.scenarios.find((s) => s.id === FAILING)!;
     victim.title = `Title ${SCRIPT_PAYLOAD}`;
     victim.reason = `reason ${SCRIPT_PAYLOAD} ${ATTR_PAYLOAD}`;
-    victim.failure = { step: 1, stepName: ATTR_PAYLOAD, messages: [`message ${SCRIPT_PAYLOAD}`, `message ${ATTR_PAYLOAD}`] };
+    victim.failure = {
+      step: 1,
+      stepName: ATTR_PAYLOAD,
+      messages: [`message ${SCRIPT_PAYLOAD}`, `message ${ATTR_PAYLOAD}`],
+    };
     victim.counterexample!.values = { title: SCRIPT_PAYLOAD, attr: ATTR_PAYLOAD };
     victim.replay = `conform run --filter '${ATTR_PAYLOAD}'`;
     const x = victim.transcript[0]!;
     x.request.url = `${x.request.url}?q=${encodeURIComponent(ATTR_PAYLOAD)}`;
     x.request.headers = { ...x.request.headers, 'x-evil': ATTR_PAYLOAD };
     x.request.body = `body ${SCRIPT_PAYLOAD}`;
-    x.response = { status: 200, headers: { 'content-type': 'text/html', 'x-evil': [SCRIPT_PAYLOAD, ATTR_PAYLOAD] }, body: `<html>${SCRIPT_PAYLOAD}${ATTR_PAYLOAD}</html>`, durationMs: 1 };
+    x.response = {
+      status: 200,
+      headers: { 'content-type': 'text/html', 'x-evil': [SCRIPT_PAYLOAD, ATTR_PAYLOAD] },
+      body: `<html>${SCRIPT_PAYLOAD}${ATTR_PAYLOAD}</html>`,
+      durationMs: 1,
+    };
     crafted.target = `http://evil.example/${ATTR_PAYLOAD}`;
     crafted.rules[0]!.text = `rule ${SCRIPT_PAYLOAD}`;
 
@@ -298,8 +358,14 @@ describe('HTML report', () => {
       expect(await details.locator('summary').textContent()).toContain(`Title ${SCRIPT_PAYLOAD}`);
       expect(await details.getByTestId('failure').textContent()).toContain(`message ${ATTR_PAYLOAD}`);
       expect(await details.getByTestId('reason').textContent()).toContain(`reason ${SCRIPT_PAYLOAD} ${ATTR_PAYLOAD}`);
-      expect(await details.locator('pre.msg-body').allTextContents()).toEqual([`body ${SCRIPT_PAYLOAD}`, `<html>${SCRIPT_PAYLOAD}${ATTR_PAYLOAD}</html>`]);
-      expect(JSON.parse((await details.getByTestId('cex-values').textContent()) ?? '')).toEqual({ title: SCRIPT_PAYLOAD, attr: ATTR_PAYLOAD });
+      expect(await details.locator('pre.msg-body').allTextContents()).toEqual([
+        `body ${SCRIPT_PAYLOAD}`,
+        `<html>${SCRIPT_PAYLOAD}${ATTR_PAYLOAD}</html>`,
+      ]);
+      expect(JSON.parse((await details.getByTestId('cex-values').textContent()) ?? '')).toEqual({
+        title: SCRIPT_PAYLOAD,
+        attr: ATTR_PAYLOAD,
+      });
       expect(await details.getByTestId('replay').textContent()).toBe(victim.replay);
       expect(await page.getByTestId('meta-target').textContent()).toBe(crafted.target);
       expect(await page.title()).toContain(crafted.target);

@@ -47,11 +47,18 @@ it('reports both defects, leaves out the dependent step, and does not count one 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const run = await runAgainst(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { suite, seed: 1, runs: 1 });
+    const run = await runAgainst(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+      suite,
+      seed: 1,
+      runs: 1,
+    });
     const r = run.scenarios[0]!;
     expect(r.status).toBe('failed');
     expect(r.failure?.step).toBe(1);
-    expect(r.failure?.messages).toEqual(['GET /one: expected status 200, got 404', 'GET /two: expected status 200, got 418']);
+    expect(r.failure?.messages).toEqual([
+      'GET /one: expected status 200, got 404',
+      'GET /two: expected status 200, got 418',
+    ]);
     expect(r.failure?.rules?.sort()).toEqual(['4.3-allow-format', '4.3-options-200-allow']);
     expect(r.transcript.map((x) => new URL(x.request.url).pathname)).toEqual(['/one', '/one-again', '/two']);
   } finally {

@@ -22,7 +22,9 @@ describe('rule catalogue: levels rest on quoted words', () => {
   // SPEC.md lives beside the repository (../shared), not in it: the check runs where it is present.
   it.skipIf(!existsSync(SPEC))('the quote of every SPEC-section rule occurs in ../shared/SPEC.md', async () => {
     const spec = readFileSync(SPEC, 'utf8');
-    const missing = (await catalogue()).rules.filter((r) => r.source === undefined && !spec.includes(r.quote)).map((r) => r.id);
+    const missing = (await catalogue()).rules
+      .filter((r) => r.source === undefined && !spec.includes(r.quote))
+      .map((r) => r.id);
     expect(missing).toEqual([]);
   });
 
@@ -30,7 +32,8 @@ describe('rule catalogue: levels rest on quoted words', () => {
     for (const r of (await catalogue()).rules.filter((x) => x.source !== undefined)) {
       expect(r.source, r.id).toMatch(/^(RFC \d+|XML 1\.0) §/);
       // Two rules rest on a sender's MUST NOT and the security exception of RFC 9110 §2.2, not on a SHOULD of their own words.
-      if (r.level === 'SHOULD' && !['rfc7303-no-entity-expansion', 'rfc9110-credential-field-once'].includes(r.id)) expect(r.quote, r.id).toMatch(/SHOULD/);
+      if (r.level === 'SHOULD' && !['rfc7303-no-entity-expansion', 'rfc9110-credential-field-once'].includes(r.id))
+        expect(r.quote, r.id).toMatch(/SHOULD/);
       if (r.level === 'MAY') expect(r.quote, r.id).toMatch(/MAY/);
     }
   });
@@ -48,7 +51,8 @@ describe('rule catalogue: levels rest on quoted words', () => {
     // The spec fixes the Date shape clients send, not that every other shape is refused.
     expect(level('5.2-nonce-date-required')).toBe('MAY');
     // "must be protected with SSL/TLS and must not be used over plain HTTP" binds the deployment and the clients.
-    for (const id of ['5-tls-only', '5.1-basic-tls-only', '5.3-tls-only', '5.2-clock-sync']) expect(subject(id), id).toBe('deployment');
+    for (const id of ['5-tls-only', '5.1-basic-tls-only', '5.3-tls-only', '5.2-clock-sync'])
+      expect(subject(id), id).toBe('deployment');
     expect(subject('5.2-nonce-change')).toBe('client');
     // A server refusing Basic over plain HTTP: RFC 7617 §4 "SHOULD NOT be used … to protect sensitive … information".
     expect(level('rfc7617-basic-not-plain')).toBe('SHOULD');
@@ -76,8 +80,16 @@ describe('rule catalogue: levels rest on quoted words', () => {
     expect(level('auth/hmac-accepted')).toBe('MUST');
     // No scenario leans on the catch-all §5.3 rule for an RFC detail any more: only those that obtain a token and
     // use it (§5.3 rule 1's own words), on one server or across the instances of a cluster.
-    const tokenRule = suite.scenarios.filter((s) => s.rules.includes('5.3-temporary-token')).map((s) => s.id).sort();
-    expect(tokenRule).toEqual(['auth/oauth1-three-legged', 'auth/oauth2-token-used', 'cluster/oauth1-credentials-any-instance', 'cluster/oauth2-token-any-instance']);
+    const tokenRule = suite.scenarios
+      .filter((s) => s.rules.includes('5.3-temporary-token'))
+      .map((s) => s.id)
+      .sort();
+    expect(tokenRule).toEqual([
+      'auth/oauth1-three-legged',
+      'auth/oauth2-token-used',
+      'cluster/oauth1-credentials-any-instance',
+      'cluster/oauth2-token-any-instance',
+    ]);
   });
 
   it('a scenario listing only client or deployment rules is refused', async ({ tempDir }) => {
@@ -126,7 +138,9 @@ describe('a scenario that sent no request is skipped, not passed', () => {
     const run = await runAgainst(server.url, { suite, runs: 5 });
     const s = Object.fromEntries(run.scenarios.map((x) => [x.id, x]));
     expect(s['x/empty-each']?.status).toBe('skipped');
-    expect(s['x/empty-each']?.reason).toMatch(/sent no request: the `each` list of step 'every listed thing' was empty under this profile/);
+    expect(s['x/empty-each']?.reason).toMatch(
+      /sent no request: the `each` list of step 'every listed thing' was empty under this profile/,
+    );
     expect(s['x/empty-each-property']?.status).toBe('skipped');
     expect(s['x/empty-each-property']?.reason).toMatch(/sent no request: the `each` list of step 1 was empty/);
     expect(s['x/sends']?.status).toBe('passed');

@@ -16,7 +16,8 @@ const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'reports', '.git']);
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    if (e.isDirectory()) return SKIPPED_DIRS.has(e.name) || e.name.startsWith('.stryker-tmp') ? [] : markdownFiles(path.join(dir, e.name));
+    if (e.isDirectory())
+      return SKIPPED_DIRS.has(e.name) || e.name.startsWith('.stryker-tmp') ? [] : markdownFiles(path.join(dir, e.name));
     return e.name.endsWith('.md') ? [path.join(dir, e.name)] : [];
   });
 }
@@ -35,7 +36,8 @@ function markdownLinks(text: string): Array<{ target: string; line: number }> {
     }
     if (fence !== undefined) return;
     const line = raw.replace(/(`+)(?:(?!\1)[\s\S])*?\1/g, '');
-    for (const m of line.matchAll(/\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+"[^"]*")?\s*\)/g)) links.push({ target: (m[1] ?? '').replace(/^<|>$/g, ''), line: i + 1 });
+    for (const m of line.matchAll(/\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+"[^"]*")?\s*\)/g))
+      links.push({ target: (m[1] ?? '').replace(/^<|>$/g, ''), line: i + 1 });
     const def = /^ {0,3}\[[^\]]+\]:\s*(\S+)/.exec(line);
     if (def) links.push({ target: def[1] ?? '', line: i + 1 });
   });
@@ -51,13 +53,20 @@ function anchorsOf(file: string): Set<string> {
 
 /** Why a link from `from` (a file) to `target` does not resolve, or undefined when it does. */
 function brokenLink(from: string, target: string, base = path.dirname(from)): string | undefined {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return /^(https?|mailto):/i.test(target) ? undefined : `unexpected scheme in ${target}`;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target))
+    return /^(https?|mailto):/i.test(target) ? undefined : `unexpected scheme in ${target}`;
   const [rawPath = '', fragment] = target.split('#', 2);
   const file = rawPath === '' ? from : path.resolve(base, decodeURIComponent(rawPath));
   const rel = path.relative(ROOT, file);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return `${target} leaves the repository`;
   if (!existsSync(file)) return `${target}: no such file`;
-  if (fragment !== undefined && fragment !== '' && file.endsWith('.md') && !anchorsOf(file).has(decodeURIComponent(fragment))) return `${target}: no heading with the anchor #${fragment} in ${rel}`;
+  if (
+    fragment !== undefined &&
+    fragment !== '' &&
+    file.endsWith('.md') &&
+    !anchorsOf(file).has(decodeURIComponent(fragment))
+  )
+    return `${target}: no heading with the anchor #${fragment} in ${rel}`;
   return undefined;
 }
 
@@ -97,7 +106,11 @@ describe('links', () => {
   });
 
   it('the checker itself: finds links outside code, resolves anchors, refuses what leaves the repository', () => {
-    expect(markdownLinks('see [a](x.md#y) and `[b](no.md)`\n```\n[c](no.md)\n```\n[d]: ref.md\n![i](<img one.png> "t")').map((l) => l.target)).toEqual(['x.md#y', 'ref.md', 'img one.png']);
+    expect(
+      markdownLinks('see [a](x.md#y) and `[b](no.md)`\n```\n[c](no.md)\n```\n[d]: ref.md\n![i](<img one.png> "t")').map(
+        (l) => l.target,
+      ),
+    ).toEqual(['x.md#y', 'ref.md', 'img one.png']);
     const readme = path.join(ROOT, 'README.md');
     expect(brokenLink(readme, 'docs/spec.md')).toBeUndefined();
     expect(brokenLink(readme, 'https://example.com/x')).toBeUndefined();

@@ -8,9 +8,17 @@ import { loadProfileSync } from '../harness/src/profile/load.js';
 import { type FaultName, type RunningServer } from '../reference-server/src/index.js';
 import { REFERENCE_PROFILE, runAgainst, useReferenceServer, withReferenceServer } from './helpers.js';
 
-const POST_SCENARIOS = ['articles/post-create', 'articles/post-location-serves', 'articles/post-twice-both-served', 'articles/post-location-accepts-put', 'articles/put-create', 'articles/put-create-roundtrip'];
+const POST_SCENARIOS = [
+  'articles/post-create',
+  'articles/post-location-serves',
+  'articles/post-twice-both-served',
+  'articles/post-location-accepts-put',
+  'articles/put-create',
+  'articles/put-create-roundtrip',
+];
 
-const withServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> => withReferenceServer({ variants: ['location-other-origin'], faults }, f);
+const withServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> =>
+  withReferenceServer({ variants: ['location-other-origin'], faults }, f);
 
 describe('Location on https://public.example (location-other-origin)', () => {
   const server = useReferenceServer({ variants: ['location-other-origin'] });

@@ -12,7 +12,9 @@ async function misjudged(variants: VariantName[]) {
   return withReferenceServer({ variants }, async (server) => {
     const run = await runAgainst(server, { profile: minimalProfile(variants), seed: 7, runs: 10 });
     expect(run.summary.passed).toBeGreaterThan(0);
-    return run.scenarios.filter((s) => s.status === 'failed' || s.status === 'errored').map((s) => ({ id: s.id, status: s.status, reason: s.reason }));
+    return run.scenarios
+      .filter((s) => s.status === 'failed' || s.status === 'errored')
+      .map((s) => ({ id: s.id, status: s.status, reason: s.reason }));
   });
 }
 

@@ -40,7 +40,6 @@ export function minimalProfile(variants: readonly VariantName[] = []): ResolvedP
   return profile;
 }
 
-
 /** The removals (`null`s) of a profile patch, objects walked into. */
 function removalsOf(patch: ProfilePatch): ProfilePatch {
   const out: Record<string, ProfilePatch[string]> = {};

@@ -11,7 +11,13 @@ import { loadProfileSync } from '../harness/src/profile/load.js';
 import { REFERENCE_PROFILE, ROOT, runAgainst, withReferenceServer } from './helpers.js';
 
 const ID = 'articles/model-sequences';
-const SEQUENCE_FAULTS = ['delete-then-put-resurrects', 'post-reuses-deleted-id', 'alias-diverges-after-replace', 'lost-update', 'put-after-delete-200'] as const;
+const SEQUENCE_FAULTS = [
+  'delete-then-put-resurrects',
+  'post-reuses-deleted-id',
+  'alias-diverges-after-replace',
+  'lost-update',
+  'put-after-delete-200',
+] as const;
 
 /** The rule each fault breaks, where the model charges it. */
 const CHARGED: Record<(typeof SEQUENCE_FAULTS)[number], string[]> = {
@@ -23,21 +29,27 @@ const CHARGED: Record<(typeof SEQUENCE_FAULTS)[number], string[]> = {
 };
 
 describe('model scenarios against sequence-only defects', () => {
-  it.concurrent.each(SEQUENCE_FAULTS)('%s: caught, charged to its rule, shrunk to a handful of commands', async (fault) => {
-    await withReferenceServer({ faults: [fault] }, async (server) => {
-      const run = await runAgainst(server.url, { filter: [ID], seed: 3 });
-      const r = run.scenarios.find((s) => s.id === ID)!;
-      expect(r.status, r.reason).toBe('failed');
-      expect(r.failure?.rules?.some((rule) => CHARGED[fault].includes(rule)), JSON.stringify(r.failure)).toBe(true);
-      // It counts at the strongest level it is charged to: reusing a deleted URL is a SHOULD, the rest MUST.
-      expect(r.level).toBe(fault === 'post-reuses-deleted-id' ? 'SHOULD' : 'MUST');
-      const commands = r.counterexample?.values['commands'] as string[];
-      expect(commands.length, commands.join('\n')).toBeGreaterThanOrEqual(fault === 'lost-update' ? 1 : 2);
-      expect(commands.length, commands.join('\n')).toBeLessThanOrEqual(6);
-      // The transcript is the shrunk sequence's own requests.
-      expect(r.transcript.length).toBeGreaterThanOrEqual(commands.length);
-    });
-  });
+  it.concurrent.each(SEQUENCE_FAULTS)(
+    '%s: caught, charged to its rule, shrunk to a handful of commands',
+    async (fault) => {
+      await withReferenceServer({ faults: [fault] }, async (server) => {
+        const run = await runAgainst(server.url, { filter: [ID], seed: 3 });
+        const r = run.scenarios.find((s) => s.id === ID)!;
+        expect(r.status, r.reason).toBe('failed');
+        expect(
+          r.failure?.rules?.some((rule) => CHARGED[fault].includes(rule)),
+          JSON.stringify(r.failure),
+        ).toBe(true);
+        // It counts at the strongest level it is charged to: reusing a deleted URL is a SHOULD, the rest MUST.
+        expect(r.level).toBe(fault === 'post-reuses-deleted-id' ? 'SHOULD' : 'MUST');
+        const commands = r.counterexample?.values['commands'] as string[];
+        expect(commands.length, commands.join('\n')).toBeGreaterThanOrEqual(fault === 'lost-update' ? 1 : 2);
+        expect(commands.length, commands.join('\n')).toBeLessThanOrEqual(6);
+        // The transcript is the shrunk sequence's own requests.
+        expect(r.transcript.length).toBeGreaterThanOrEqual(commands.length);
+      });
+    },
+  );
 
   it('the clean server passes, on several seeds', async () => {
     await withReferenceServer({}, async (server) => {
@@ -49,19 +61,41 @@ describe('model scenarios against sequence-only defects', () => {
     });
   });
 
-  it('the console and the HTML report show the sequence as numbered requests, and --replay reproduces it', async ({ tempDir }) => {
+  it('the console and the HTML report show the sequence as numbered requests, and --replay reproduces it', async ({
+    tempDir,
+  }) => {
     let out = '';
-    const io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (out += t) }, env: {}, cwd: ROOT };
-    const args = ['run', '--embedded', '--fault', 'put-after-delete-200', '--filter', ID, '--seed', '7', '--report-dir', tempDir];
+    const io = {
+      stdout: { write: (t: string) => (out += t) },
+      stderr: { write: (t: string) => (out += t) },
+      env: {},
+      cwd: ROOT,
+    };
+    const args = [
+      'run',
+      '--embedded',
+      '--fault',
+      'put-after-delete-200',
+      '--filter',
+      ID,
+      '--seed',
+      '7',
+      '--report-dir',
+      tempDir,
+    ];
     expect(await main(args, io)).toBe(1);
     // One line per command, numbered, each with the request and its answer; the PUT after the DELETE answered 200.
     expect(out).toMatch(/counterexample \(after \d+ shrinks\), \d commands?:\n(\s+\d\. .+\n)+/);
-    expect(out).toMatch(/\s+1\. (PUT|POST|at once: PUT) \S+ \{title "article \d+ & <co>", price \S+ \w{3}.*\}( \[[\w-]+\])? → 201/);
+    expect(out).toMatch(
+      /\s+1\. (PUT|POST|at once: PUT) \S+ \{title "article \d+ & <co>", price \S+ \w{3}.*\}( \[[\w-]+\])? → 201/,
+    );
     expect(out).toMatch(/DELETE \/articles?\/\S+( \[[\w-]+\])? → 204/);
     expect(out).toMatch(/PUT \/articles?\/\S+ \{title .*\}( \[[\w-]+\])? → 200/);
     const html = await readFile(path.join(tempDir, 'report.html'), 'utf8');
     expect(html).toMatch(/<ol class="commands" data-testid="cex-commands"><li><code>(at once: )?(PUT|POST) \/articles/);
-    const report = JSON.parse(await readFile(path.join(tempDir, 'report.json'), 'utf8')) as { scenarios: Array<{ counterexample?: { path: string; values: { commands: string[] } } }> };
+    const report = JSON.parse(await readFile(path.join(tempDir, 'report.json'), 'utf8')) as {
+      scenarios: Array<{ counterexample?: { path: string; values: { commands: string[] } } }>;
+    };
     const ce = report.scenarios[0]!.counterexample!;
     expect(ce.path).toMatch(/^\d+(:\d+)*~\S+$/);
     out = '';
@@ -75,7 +109,10 @@ describe('model scenarios against sequence-only defects', () => {
 describe('one broken scheme does not sink the model (issue 23, class 6)', () => {
   it('an OAuth 1 consumer whose credentials cannot be obtained leaves the sequences, with the reason; the rest is judged', async () => {
     const loaded = loadProfileSync(REFERENCE_PROFILE);
-    const profile = { ...loaded, auth: { ...loaded.auth, oauth1: { ...loaded.auth.oauth1!, consumerSecret: 'not-the-consumer-secret' } } };
+    const profile = {
+      ...loaded,
+      auth: { ...loaded.auth, oauth1: { ...loaded.auth.oauth1!, consumerSecret: 'not-the-consumer-secret' } },
+    };
     await withReferenceServer({}, async (server) => {
       const run = await runAgainst(server, { profile, filter: [ID], seed: 4, runs: 10 });
       const s = run.scenarios.find((x) => x.id === ID)!;

@@ -20,7 +20,9 @@ interface Example {
 }
 
 describe('RFC 6749 / RFC 6750 error formats', async () => {
-  const { examples } = parse(await readFile(path.join(ROOT, 'specs', 'vectors', 'oauth-errors.yaml'), 'utf8')) as { examples: Example[] };
+  const { examples } = parse(await readFile(path.join(ROOT, 'specs', 'vectors', 'oauth-errors.yaml'), 'utf8')) as {
+    examples: Example[];
+  };
   const suite = await bundledSuite();
   const profile = loadProfileSync(REFERENCE_PROFILE);
   for (const ex of examples) {
@@ -30,9 +32,19 @@ describe('RFC 6749 / RFC 6750 error formats', async () => {
       expect(step?.expect, `${ex.scenario} step ${ex.step}`).toBeDefined();
       const scope = { profile };
       const messages = checkResponse(
-        { status: ex.response.status, headers: ex.response.headers, body: Buffer.from(ex.response.body), durationMs: 0 },
+        {
+          status: ex.response.status,
+          headers: ex.response.headers,
+          body: Buffer.from(ex.response.body),
+          durationMs: 0,
+        },
         step?.expect,
-        { requestUrl: 'https://127.0.0.1/x', baseUrl: 'https://127.0.0.1', optionalFields: [], render: (t) => renderTemplate(compileTemplate(t), scope) },
+        {
+          requestUrl: 'https://127.0.0.1/x',
+          baseUrl: 'https://127.0.0.1',
+          optionalFields: [],
+          render: (t) => renderTemplate(compileTemplate(t), scope),
+        },
       );
       if (ex.verdict === 'accept') expect(messages).toEqual([]);
       else expect(messages.length).toBeGreaterThan(0);

@@ -40,8 +40,18 @@ interface Reply {
   text: string;
 }
 
-async function send(method: Dispatcher.HttpMethod, url: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
-  const res = await request(url, { method, headers, dispatcher: url.startsWith('https:') ? agent : undefined, ...(body === undefined ? {} : { body }) });
+async function send(
+  method: Dispatcher.HttpMethod,
+  url: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Reply> {
+  const res = await request(url, {
+    method,
+    headers,
+    dispatcher: url.startsWith('https:') ? agent : undefined,
+    ...(body === undefined ? {} : { body }),
+  });
   return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
 }
 
@@ -58,25 +68,36 @@ describe('OAuth 1.0a with the oauth-1.0a library', () => {
 
   /** Signs with the library and returns the Authorization header. */
   function authorization(method: string, url: string, token?: OAuth.Token, data?: Record<string, string>): string {
-    return oauth.toHeader(oauth.authorize({ url, method, ...(data === undefined ? {} : { data }) }, token)).Authorization;
+    return oauth.toHeader(oauth.authorize({ url, method, ...(data === undefined ? {} : { data }) }, token))
+      .Authorization;
   }
 
   async function tokenCredentials(): Promise<OAuth.Token> {
     const temporaryUrl = `${base}/oauth1/request_token`;
-    const temporary = await send('POST', temporaryUrl, { authorization: authorization('POST', temporaryUrl, undefined, { oauth_callback: 'oob' }) });
+    const temporary = await send('POST', temporaryUrl, {
+      authorization: authorization('POST', temporaryUrl, undefined, { oauth_callback: 'oob' }),
+    });
     expect([temporary.status, temporary.headers['content-type']]).toEqual([200, FORM]);
     const t = form(temporary.text);
     expect(t.oauth_callback_confirmed).toBe('true');
 
-    const approval = await send('GET', `${base}/oauth1/authorize?oauth_token=${encodeURIComponent(t.oauth_token ?? '')}`, { authorization: basicHeader(OWNER.user, OWNER.password) });
+    const approval = await send(
+      'GET',
+      `${base}/oauth1/authorize?oauth_token=${encodeURIComponent(t.oauth_token ?? '')}`,
+      { authorization: basicHeader(OWNER.user, OWNER.password) },
+    );
     expect(approval.status).toBe(200);
     const verifier = form(approval.text).oauth_verifier ?? '';
 
     const tokenUrl = `${base}/oauth1/access_token`;
     const temporaryToken = { key: t.oauth_token ?? '', secret: t.oauth_token_secret ?? '' };
-    const exchanged = await send('POST', tokenUrl, { authorization: authorization('POST', tokenUrl, temporaryToken, { oauth_verifier: verifier }) });
+    const exchanged = await send('POST', tokenUrl, {
+      authorization: authorization('POST', tokenUrl, temporaryToken, { oauth_verifier: verifier }),
+    });
     expect(exchanged.status).toBe(200);
-    const again = await send('POST', tokenUrl, { authorization: authorization('POST', tokenUrl, temporaryToken, { oauth_verifier: verifier }) });
+    const again = await send('POST', tokenUrl, {
+      authorization: authorization('POST', tokenUrl, temporaryToken, { oauth_verifier: verifier }),
+    });
     expect(again.status).toBe(401);
     const c = form(exchanged.text);
     return { key: c.oauth_token ?? '', secret: c.oauth_token_secret ?? '' };
@@ -110,14 +131,21 @@ describe('OAuth 1.0a with the oauth-1.0a library', () => {
     const accepted = await send('POST', url, { authorization: header, 'content-type': FORM }, body);
     expect(accepted.status).toBe(200);
     const tamperedHeader = authorization('POST', url, undefined, { oauth_callback: 'oob', ...data });
-    const tampered = await send('POST', url, { authorization: tamperedHeader, 'content-type': FORM }, body.replace('read', 'write'));
+    const tampered = await send(
+      'POST',
+      url,
+      { authorization: tamperedHeader, 'content-type': FORM },
+      body.replace('read', 'write'),
+    );
     expect([tampered.status, tampered.headers['www-authenticate']]).toEqual([401, 'OAuth realm="conform"']);
   });
 
   it('refuses a tampered query, a replay, and plain HTTP', async () => {
     const token = await tokenCredentials();
     const signedUrl = `${base}${RECORDS}?amount=10`;
-    const tampered = await send('GET', `${base}${RECORDS}?amount=1000`, { authorization: authorization('GET', signedUrl, token) });
+    const tampered = await send('GET', `${base}${RECORDS}?amount=1000`, {
+      authorization: authorization('GET', signedUrl, token),
+    });
     expect([tampered.status, tampered.headers['www-authenticate']]).toEqual([401, 'OAuth realm="conform"']);
     const header = authorization('GET', signedUrl, token);
     expect((await send('GET', signedUrl, { authorization: header })).status).toBe(200);
@@ -134,8 +162,18 @@ describe('OAuth 2 client credentials (RFC 6749 §4.4) with plain undici', () => 
     return basicHeader(encode(id), encode(secret));
   }
 
-  async function tokenRequest(body: string, id = CLIENT.id, secret = CLIENT.secret, url = `${base}/oauth2/token`): Promise<Reply> {
-    return send('POST', url, { authorization: clientAuthorization(id, secret), 'content-type': FORM, accept: 'application/json' }, body);
+  async function tokenRequest(
+    body: string,
+    id = CLIENT.id,
+    secret = CLIENT.secret,
+    url = `${base}/oauth2/token`,
+  ): Promise<Reply> {
+    return send(
+      'POST',
+      url,
+      { authorization: clientAuthorization(id, secret), 'content-type': FORM, accept: 'application/json' },
+      body,
+    );
   }
 
   it('obtains a token and uses it as Bearer on the records', async () => {
@@ -151,15 +189,27 @@ describe('OAuth 2 client credentials (RFC 6749 §4.4) with plain undici', () => 
     const plain = await send('GET', `${server.url}${RECORDS}`, { authorization: `Bearer ${body.access_token}` });
     expect(plain.status).toBe(401);
 
-    const revoked = await send('POST', `${base}/oauth2/revoke`, { authorization: clientAuthorization(CLIENT.id, CLIENT.secret), 'content-type': FORM }, `token=${body.access_token}`);
+    const revoked = await send(
+      'POST',
+      `${base}/oauth2/revoke`,
+      { authorization: clientAuthorization(CLIENT.id, CLIENT.secret), 'content-type': FORM },
+      `token=${body.access_token}`,
+    );
     expect(revoked.status).toBe(200);
     const after = await send('GET', `${base}${RECORDS}`, { authorization: `Bearer ${body.access_token}` });
-    expect([after.status, after.headers['www-authenticate']]).toEqual([401, expect.stringMatching(/^Bearer realm="conform", error="invalid_token"/)]);
+    expect([after.status, after.headers['www-authenticate']]).toEqual([
+      401,
+      expect.stringMatching(/^Bearer realm="conform", error="invalid_token"/),
+    ]);
   });
 
   it('a wrong secret is 401 invalid_client with WWW-Authenticate', async () => {
     const res = await tokenRequest('grant_type=client_credentials', CLIENT.id, 'wrong');
-    expect([res.status, res.headers['www-authenticate'], res.headers['cache-control']]).toEqual([401, 'Basic realm="conform"', 'no-store']);
+    expect([res.status, res.headers['www-authenticate'], res.headers['cache-control']]).toEqual([
+      401,
+      'Basic realm="conform"',
+      'no-store',
+    ]);
     const body = JSON.parse(res.text) as { error: string; error_description?: string };
     expect(body.error).toBe('invalid_client');
     expect(typeof body.error_description).toBe('string');
@@ -167,8 +217,16 @@ describe('OAuth 2 client credentials (RFC 6749 §4.4) with plain undici', () => 
 
   it('a wrong grant is 400 unsupported_grant_type; plain HTTP is 400 invalid_request', async () => {
     const wrong = await tokenRequest('grant_type=password&username=alice&password=x');
-    expect([wrong.status, (JSON.parse(wrong.text) as { error: string }).error]).toEqual([400, 'unsupported_grant_type']);
-    const plain = await tokenRequest('grant_type=client_credentials', CLIENT.id, CLIENT.secret, `${server.url}/oauth2/token`);
+    expect([wrong.status, (JSON.parse(wrong.text) as { error: string }).error]).toEqual([
+      400,
+      'unsupported_grant_type',
+    ]);
+    const plain = await tokenRequest(
+      'grant_type=client_credentials',
+      CLIENT.id,
+      CLIENT.secret,
+      `${server.url}/oauth2/token`,
+    );
     expect([plain.status, (JSON.parse(plain.text) as { error: string }).error]).toEqual([400, 'invalid_request']);
   });
 });

@@ -32,7 +32,10 @@ const vitestSuite = defineConformSuite({
 describe('the out-of-band rule holds in all three entry points', () => {
   it('conform run skips it', async () => {
     await withReferenceServer({}, async (server) => {
-      const run = await runAgainst({ url: remote(server.url), httpsUrl: remote(server.httpsUrl!), certificate: server.certificate! }, { filter: [OOB], runs: 2 });
+      const run = await runAgainst(
+        { url: remote(server.url), httpsUrl: remote(server.httpsUrl!), certificate: server.certificate! },
+        { filter: [OOB], runs: 2 },
+      );
       const r = run.scenarios.find((s) => s.id === OOB)!;
       expect([r.status, r.reason]).toEqual(['skipped', expect.stringMatching(WANTED)]);
     });
@@ -44,12 +47,26 @@ describe('the out-of-band rule holds in all three entry points', () => {
       const side = (url: string, httpsUrl: string) => {
         const profile = { ...loaded, target: { ...loaded.target, http: url, https: httpsUrl } };
         const client = createHttpClient({ timeoutMs: 5000, ca: server.certificate! });
-        return { client, deps: { profile, bases: { primary: url, plain: url, tls: httpsUrl }, client, authenticator: createAuthenticator({ profile }) } };
+        return {
+          client,
+          deps: {
+            profile,
+            bases: { primary: url, plain: url, tls: httpsUrl },
+            client,
+            authenticator: createAuthenticator({ profile }),
+          },
+        };
       };
       const reference = side(server.url, server.httpsUrl!);
       const target = side(remote(server.url), remote(server.httpsUrl!));
       try {
-        const result = await runDiff(await bundledSuite(), reference.deps, target.deps, { seed: 3, runs: 2, filter: [OOB], version: 'test', embeddedReference: true });
+        const result = await runDiff(await bundledSuite(), reference.deps, target.deps, {
+          seed: 3,
+          runs: 2,
+          filter: [OOB],
+          version: 'test',
+          embeddedReference: true,
+        });
         const r = result.scenarios.find((s) => s.id === OOB)!;
         expect(r.status).toBe('skipped');
         expect(r.reason).toMatch(/^target profile: the target \(::ffff:7f00:1\) is not on loopback/);

@@ -20,8 +20,18 @@ function encodings(user: string, secret: string): string[] {
     secret,
     encodeURIComponent(secret),
     JSON.stringify(secret).slice(1, -1),
-    secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
-    secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+    secret
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;'),
+    secret
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;'),
     Buffer.from(secret).toString('base64'),
     Buffer.from(secret).toString('base64url'),
     Buffer.from(`${user}:${secret}`).toString('base64'),
@@ -31,7 +41,10 @@ function encodings(user: string, secret: string): string[] {
 }
 
 // Faults make scenarios fail, so failure transcripts (with their credential headers) and counterexamples are written.
-const reference = useReferenceServer({ users: USERS, faults: ['basic-case-insensitive', 'records-any-user', 'put-merge', 'no-www-authenticate'] });
+const reference = useReferenceServer({
+  users: USERS,
+  faults: ['basic-case-insensitive', 'records-any-user', 'put-merge', 'no-www-authenticate'],
+});
 let dir: string;
 let console: string;
 test.beforeAll(async ({ fileTempDir }) => {
@@ -42,27 +55,56 @@ test.beforeAll(async ({ fileTempDir }) => {
     `  http: ${server.url}`,
     `  https: ${server.httpsUrl}`,
     'users:',
-    ...USERS.flatMap((u) => [`  - name: ${u.name}`, `    password: ${JSON.stringify(u.password)}`, `    secret: ${JSON.stringify(u.secret)}`]),
+    ...USERS.flatMap((u) => [
+      `  - name: ${u.name}`,
+      `    password: ${JSON.stringify(u.password)}`,
+      `    secret: ${JSON.stringify(u.secret)}`,
+    ]),
     'articles: { item: "/articles/{id}", aliases: ["/article/{id}"], writeAuth: true, deletable: true, optionalFields: [summary] }',
     'protected: [{ path: / }, { path: "/users/{user}/financialrecords", ownerOnly: true }]',
     'auth: { schemes: [basic, hmac, hmac-nonce], window: 600, bodyHash: true, nonceScope: user }',
   ].join('\n');
   await writeFile(path.join(dir, 'markers.yaml'), profile);
   await writeFile(path.join(dir, 'ca.pem'), server.certificate ?? '');
-  const r = await runCli(dir, ['run', '--target', server.url, '--profile', 'markers.yaml', '--ca', 'ca.pem', '--runs', '5', '--seed', '3', '--report-dir', 'out'], { GITHUB_STEP_SUMMARY: path.join(dir, 'out', 'step-summary.md') });
+  const r = await runCli(
+    dir,
+    [
+      'run',
+      '--target',
+      server.url,
+      '--profile',
+      'markers.yaml',
+      '--ca',
+      'ca.pem',
+      '--runs',
+      '5',
+      '--seed',
+      '3',
+      '--report-dir',
+      'out',
+    ],
+    { GITHUB_STEP_SUMMARY: path.join(dir, 'out', 'step-summary.md') },
+  );
   console = r.out + r.err;
   expect(r.code, console).toBe(1);
 });
 
 describe('redaction', () => {
   it('the run produced failures with credentials in their transcripts (so the check means something)', async () => {
-    const report = JSON.parse(await readFile(path.join(dir, 'out', 'report.json'), 'utf8')) as { scenarios: Array<{ status: string; transcript?: Array<{ request: { headers: Record<string, string | string[]> } }> }> };
+    const report = JSON.parse(await readFile(path.join(dir, 'out', 'report.json'), 'utf8')) as {
+      scenarios: Array<{
+        status: string;
+        transcript?: Array<{ request: { headers: Record<string, string | string[]> } }>;
+      }>;
+    };
     const failed = report.scenarios.filter((s) => s.status === 'failed');
     expect(failed.length).toBeGreaterThan(3);
     // A repeated field (specs/auth/credentials.yaml) is a list of lines: each is masked on its own.
     const credentialHeaders = failed
       .flatMap((s) => s.transcript ?? [])
-      .flatMap((x) => Object.entries(x.request.headers).flatMap(([k, v]) => [v].flat().map((line) => [k, line] as const)))
+      .flatMap((x) =>
+        Object.entries(x.request.headers).flatMap(([k, v]) => [v].flat().map((line) => [k, line] as const)),
+      )
       .filter(([k]) => /^(authorization|authentication)$/i.test(k));
     expect(credentialHeaders.length).toBeGreaterThan(0);
     // The scheme word is kept when there is one; a junk line without one (specs/auth/credentials.yaml) is masked whole.
@@ -73,7 +115,12 @@ describe('redaction', () => {
   it('no file and no console line holds any marker in any encoding, nor a credential header value', async () => {
     const files = (await readdir(path.join(dir, 'out'))).filter((f) => !f.endsWith('.tmp'));
     expect(files.sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'step-summary.md', 'summary.md']);
-    const texts: Array<[string, string]> = [['console', console], ...(await Promise.all(files.map(async (f) => [f, await readFile(path.join(dir, 'out', f), 'utf8')] as [string, string])))];
+    const texts: Array<[string, string]> = [
+      ['console', console],
+      ...(await Promise.all(
+        files.map(async (f) => [f, await readFile(path.join(dir, 'out', f), 'utf8')] as [string, string]),
+      )),
+    ];
     const needles = USERS.flatMap((u) => [...encodings(u.name, u.password), ...encodings(u.name, u.secret)]);
     for (const [name, text] of texts) {
       for (const needle of needles) expect(text.includes(needle), `${name} contains ${needle}`).toBe(false);

@@ -19,18 +19,31 @@ interface Answer {
   body: string;
 }
 
-async function send(base: string, method: string, target: string, headers: Record<string, string> = {}, body?: string, ca?: string): Promise<Answer> {
+async function send(
+  base: string,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: string,
+  ca?: string,
+): Promise<Answer> {
   const { Agent } = await import('undici');
   const dispatcher = ca === undefined ? undefined : new Agent({ connect: { ca } });
   try {
-    const res = await request(base + target, { method: method as 'GET', headers, ...(body === undefined ? {} : { body }), ...(dispatcher ? { dispatcher } : {}) });
+    const res = await request(base + target, {
+      method: method as 'GET',
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(dispatcher ? { dispatcher } : {}),
+    });
     return { status: res.statusCode, body: await res.body.text() };
   } finally {
     await dispatcher?.close();
   }
 }
 
-const article = (title: string, price = '1.50') => `<article><title>${title}</title><price currency="eur">${price}</price></article>`;
+const article = (title: string, price = '1.50') =>
+  `<article><title>${title}</title><price currency="eur">${price}</price></article>`;
 
 describe.skipIf(missing !== undefined)(`shared store on redis-server${missing ? ` (skipped: ${missing})` : ''}`, () => {
   let redis: RedisServer;
@@ -41,7 +54,10 @@ describe.skipIf(missing !== undefined)(`shared store on redis-server${missing ? 
     await redis?.close();
   });
 
-  const pair = async (startReference: (o: object) => Promise<RunningServer>, prefix: string): Promise<[RunningServer, RunningServer]> => [
+  const pair = async (
+    startReference: (o: object) => Promise<RunningServer>,
+    prefix: string,
+  ): Promise<[RunningServer, RunningServer]> => [
     await startReference({ redis: { url: redis.url, prefix, instance: 1 } }),
     await startReference({ redis: { url: redis.url, prefix, instance: 2 } }),
   ];
@@ -54,20 +70,27 @@ describe.skipIf(missing !== undefined)(`shared store on redis-server${missing ? 
     expect((await send(b.url, 'GET', records, headers)).status).toBe(401);
     expect((await send(a.url, 'GET', records, headers)).status).toBe(401);
     const once = signedHeaders({ method: 'GET', target: records });
-    const answers = await Promise.all(Array.from({ length: 16 }, (_, k) => send(k % 2 === 0 ? a.url : b.url, 'GET', records, once)));
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, k) => send(k % 2 === 0 ? a.url : b.url, 'GET', records, once)),
+    );
     expect(answers.filter((x) => x.status === 200)).toHaveLength(1);
     expect(answers.every((x) => x.status === 200 || x.status === 401)).toBe(true);
   });
 
-  it('shares articles: written on one, read, replaced and deleted on the other; concurrent replaces never mix', async ({ startReference }) => {
+  it('shares articles: written on one, read, replaced and deleted on the other; concurrent replaces never mix', async ({
+    startReference,
+  }) => {
     const [a, b] = await pair(startReference, 'articles');
     const path = '/articles/shared-1';
-    const put = (base: string, body: string) => send(base, 'PUT', path, signedHeaders({ method: 'PUT', target: path, body }), body);
+    const put = (base: string, body: string) =>
+      send(base, 'PUT', path, signedHeaders({ method: 'PUT', target: path, body }), body);
     expect((await put(a.url, article('one'))).status).toBe(201);
     expect((await send(b.url, 'GET', path)).body).toContain('<title>one</title>');
     expect((await put(b.url, article('two', '2.00'))).status).toBe(200);
     expect((await send(a.url, 'GET', path)).body).toContain('<title>two</title>');
-    const writes = await Promise.all(Array.from({ length: 12 }, (_, k) => put(k % 2 === 0 ? a.url : b.url, article(`w${k}`, `${k}.25`))));
+    const writes = await Promise.all(
+      Array.from({ length: 12 }, (_, k) => put(k % 2 === 0 ? a.url : b.url, article(`w${k}`, `${k}.25`))),
+    );
     expect(writes.every((w) => w.status === 200)).toBe(true);
     const now = (await send(a.url, 'GET', path)).body;
     const k = /<title>w(\d+)<\/title>/.exec(now)?.[1];
@@ -76,20 +99,31 @@ describe.skipIf(missing !== undefined)(`shared store on redis-server${missing ? 
     expect((await send(a.url, 'GET', path)).status).toBe(404);
   });
 
-  it('shares OAuth 2 tokens: issued on one, used on the other; revoked on one, refused on both', async ({ startReference }) => {
+  it('shares OAuth 2 tokens: issued on one, used on the other; revoked on one, refused on both', async ({
+    startReference,
+  }) => {
     const [a, b] = await pair(startReference, 'tokens');
     const ca = a.certificate;
-    const client = { authorization: `Basic ${Buffer.from('reporting:rep-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' };
+    const client = {
+      authorization: `Basic ${Buffer.from('reporting:rep-secret').toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    };
     const issued = await send(a.httpsUrl!, 'POST', '/oauth2/token', client, 'grant_type=client_credentials', ca);
     expect(issued.status, issued.body).toBe(200);
     const token = (JSON.parse(issued.body) as { access_token: string }).access_token;
     const bearer = { authorization: `Bearer ${token}` };
-    expect((await send(b.httpsUrl!, 'GET', '/users/alice/financialrecords', bearer, undefined, b.certificate)).status).toBe(200);
-    expect((await send(b.httpsUrl!, 'POST', '/oauth2/revoke', client, `token=${token}`, b.certificate)).status).toBe(200);
+    expect(
+      (await send(b.httpsUrl!, 'GET', '/users/alice/financialrecords', bearer, undefined, b.certificate)).status,
+    ).toBe(200);
+    expect((await send(b.httpsUrl!, 'POST', '/oauth2/revoke', client, `token=${token}`, b.certificate)).status).toBe(
+      200,
+    );
     expect((await send(a.httpsUrl!, 'GET', '/users/alice/financialrecords', bearer, undefined, ca)).status).toBe(401);
   });
 
-  it('answers 503 and stores nothing while Redis is down, and serves again once it is back', async ({ startReference }) => {
+  it('answers 503 and stores nothing while Redis is down, and serves again once it is back', async ({
+    startReference,
+  }) => {
     const own = await startRedis();
     try {
       const server = await startReference({ redis: { url: own.url, prefix: 'down', timeoutMs: 500 } });
@@ -106,7 +140,9 @@ describe.skipIf(missing !== undefined)(`shared store on redis-server${missing ? 
           if (status !== 404) await new Promise((r) => setTimeout(r, 100));
         }
         expect(status).toBe(404);
-        expect((await send(server.url, 'PUT', path, signedHeaders({ method: 'PUT', target: path, body }), body)).status).toBe(201);
+        expect(
+          (await send(server.url, 'PUT', path, signedHeaders({ method: 'PUT', target: path, body }), body)).status,
+        ).toBe(201);
       } finally {
         await back.close();
       }

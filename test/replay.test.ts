@@ -13,12 +13,18 @@ describe('replaying a counterexample', () => {
     expect(ce?.path).toMatch(/^\d+(:\d+)*$/);
     expect(failed?.runs).toBeGreaterThan(1);
 
-    const replay = await runAgainst(reference().url, { filter: ['articles/put-replace'], seed: 99, replayPath: ce!.path });
+    const replay = await runAgainst(reference().url, {
+      filter: ['articles/put-replace'],
+      seed: 99,
+      replayPath: ce!.path,
+    });
     const again = replay.scenarios.find((s) => s.id === 'articles/put-replace');
     expect(again?.status).toBe('failed');
     expect(again?.counterexample?.values).toEqual(ce?.values);
     expect(again?.runs).toBe(1);
-    expect(again?.failure?.messages.map((m) => m.replace(/\/articles\/\S+:/, '/articles/ID:'))).toEqual(failed?.failure?.messages.map((m) => m.replace(/\/articles\/\S+:/, '/articles/ID:')));
+    expect(again?.failure?.messages.map((m) => m.replace(/\/articles\/\S+:/, '/articles/ID:'))).toEqual(
+      failed?.failure?.messages.map((m) => m.replace(/\/articles\/\S+:/, '/articles/ID:')),
+    );
   });
 
   it('the same seed without a path reproduces the same run', async () => {

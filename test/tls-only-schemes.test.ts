@@ -9,7 +9,14 @@ import type { VariantName } from '../reference-server/src/index.js';
 import { it } from './fixtures.js';
 import { byStatus, REFERENCE_PROFILE, runAgainst, useReferenceServer } from './helpers.js';
 
-const WRITES = ['articles/post-create', 'articles/put-create', 'articles/put-replace', 'options/item-allow', 'articles/delete-removes', 'auth/options-allow-depends-on-auth'];
+const WRITES = [
+  'articles/post-create',
+  'articles/put-create',
+  'articles/put-replace',
+  'options/item-allow',
+  'articles/delete-removes',
+  'auth/options-allow-depends-on-auth',
+];
 
 describe.each<VariantName>(['basic-only', 'oauth-only'])('%s, plain and TLS listeners both open', (variant) => {
   const server = useReferenceServer({ variants: [variant] });
@@ -30,24 +37,41 @@ describe.each<VariantName>(['basic-only', 'oauth-only'])('%s, plain and TLS list
     const hmac = run.scenarios.find((x) => x.id === 'auth/hmac-accepted')!;
     expect(hmac.status).toBe('skipped');
     expect(hmac.reason).toMatch(/^profile lacks auth\.schemes/);
-    for (const id of ['auth/records-owner-only', 'auth/stateless-connection', 'auth/stateless-cookie']) expect(s['passed'], id).toContain(id);
+    for (const id of ['auth/records-owner-only', 'auth/stateless-connection', 'auth/stateless-cookie'])
+      expect(s['passed'], id).toContain(id);
   });
 
-  it.runIf(variant === 'oauth-only')('with OAuth 1 alone, writes use token credentials obtained through the three legs', async () => {
-    const loaded = loadVariantProfile(REFERENCE_PROFILE, [variant]);
-    const profile = { ...loaded, auth: { ...loaded.auth, schemes: ['oauth1' as const], tlsOnly: ['oauth1' as const] } };
-    const run = await runAgainst(server(), { profile, seed: 3, runs: 2, filter: ['articles/', 'options/item-allow'] });
-    const s = byStatus(run);
-    expect(s['errored']).toEqual([]);
-    expect(s['failed']).toEqual([]);
-    expect(s['passed']).toContain('articles/post-create');
-    const post = run.scenarios.find((x) => x.id === 'articles/post-create')!;
-    expect(post.transcript.find((x) => x.request.method === 'POST' && x.request.url.endsWith('/articles'))?.request.headers['authorization']).toMatch(/^OAuth|\*/);
-  });
+  it.runIf(variant === 'oauth-only')(
+    'with OAuth 1 alone, writes use token credentials obtained through the three legs',
+    async () => {
+      const loaded = loadVariantProfile(REFERENCE_PROFILE, [variant]);
+      const profile = {
+        ...loaded,
+        auth: { ...loaded.auth, schemes: ['oauth1' as const], tlsOnly: ['oauth1' as const] },
+      };
+      const run = await runAgainst(server(), {
+        profile,
+        seed: 3,
+        runs: 2,
+        filter: ['articles/', 'options/item-allow'],
+      });
+      const s = byStatus(run);
+      expect(s['errored']).toEqual([]);
+      expect(s['failed']).toEqual([]);
+      expect(s['passed']).toContain('articles/post-create');
+      const post = run.scenarios.find((x) => x.id === 'articles/post-create')!;
+      expect(
+        post.transcript.find((x) => x.request.method === 'POST' && x.request.url.endsWith('/articles'))?.request
+          .headers['authorization'],
+      ).toMatch(/^OAuth|\*/);
+    },
+  );
 });
 
 describe('basic-only with a server that remembers the connection (connection-remembers)', () => {
-  it('auth/stateless-connection sends its request without credentials on the TLS connection that authenticated, and fails', async ({ startReference }) => {
+  it('auth/stateless-connection sends its request without credentials on the TLS connection that authenticated, and fails', async ({
+    startReference,
+  }) => {
     const server = await startReference({ variants: ['basic-only'], faults: ['connection-remembers'] });
     const profile = loadVariantProfile(REFERENCE_PROFILE, ['basic-only']);
     const run = await runAgainst(server, { profile, seed: 3, filter: ['auth/stateless-connection'] });

@@ -49,10 +49,18 @@ describe('a variant judged without its profile keys is misjudged (the keys are w
   // Before articles.bounds, the harness drew prices with up to four fraction digits and titles of up to 40
   // graphemes (often beyond 64 code points) for every target: a correct server storing cents, or bounding titles,
   // failed the round-trip scenarios. Judged with a profile declaring wider bounds than it has, it still does.
-  it.each(['price-two-decimals', 'title-bounded'] as const)('%s judged with the reference profile (four fraction digits, 200-code-point titles) fails the round trip', async (variant) => {
-    await withReferenceServer({ variants: [variant] }, async (server) => {
-      const run = await runAgainst(server, { profile: loadVariantProfile(REFERENCE_PROFILE, []), seed: SEED, runs: 30, filter: ['articles/put-create-roundtrip'] });
-      expect(run.scenarios.find((s) => s.id === 'articles/put-create-roundtrip')?.status).toBe('failed');
-    });
-  });
+  it.each(['price-two-decimals', 'title-bounded'] as const)(
+    '%s judged with the reference profile (four fraction digits, 200-code-point titles) fails the round trip',
+    async (variant) => {
+      await withReferenceServer({ variants: [variant] }, async (server) => {
+        const run = await runAgainst(server, {
+          profile: loadVariantProfile(REFERENCE_PROFILE, []),
+          seed: SEED,
+          runs: 30,
+          filter: ['articles/put-create-roundtrip'],
+        });
+        expect(run.scenarios.find((s) => s.id === 'articles/put-create-roundtrip')?.status).toBe('failed');
+      });
+    },
+  );
 });

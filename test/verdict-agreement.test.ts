@@ -14,7 +14,19 @@ import { scenarioVerdict, failsRun, runVerdict } from '../harness/src/runner/ver
 import type { Level } from '../harness/src/suite/types.js';
 
 function result(id: string, status: ScenarioStatus, level: Level, baselined: boolean): ScenarioResult {
-  const base = { id, title: id, file: 'specs/x.yaml', line: 1, rules: [`r-${id}`], level, tags: [], requests: 1, runs: 1, durationMs: 1, transcript: [] };
+  const base = {
+    id,
+    title: id,
+    file: 'specs/x.yaml',
+    line: 1,
+    rules: [`r-${id}`],
+    level,
+    tags: [],
+    requests: 1,
+    runs: 1,
+    durationMs: 1,
+    transcript: [],
+  };
   const reason = `${status} because`;
   switch (status) {
     case 'passed':
@@ -33,17 +45,38 @@ function runOf(subject: ScenarioResult, strict: boolean): RunResult {
   const scenarios = [result('anchor', 'passed', 'MUST', false), subject];
   const count = (s: ScenarioStatus) => scenarios.filter((x) => x.status === s).length;
   return {
-    schemaVersion: 1, tool: { name: 'conform', version: 'test' }, target: 'http://127.0.0.1:1', profile: 'p.yaml', seed: 1, runs: 1,
-    startedAt: '2026-11-23T00:00:00.000Z', durationMs: 1,
-    summary: { total: 2, passed: count('passed'), failed: count('failed'), errored: count('errored'), skipped: count('skipped') },
+    schemaVersion: 1,
+    tool: { name: 'conform', version: 'test' },
+    target: 'http://127.0.0.1:1',
+    profile: 'p.yaml',
+    seed: 1,
+    runs: 1,
+    startedAt: '2026-11-23T00:00:00.000Z',
+    durationMs: 1,
+    summary: {
+      total: 2,
+      passed: count('passed'),
+      failed: count('failed'),
+      errored: count('errored'),
+      skipped: count('skipped'),
+    },
     scenarios,
-    rules: scenarios.map((s) => ({ id: s.rules[0]!, section: '4.1', level: s.level, text: 't', status: s.status === 'failed' ? 'failed' : s.status, scenarios: [s.id] })),
+    rules: scenarios.map((s) => ({
+      id: s.rules[0]!,
+      section: '4.1',
+      level: s.level,
+      text: 't',
+      status: s.status === 'failed' ? 'failed' : s.status,
+      scenarios: [s.id],
+    })),
     options: { filter: [], strict, timeoutMs: 1 },
   };
 }
 
 const rows = (['failed', 'errored', 'passed', 'skipped'] as const).flatMap((status) =>
-  (['MUST', 'SHOULD', 'MAY'] as const).flatMap((level) => [false, true].flatMap((strict) => [false, true].map((baselined) => ({ status, level, strict, baselined })))),
+  (['MUST', 'SHOULD', 'MAY'] as const).flatMap((level) =>
+    [false, true].flatMap((strict) => [false, true].map((baselined) => ({ status, level, strict, baselined }))),
+  ),
 );
 
 describe('every reporter agrees with the exit code', () => {
@@ -72,7 +105,9 @@ describe('every reporter agrees with the exit code', () => {
 
     const html = renderHtml(run);
     expect(html).toContain(`data-verdict="${fails ? 'FAIL' : 'PASS'}" data-exit-code="${fails ? 1 : 0}"`);
-    expect(html).toContain(`data-id="subject" data-status="${status}" data-level="${level}" data-group="${verdict}" data-verdict="${verdict}"`);
+    expect(html).toContain(
+      `data-id="subject" data-status="${status}" data-level="${level}" data-group="${verdict}" data-verdict="${verdict}"`,
+    );
 
     let printed = '';
     const reporter = createConsoleReporter({ write: (t) => (printed += t), color: false, strict });

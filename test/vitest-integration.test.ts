@@ -52,7 +52,14 @@ interface JsonReport {
   numPassedTests: number;
   testResults: Array<{
     name: string;
-    assertionResults: Array<{ title: string; fullName: string; ancestorTitles: string[]; status: string; failureMessages: string[]; meta: { conform?: ConformTaskMeta } }>;
+    assertionResults: Array<{
+      title: string;
+      fullName: string;
+      ancestorTitles: string[];
+      status: string;
+      failureMessages: string[];
+      meta: { conform?: ConformTaskMeta };
+    }>;
   }>;
 }
 
@@ -64,17 +71,39 @@ const FIXTURE_CONFIG = path.join('test', 'fixtures', 'vitest', 'vitest.config.ts
  * Runs a child vitest on the fixture with the default and JSON reporters (the JSON one to a file in `dir`); bounded
  * by a timeout, its servers closed by the suites' afterAll.
  */
-async function childVitest(dir: string, args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; report: JsonReport; output: string }> {
+async function childVitest(
+  dir: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number; report: JsonReport; output: string }> {
   const outputFile = path.join(dir, 'report.json');
   // The child must not inherit this worker's vitest state nor a CONFORM_* setting of whoever runs npm test.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORM_')));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORM_')),
+  );
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve, reject) => {
     execFile(
       process.execPath,
-      [VITEST, 'run', '--config', FIXTURE_CONFIG, ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`],
-      { cwd: ROOT, env: { ...env, ...extraEnv, NO_COLOR: '1' }, timeout: 120_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
+      [
+        VITEST,
+        'run',
+        '--config',
+        FIXTURE_CONFIG,
+        ...args,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${outputFile}`,
+      ],
+      {
+        cwd: ROOT,
+        env: { ...env, ...extraEnv, NO_COLOR: '1' },
+        timeout: 120_000,
+        killSignal: 'SIGKILL',
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (err, stdout, stderr) => {
-        if (err && typeof err.code !== 'number') reject(new Error(`child vitest did not finish: ${err.message}\n${stdout}${stderr}`));
+        if (err && typeof err.code !== 'number')
+          reject(new Error(`child vitest did not finish: ${err.message}\n${stdout}${stderr}`));
         else resolve({ code: err ? (err.code as number) : 0, output: `${stdout}\n${stderr}` });
       },
     );
@@ -123,7 +152,9 @@ function shellWords(line: string): string[] {
 describe('a failing scenario surfaces in vitest (child vitest, JSON reporter)', () => {
   let firstRun: Awaited<ReturnType<typeof childVitest>> | undefined;
 
-  it('MUST failure fails its test with the reason, counterexample and replay; others pass or skip with a reason', async ({ tempDir }) => {
+  it('MUST failure fails its test with the reason, counterexample and replay; others pass or skip with a reason', async ({
+    tempDir,
+  }) => {
     firstRun = await childVitest(tempDir, [FIXTURE]);
     const { code, report } = firstRun;
     expect(code).toBe(1);
@@ -136,7 +167,13 @@ describe('a failing scenario surfaces in vitest (child vitest, JSON reporter)', 
     expect(message).toMatch(/seed +11 \(scenario seed \d+, fast-check path "[\d:]+"\)/);
     expect(message).toContain(`replay         CONFORM_REPLAY=articles/post-create=`);
     expect(message).toContain(`npx vitest run ${FIXTURE} -t 'articles/post-create \\['`);
-    expect(create.meta.conform).toMatchObject({ id: 'articles/post-create', level: 'MUST', status: 'failed', seed: 11, reason: 'POST /articles: expected status 201, got 200' });
+    expect(create.meta.conform).toMatchObject({
+      id: 'articles/post-create',
+      level: 'MUST',
+      status: 'failed',
+      seed: 11,
+      reason: 'POST /articles: expected status 201, got 200',
+    });
 
     for (const id of ['articles/put-create', 'articles/put-create-roundtrip']) {
       const passed = find(report, 'post-200', id);
@@ -164,9 +201,14 @@ describe('a failing scenario surfaces in vitest (child vitest, JSON reporter)', 
   it('the printed replay command reruns just that scenario and reproduces the counterexample', async ({ tempDir }) => {
     if (!firstRun) throw new Error('needs the previous test');
     const create = find(firstRun.report, 'post-200', 'articles/post-create');
-    const line = create.failureMessages.join('\n').split('\n').find((l) => l.trimStart().startsWith('replay '));
+    const line = create.failureMessages
+      .join('\n')
+      .split('\n')
+      .find((l) => l.trimStart().startsWith('replay '));
     const words = shellWords(line!.trim().replace(/^replay\s+/, ''));
-    const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+    const env = Object.fromEntries(
+      words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+    );
     const command = words.filter((w) => !/^[A-Z_]+=/.test(w));
     expect(command.slice(0, 3)).toEqual(['npx', 'vitest', 'run']);
     expect(Object.keys(env)).toEqual(['CONFORM_REPLAY']);
@@ -174,11 +216,15 @@ describe('a failing scenario surfaces in vitest (child vitest, JSON reporter)', 
     const { code, report } = await childVitest(tempDir, command.slice(3), env);
     expect(code).toBe(1);
     const all = report.testResults.flatMap((f) => f.assertionResults);
-    expect(all.filter((a) => a.status !== 'skipped').map((a) => a.title.split(' ')[0])).toEqual(['articles/post-create']);
+    expect(all.filter((a) => a.status !== 'skipped').map((a) => a.title.split(' ')[0])).toEqual([
+      'articles/post-create',
+    ]);
     const again = find(report, 'post-200', 'articles/post-create');
     expect(again.status).toBe('failed');
     expect(again.meta.conform?.reason).toBe(create.meta.conform?.reason);
     expect(again.meta.conform?.counterexamplePath).toBe(create.meta.conform?.counterexamplePath);
-    expect(again.failureMessages.join('\n')).toContain(`counterexample ${create.failureMessages.join('\n').match(/counterexample (\{.*\}) \(/)![1]}`);
+    expect(again.failureMessages.join('\n')).toContain(
+      `counterexample ${create.failureMessages.join('\n').match(/counterexample (\{.*\}) \(/)![1]}`,
+    );
   }, 150_000);
 });

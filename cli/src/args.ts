@@ -4,7 +4,11 @@ import { ConformError } from '../../harness/src/errors.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** Strict argv parsing: an unknown option or a missing value is a usage error (exit 2). */
-export function parse<O extends Options>(argv: string[], options: O, allowPositionals = false): ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>> {
+export function parse<O extends Options>(
+  argv: string[],
+  options: O,
+  allowPositionals = false,
+): ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>> {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (err) {
@@ -16,13 +20,17 @@ export function intOption(value: string | undefined, name: string, min: number, 
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value)) throw new ConformError('CONFORM_USAGE', `--${name} expects an integer, got "${value}"`);
   const n = Number(value);
-  if (n < min || n > max) throw new ConformError('CONFORM_USAGE', `--${name} must be between ${min} and ${max}, got ${n}`);
+  if (n < min || n > max)
+    throw new ConformError('CONFORM_USAGE', `--${name} must be between ${min} and ${max}, got ${n}`);
   return n;
 }
 
 /** Repeatable options also accept comma-separated lists. */
 export function listOption(values: string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 /** Fault names for the reference server, as a usage error when one is unknown. */

@@ -9,7 +9,11 @@ import type { ResolvedProfile } from '../../harness/src/profile/schema.js';
 export const EMBEDDED_TOKEN_TTL = 2;
 
 /** The profile with the embedded server's URLs and token lifetime (`ttl`, seconds). */
-export function embeddedProfile(profile: ResolvedProfile, server: { url: string; httpsUrl?: string }, ttl = EMBEDDED_TOKEN_TTL): ResolvedProfile {
+export function embeddedProfile(
+  profile: ResolvedProfile,
+  server: { url: string; httpsUrl?: string },
+  ttl = EMBEDDED_TOKEN_TTL,
+): ResolvedProfile {
   const oauth2 = profile.auth.oauth2 ? { oauth2: { ...profile.auth.oauth2, ttl } } : {};
   return {
     ...profile,

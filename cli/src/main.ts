@@ -60,8 +60,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (err) {
     const code = exitCodeForError(err);
     if (err instanceof InvalidFileError) io.stderr.write(`${err.message}\n`);
-    else if (err instanceof ConformError && err.code !== 'CONFORM_INTERNAL') io.stderr.write(`conform ${command}: ${err.message}\n`);
-    else io.stderr.write(`conform ${command}: internal error (a bug in conform, please report it): ${(err as Error).stack ?? String(err)}\n`);
+    else if (err instanceof ConformError && err.code !== 'CONFORM_INTERNAL')
+      io.stderr.write(`conform ${command}: ${err.message}\n`);
+    else
+      io.stderr.write(
+        `conform ${command}: internal error (a bug in conform, please report it): ${(err as Error).stack ?? String(err)}\n`,
+      );
     return code;
   }
 }

@@ -14,7 +14,12 @@ export async function writeAtomic(file: string, text: string): Promise<void> {
 }
 
 /** Writes `report.json` and every other selected file reporter; returns the paths written (relative to cwd). */
-export async function writeReports(run: RunResult, reporters: readonly string[], dir: string, io: CliIo): Promise<string[]> {
+export async function writeReports(
+  run: RunResult,
+  reporters: readonly string[],
+  dir: string,
+  io: CliIo,
+): Promise<string[]> {
   const written: string[] = [];
   for (const name of new Set(['json', ...reporters.filter((r) => r !== 'console')])) {
     const reporter = FILE_REPORTERS[name];

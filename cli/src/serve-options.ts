@@ -5,7 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConformError } from '../../harness/src/errors.js';
-import { PREFIX_PATTERN, isClusterFault, parseFaultNames, parseVariantNames } from '../../reference-server/src/index.js';
+import {
+  PREFIX_PATTERN,
+  isClusterFault,
+  parseFaultNames,
+  parseVariantNames,
+} from '../../reference-server/src/index.js';
 import { faultList, intOption, type parse } from './args.js';
 import type { CliIo } from './io.js';
 
@@ -81,13 +86,26 @@ export interface ClusterSettings {
 export async function serveSettings(values: ServeValues, io: CliIo): Promise<ServeSettings> {
   const faults = parseFaultNames(faultList(values.fault, parseFaultNames));
   const variants = parseVariantNames(faultList(values.variant, parseVariantNames));
-  if ((values.cert === undefined) !== (values.key === undefined)) throw new ConformError('CONFORM_USAGE', '--cert and --key go together');
-  const readPem = async (file: string) => readFile(path.resolve(io.cwd, file), 'utf8').catch((err: Error) => {
-    throw new ConformError('CONFORM_USAGE', `cannot read ${file}: ${err.message}`);
-  });
-  const tls = values.cert !== undefined && values.key !== undefined ? { cert: await readPem(values.cert), key: await readPem(values.key) } : undefined;
-  const bodyHash = values['body-hash'] === undefined ? undefined : values['body-hash'] === 'on' ? true : values['body-hash'] === 'off' ? false : undefined;
-  if (values['body-hash'] !== undefined && bodyHash === undefined) throw new ConformError('CONFORM_USAGE', '--body-hash takes on or off');
+  if ((values.cert === undefined) !== (values.key === undefined))
+    throw new ConformError('CONFORM_USAGE', '--cert and --key go together');
+  const readPem = async (file: string) =>
+    readFile(path.resolve(io.cwd, file), 'utf8').catch((err: Error) => {
+      throw new ConformError('CONFORM_USAGE', `cannot read ${file}: ${err.message}`);
+    });
+  const tls =
+    values.cert !== undefined && values.key !== undefined
+      ? { cert: await readPem(values.cert), key: await readPem(values.key) }
+      : undefined;
+  const bodyHash =
+    values['body-hash'] === undefined
+      ? undefined
+      : values['body-hash'] === 'on'
+        ? true
+        : values['body-hash'] === 'off'
+          ? false
+          : undefined;
+  if (values['body-hash'] !== undefined && bodyHash === undefined)
+    throw new ConformError('CONFORM_USAGE', '--body-hash takes on or off');
   const numbers = {
     maxBodyBytes: intOption(values['max-body'], 'max-body', 1, 1024 ** 3),
     maxArticles: intOption(values['max-articles'], 'max-articles', 1, 100_000_000),
@@ -99,7 +117,12 @@ export async function serveSettings(values: ServeValues, io: CliIo): Promise<Ser
     keepAliveTimeoutMs: intOption(values['keep-alive-timeout'], 'keep-alive-timeout', 100, 3_600_000),
     handshakeTimeoutMs: intOption(values['handshake-timeout'], 'handshake-timeout', 100, 3_600_000),
     maxConnections: intOption(values['max-connections'], 'max-connections', 1, 1_000_000),
-    maxConnectionsPerClient: intOption(values['max-connections-per-client'], 'max-connections-per-client', 1, 1_000_000),
+    maxConnectionsPerClient: intOption(
+      values['max-connections-per-client'],
+      'max-connections-per-client',
+      1,
+      1_000_000,
+    ),
     window: intOption(values.window, 'window', 1, 10 * 365 * 86_400),
     tokenTtl: intOption(values['token-ttl'], 'token-ttl', 1, 365 * 86_400),
   };
@@ -124,14 +147,25 @@ export function clusterSettings(values: ServeValues, faults: readonly string[]):
   const instances = intOption(values.instances, 'instances', 1, 32) ?? 1;
   const clusterFaults = faults.filter(isClusterFault);
   const redisUrl = values.redis;
-  if (redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(redisUrl)) throw new ConformError('CONFORM_USAGE', '--redis expects a redis:// or rediss:// URL');
-  if (values['redis-prefix'] !== undefined && redisUrl === undefined) throw new ConformError('CONFORM_USAGE', '--redis-prefix needs --redis URL');
-  if (values['redis-prefix'] !== undefined && !PREFIX_PATTERN.test(values['redis-prefix'])) throw new ConformError('CONFORM_USAGE', '--redis-prefix is 1 to 64 letters, digits or . _ : -');
+  if (redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(redisUrl))
+    throw new ConformError('CONFORM_USAGE', '--redis expects a redis:// or rediss:// URL');
+  if (values['redis-prefix'] !== undefined && redisUrl === undefined)
+    throw new ConformError('CONFORM_USAGE', '--redis-prefix needs --redis URL');
+  if (values['redis-prefix'] !== undefined && !PREFIX_PATTERN.test(values['redis-prefix']))
+    throw new ConformError('CONFORM_USAGE', '--redis-prefix is 1 to 64 letters, digits or . _ : -');
   if ((redisUrl !== undefined || instances > 1) && values.data !== undefined) {
-    throw new ConformError('CONFORM_USAGE', '--data cannot be combined with --redis or --instances: in a cluster, Redis keeps the shared state (its persistence settings decide what survives a restart)');
+    throw new ConformError(
+      'CONFORM_USAGE',
+      '--data cannot be combined with --redis or --instances: in a cluster, Redis keeps the shared state (its persistence settings decide what survives a restart)',
+    );
   }
-  if (clusterFaults.length > 0 && instances < 2) throw new ConformError('CONFORM_USAGE', `--fault ${clusterFaults.join(', ')} needs a cluster: add --instances N (2 or more) and --redis URL`);
-  if (values['instance-port'] !== undefined && instances < 2) throw new ConformError('CONFORM_USAGE', '--instance-port needs --instances N (2 or more)');
+  if (clusterFaults.length > 0 && instances < 2)
+    throw new ConformError(
+      'CONFORM_USAGE',
+      `--fault ${clusterFaults.join(', ')} needs a cluster: add --instances N (2 or more) and --redis URL`,
+    );
+  if (values['instance-port'] !== undefined && instances < 2)
+    throw new ConformError('CONFORM_USAGE', '--instance-port needs --instances N (2 or more)');
   if (instances > 1 && redisUrl === undefined && clusterFaults.length < 3) {
     throw new ConformError(
       'CONFORM_USAGE',
@@ -142,7 +176,11 @@ export function clusterSettings(values: ServeValues, faults: readonly string[]):
   const instancePort = intOption(values['instance-port'], 'instance-port', 1, 65535 - 2 * instances);
   return {
     instances,
-    ...(redisUrl !== undefined ? { redis: { url: redisUrl, ...(values['redis-prefix'] !== undefined ? { prefix: values['redis-prefix'] } : {}) } } : {}),
+    ...(redisUrl !== undefined
+      ? {
+          redis: { url: redisUrl, ...(values['redis-prefix'] !== undefined ? { prefix: values['redis-prefix'] } : {}) },
+        }
+      : {}),
     ...(instancePort !== undefined ? { instancePort } : {}),
   };
 }

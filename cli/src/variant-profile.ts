@@ -8,7 +8,12 @@ import { checkProfileSource, loadProfileSync } from '../../harness/src/profile/l
 import type { ResolvedProfile } from '../../harness/src/profile/schema.js';
 import { readSourceSync } from '../../harness/src/suite/load.js';
 import { parseYamlSource } from '../../harness/src/suite/yaml-source.js';
-import { applyProfilePatch, variantProfile, type ProfilePatch, type VariantName } from '../../reference-server/src/index.js';
+import {
+  applyProfilePatch,
+  variantProfile,
+  type ProfilePatch,
+  type VariantName,
+} from '../../reference-server/src/index.js';
 
 /**
  * The profile YAML text of `file` with the patches of `variants` applied, then `extra` (for example the listening
@@ -21,7 +26,9 @@ export function variantProfileText(file: string, variants: readonly VariantName[
 /** `file` as a resolved profile, with the patches of `variants` applied; throws InvalidFileError as loadProfileSync does. */
 export function loadVariantProfile(file: string, variants: readonly VariantName[]): ResolvedProfile {
   if (variants.length === 0) return loadProfileSync(file);
-  const { profile, issues } = checkProfileSource(parseYamlSource(`${file} (variants: ${variants.join(', ')})`, variantProfileText(file, variants)));
+  const { profile, issues } = checkProfileSource(
+    parseYamlSource(`${file} (variants: ${variants.join(', ')})`, variantProfileText(file, variants)),
+  );
   if (issues.length > 0 || !profile) throw new InvalidFileError(issues);
   return profile;
 }

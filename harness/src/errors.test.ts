@@ -30,11 +30,18 @@ describe('ConformError codes → exit codes', () => {
       { file: 'b.yaml', line: 3, column: 4, path: 'y', message: 'worse' },
     ]);
     expect(err).toBeInstanceOf(ConformError);
-    expect(err).toMatchObject({ name: 'InvalidFileError', code: 'CONFORM_INVALID_FILE', message: 'a.yaml:1:2: bad\nb.yaml:3:4: worse' });
+    expect(err).toMatchObject({
+      name: 'InvalidFileError',
+      code: 'CONFORM_INVALID_FILE',
+      message: 'a.yaml:1:2: bad\nb.yaml:3:4: worse',
+    });
     expect(exitCodeForError(err)).toBe(2);
   });
 
-  it.each([new Error('x'), new TypeError('y'), 'a string', undefined])('anything else thrown is a bug: exit 4 (%s)', (thrown) => {
-    expect(exitCodeForError(thrown)).toBe(4);
-  });
+  it.each([new Error('x'), new TypeError('y'), 'a string', undefined])(
+    'anything else thrown is a bug: exit 4 (%s)',
+    (thrown) => {
+      expect(exitCodeForError(thrown)).toBe(4);
+    },
+  );
 });

@@ -38,6 +38,7 @@ export interface SourceIssue {
   message: string;
 }
 
+/** An error of conform itself, with a stable `code` (`CONFORM_USAGE`, `CONFORM_INVALID_FILE`, …) the CLI maps to an exit code. */
 export class ConformError extends Error {
   readonly code: ConformErrorCode;
   constructor(code: ConformErrorCode, message: string, options?: { cause?: unknown }) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConformError } from './errors.js';
 
+/** Where the installed package's own specs, catalogue, vectors and reference profile are. */
 export interface BundledPaths {
   /** The package's own folder. */
   root: string;
@@ -46,5 +47,8 @@ export function bundledPaths(): BundledPaths {
     }
     dir = path.dirname(dir);
   }
-  throw new ConformError('CONFORM_INTERNAL', `cannot find the conform package folder (its package.json) above ${fileURLToPath(import.meta.url)}`);
+  throw new ConformError(
+    'CONFORM_INTERNAL',
+    `cannot find the conform package folder (its package.json) above ${fileURLToPath(import.meta.url)}`,
+  );
 }

@@ -6,7 +6,8 @@ import type { TestServer } from '../testkit/index.js';
 
 const RECORDS = '/users/alice/financialrecords';
 const HMAC_ONLY = 'hmac realm="conform"';
-const WITH_BASIC = 'hmac realm="conform", Basic realm="conform", charset="UTF-8", Bearer realm="conform", OAuth realm="conform"';
+const WITH_BASIC =
+  'hmac realm="conform", Basic realm="conform", charset="UTF-8", Bearer realm="conform", OAuth realm="conform"';
 
 function anon(): TestServer {
   return testServer({ signAs: null });
@@ -36,13 +37,18 @@ describe('protected resources', () => {
 
   it('records are readable by their owner only: 200, 403 for another user, 404 for an unknown user', () => {
     const s = anon();
-    const as = (user: string, path: string) => s.send({ method: 'GET', target: path, headers: { ...s.sign('GET', path, { user }) } });
+    const as = (user: string, path: string) =>
+      s.send({ method: 'GET', target: path, headers: { ...s.sign('GET', path, { user }) } });
     expect(as('alice', RECORDS).status).toBe(200);
     expect(as('bob', RECORDS).status).toBe(403);
     expect(as('bob', '/users/bob/financialrecords').status).toBe(200);
     expect(as('bob', '/users/nobody/financialrecords').status).toBe(404);
     expect(s.send({ method: 'GET', target: '/users/nobody/financialrecords' }).status).toBe(401);
-    const head = s.send({ method: 'HEAD', target: RECORDS, headers: { ...s.sign('HEAD', RECORDS, { user: 'carol' }) } });
+    const head = s.send({
+      method: 'HEAD',
+      target: RECORDS,
+      headers: { ...s.sign('HEAD', RECORDS, { user: 'carol' }) },
+    });
     expect([head.status, head.body]).toEqual([403, undefined]);
   });
 
@@ -68,16 +74,33 @@ describe('protected resources', () => {
       { authentication: 'hmac alice:12a:digest' },
       { authentication: 'digest alice:x' },
       { authentication: 'hmac mallory:/w93b+N4EVEPfWcqSP2VJJBgnXDNvSeNkHW0fMI/VRs=' },
-      { authentication: 'hmac alice:/w93b+N4EVEPfWcqSP2VJJBgnXDNvSeNkHW0fMI/VRs=', authorization: 'Basic YWxpY2U6d29uZGVyOmxhbmQ=' },
-      { authentication: ['hmac alice:/w93b+N4EVEPfWcqSP2VJJBgnXDNvSeNkHW0fMI/VRs=', 'hmac alice:/w93b+N4EVEPfWcqSP2VJJBgnXDNvSeNkHW0fMI/VRs='] },
+      {
+        authentication: 'hmac alice:/w93b+N4EVEPfWcqSP2VJJBgnXDNvSeNkHW0fMI/VRs=',
+        authorization: 'Basic YWxpY2U6d29uZGVyOmxhbmQ=',
+      },
+      {
+        authentication: [
+          'hmac alice:/w93b+N4EVEPfWcqSP2VJJBgnXDNvSeNkHW0fMI/VRs=',
+          'hmac alice:/w93b+N4EVEPfWcqSP2VJJBgnXDNvSeNkHW0fMI/VRs=',
+        ],
+      },
     ];
     for (const headers of tries) {
       const res = s.send({ method: 'GET', target: '/', headers, secure: true });
       expect([headers, res.status, res.headers['www-authenticate']]).toEqual([headers, 401, WITH_BASIC]);
     }
-    expect(s.send({ method: 'GET', target: '/', headers: { authentication: 'HMAC alice:/w93b+N4EVEPfWcqSP2VJJBgnXDNvSeNkHW0fMI/VRs=' } }).status).toBe(200);
+    expect(
+      s.send({
+        method: 'GET',
+        target: '/',
+        headers: { authentication: 'HMAC alice:/w93b+N4EVEPfWcqSP2VJJBgnXDNvSeNkHW0fMI/VRs=' },
+      }).status,
+    ).toBe(200);
     const bearer = s.send({ method: 'GET', target: '/', headers: { authorization: 'Bearer abc' }, secure: true });
-    expect([bearer.status, bearer.headers['www-authenticate']]).toEqual([401, expect.stringMatching(/^Bearer realm="conform", error="invalid_token"/)]);
+    expect([bearer.status, bearer.headers['www-authenticate']]).toEqual([
+      401,
+      expect.stringMatching(/^Bearer realm="conform", error="invalid_token"/),
+    ]);
   });
 
   it('the signed path is the request-target as sent, query included', () => {
@@ -104,25 +127,43 @@ describe('articles', () => {
     expect(s.state.store.size).toBe(0);
     expect(s.send({ method: 'GET', target: '/articles/a' }).status).toBe(404);
     const body = articleXml();
-    expect(s.send({ method: 'PUT', target: '/articles/a', body, headers: { ...s.sign('PUT', '/articles/a', { body }) } }).status).toBe(201);
+    expect(
+      s.send({ method: 'PUT', target: '/articles/a', body, headers: { ...s.sign('PUT', '/articles/a', { body }) } })
+        .status,
+    ).toBe(201);
     expect(s.send({ method: 'GET', target: '/articles/a' }).status).toBe(200);
     expect(s.send({ method: 'HEAD', target: '/article/a' }).status).toBe(200);
     const del = s.send({ method: 'DELETE', target: '/articles/a' });
     expect([del.status, del.headers['www-authenticate']]).toEqual([401, HMAC_ONLY]);
-    expect(s.send({ method: 'DELETE', target: '/articles/a', headers: { ...s.sign('DELETE', '/articles/a') } }).status).toBe(204);
+    expect(
+      s.send({ method: 'DELETE', target: '/articles/a', headers: { ...s.sign('DELETE', '/articles/a') } }).status,
+    ).toBe(204);
   });
 
   it('Basic over TLS may write too', () => {
     const s = anon();
-    expect(s.send({ method: 'POST', target: '/articles', body: articleXml(), headers: s.basic('carol'), secure: true }).status).toBe(201);
+    expect(
+      s.send({ method: 'POST', target: '/articles', body: articleXml(), headers: s.basic('carol'), secure: true })
+        .status,
+    ).toBe(201);
   });
 
   it('with body hashing on, a PUT signed without the hash is refused; with it off, the plain message is the one', () => {
     const body = articleXml();
     for (const bodyHash of [true, false]) {
       const s = testServer({ signAs: null, bodyHash });
-      const without = s.send({ method: 'PUT', target: '/articles/a', body, headers: { ...s.sign('PUT', '/articles/a', { body, bodyHash: false }) } });
-      const withHash = s.send({ method: 'PUT', target: '/articles/b', body, headers: { ...s.sign('PUT', '/articles/b', { body, bodyHash: true }) } });
+      const without = s.send({
+        method: 'PUT',
+        target: '/articles/a',
+        body,
+        headers: { ...s.sign('PUT', '/articles/a', { body, bodyHash: false }) },
+      });
+      const withHash = s.send({
+        method: 'PUT',
+        target: '/articles/b',
+        body,
+        headers: { ...s.sign('PUT', '/articles/b', { body, bodyHash: true }) },
+      });
       expect([without.status, withHash.status]).toEqual(bodyHash ? [401, 201] : [201, 401]);
     }
   });
@@ -137,20 +178,38 @@ describe('OPTIONS and Allow depend on credentials', () => {
     ['/elsewhere', 'OPTIONS', 'OPTIONS'],
   ] as const;
 
-  it.each(cases)('OPTIONS %s: full Allow with credentials, no writes without or with wrong ones', (path, full, anonymous) => {
-    const s = anon();
-    expect(s.send({ method: 'OPTIONS', target: path, headers: { ...s.sign('OPTIONS', path) } }).headers.allow).toBe(full);
-    expect(s.send({ method: 'OPTIONS', target: path }).headers.allow).toBe(anonymous);
-    const wrong = s.send({ method: 'OPTIONS', target: path, headers: { authentication: 'hmac alice:AAAA' } });
-    expect([wrong.status, wrong.headers.allow]).toEqual([200, anonymous]);
-  });
+  it.each(cases)(
+    'OPTIONS %s: full Allow with credentials, no writes without or with wrong ones',
+    (path, full, anonymous) => {
+      const s = anon();
+      expect(s.send({ method: 'OPTIONS', target: path, headers: { ...s.sign('OPTIONS', path) } }).headers.allow).toBe(
+        full,
+      );
+      expect(s.send({ method: 'OPTIONS', target: path }).headers.allow).toBe(anonymous);
+      const wrong = s.send({ method: 'OPTIONS', target: path, headers: { authentication: 'hmac alice:AAAA' } });
+      expect([wrong.status, wrong.headers.allow]).toEqual([200, anonymous]);
+    },
+  );
 
   it('a 405 carries the Allow the same OPTIONS would', () => {
     const s = anon();
-    for (const [path, method] of [['/articles/a', 'POST'], ['/articles/a', 'PATCH'], ['/articles', 'GET'], ['/', 'PUT']] as const) {
+    for (const [path, method] of [
+      ['/articles/a', 'POST'],
+      ['/articles/a', 'PATCH'],
+      ['/articles', 'GET'],
+      ['/', 'PUT'],
+    ] as const) {
       const anonymous = s.send({ method, target: path, body: articleXml() });
-      expect([anonymous.status, anonymous.headers.allow]).toEqual([405, s.send({ method: 'OPTIONS', target: path }).headers.allow]);
-      const signed = s.send({ method, target: path, body: articleXml(), headers: { ...s.sign(method, path, { body: articleXml() }) } });
+      expect([anonymous.status, anonymous.headers.allow]).toEqual([
+        405,
+        s.send({ method: 'OPTIONS', target: path }).headers.allow,
+      ]);
+      const signed = s.send({
+        method,
+        target: path,
+        body: articleXml(),
+        headers: { ...s.sign(method, path, { body: articleXml() }) },
+      });
       const full = s.send({ method: 'OPTIONS', target: path, headers: { ...s.sign('OPTIONS', path) } }).headers.allow;
       expect([signed.status, signed.headers.allow]).toEqual([405, full]);
     }
@@ -171,9 +230,14 @@ describe('date-and-nonce form', () => {
     const s = anon();
     expect(nonceGet(s, '42').status).toBe(200);
     const replay = nonceGet(s, '42');
-    expect([replay.status, problemOf(replay).detail]).toEqual([401, `GET ${RECORDS} needs credentials: this nonce was already used by this user`]);
+    expect([replay.status, problemOf(replay).detail]).toEqual([
+      401,
+      `GET ${RECORDS} needs credentials: this nonce was already used by this user`,
+    ]);
     const bob = '/users/bob/financialrecords';
-    expect(s.send({ method: 'GET', target: bob, headers: { ...s.sign('GET', bob, { user: 'bob', nonce: '42' }) } }).status).toBe(200);
+    expect(
+      s.send({ method: 'GET', target: bob, headers: { ...s.sign('GET', bob, { user: 'bob', nonce: '42' }) } }).status,
+    ).toBe(200);
     expect(nonceGet(s, '042').status).toBe(200);
   });
 
@@ -259,7 +323,12 @@ describe('date-and-nonce form', () => {
     for (const n of ['1', '2', '3', '4']) expect(nonceGet(s, n).status).toBe(200);
     const burst = nonceGet(s, '5');
     expect([burst.status, burst.headers['retry-after']]).toEqual([503, '601']);
-    const bobSigned = (nonce: string) => s.send({ method: 'GET', target: '/users/bob/financialrecords', headers: { ...s.sign('GET', '/users/bob/financialrecords', { user: 'bob', nonce, date: s.clock.now() }) } });
+    const bobSigned = (nonce: string) =>
+      s.send({
+        method: 'GET',
+        target: '/users/bob/financialrecords',
+        headers: { ...s.sign('GET', '/users/bob/financialrecords', { user: 'bob', nonce, date: s.clock.now() }) },
+      });
     for (const n of ['1', '2', '3', '4']) expect(bobSigned(n).status).toBe(200);
     expect(bobSigned('5').status).toBe(503);
     expect(s.state.nonces.size()).toBe(8);

@@ -119,9 +119,12 @@ describe('idle connections', () => {
   it('TLS clients that finish their handshake are served as before', async () => {
     const server = await start({ handshakeTimeoutMs: 200 });
     const status = await new Promise<string>((resolve, reject) => {
-      const socket = tlsConnect({ port: server.httpsPort!, host: '127.0.0.1', ca: server.certificate, servername: 'localhost' }, () => {
-        socket.write('GET /articles/none HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
-      });
+      const socket = tlsConnect(
+        { port: server.httpsPort!, host: '127.0.0.1', ca: server.certificate, servername: 'localhost' },
+        () => {
+          socket.write('GET /articles/none HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+        },
+      );
       let data = '';
       socket.setEncoding('utf8');
       socket.on('data', (chunk: string) => (data += chunk));
@@ -141,7 +144,9 @@ describe.skipIf(!otherLoopback)('connection caps (clients on 127.0.0.2 and 127.0
     expect(over.received()).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
     expect(over.received()).toMatch(/\r\nRetry-After: 1\r\n/);
     expect(over.received()).toContain('too many open connections from this address');
-    const other = await request(`${server.url}/articles/none`, { localAddress: '127.0.0.3' } as Parameters<typeof request>[1]);
+    const other = await request(`${server.url}/articles/none`, { localAddress: '127.0.0.3' } as Parameters<
+      typeof request
+    >[1]);
     await other.body.dump();
     expect(other.statusCode).toBe(404);
     // The hog's own connections are untouched: one of them still gets an answer.
@@ -169,7 +174,9 @@ describe.skipIf(!otherLoopback)('connection caps (clients on 127.0.0.2 and 127.0
     expect(over.received()).toContain('too many open connections; retry later');
     held[0]!.socket.destroy();
     await until(() => server.connectionCount() < 4, 'a held connection is released');
-    const res = await request(`${server.url}/articles/none`, { localAddress: '127.0.0.3' } as Parameters<typeof request>[1]);
+    const res = await request(`${server.url}/articles/none`, { localAddress: '127.0.0.3' } as Parameters<
+      typeof request
+    >[1]);
     await res.body.dump();
     expect(res.statusCode).toBe(404);
   });

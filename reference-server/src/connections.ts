@@ -83,7 +83,12 @@ export class ConnectionGate {
   admit(socket: net.Socket): ConnectionRefusal | undefined {
     const client = socket.remoteAddress ?? '';
     const held = this.perClient.get(client) ?? 0;
-    const refusal = held >= this.limits.maxPerClient ? 'client' : this.open.size >= this.limits.maxConnections ? 'process' : undefined;
+    const refusal =
+      held >= this.limits.maxPerClient
+        ? 'client'
+        : this.open.size >= this.limits.maxConnections
+          ? 'process'
+          : undefined;
     this.open.add(socket);
     this.perClient.set(client, held + 1);
     socket.once('close', () => {
@@ -97,7 +102,9 @@ export class ConnectionGate {
 
   /** Closes a socket {@link ConnectionGate.admit} refused: a `503` first on plain HTTP, at once on TLS. */
   refuse(socket: net.Socket, refusal: ConnectionRefusal, secure: boolean): void {
-    this.log(`connection from ${socket.remoteAddress ?? '?'} refused: ${refusal === 'client' ? `more than ${this.limits.maxPerClient} from this address` : `more than ${this.limits.maxConnections} in all`}`);
+    this.log(
+      `connection from ${socket.remoteAddress ?? '?'} refused: ${refusal === 'client' ? `more than ${this.limits.maxPerClient} from this address` : `more than ${this.limits.maxConnections} in all`}`,
+    );
     socket.on('error', () => socket.destroy());
     if (secure) {
       socket.destroy();
@@ -127,7 +134,9 @@ export function lingeringClose(socket: Duplex, lingerMs: number, last?: string):
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
   // The client closed its side: release the descriptor once our answer has gone out.
-  socket.once('end', () => (socket.writableFinished ? socket.destroy() : socket.once('finish', () => socket.destroy())));
+  socket.once('end', () =>
+    socket.writableFinished ? socket.destroy() : socket.once('finish', () => socket.destroy()),
+  );
   socket.on('data', () => {});
   socket.resume();
   if (!socket.writable) socket.destroy();

@@ -12,9 +12,19 @@ import { RedisEvictionError, SharedStoreError } from './store/redis/redis.js';
 const TABLE: [string, () => ReferenceServerError, string, RefErrorCode][] = [
   ['UnknownFaultError', () => new UnknownFaultError('nope'), 'UnknownFaultError', 'REF_UNKNOWN_FAULT'],
   ['VariantError (unknown)', () => new VariantError('REF_UNKNOWN_VARIANT', 'm'), 'VariantError', 'REF_UNKNOWN_VARIANT'],
-  ['VariantError (conflict)', () => new VariantError('REF_VARIANT_CONFLICT', 'm'), 'VariantError', 'REF_VARIANT_CONFLICT'],
+  [
+    'VariantError (conflict)',
+    () => new VariantError('REF_VARIANT_CONFLICT', 'm'),
+    'VariantError',
+    'REF_VARIANT_CONFLICT',
+  ],
   ['InvalidUserError', () => new InvalidUserError('m'), 'InvalidUserError', 'REF_INVALID_USER'],
-  ['InvalidOAuthClientError', () => new InvalidOAuthClientError('m'), 'InvalidOAuthClientError', 'REF_INVALID_OAUTH_CLIENT'],
+  [
+    'InvalidOAuthClientError',
+    () => new InvalidOAuthClientError('m'),
+    'InvalidOAuthClientError',
+    'REF_INVALID_OAUTH_CLIENT',
+  ],
   ['DataDirInUseError', () => new DataDirInUseError('/d', 42), 'DataDirInUseError', 'REF_DATA_DIR_IN_USE'],
   ['JournalCorruptError', () => new JournalCorruptError(3, 'bad crc'), 'JournalCorruptError', 'REF_JOURNAL_CORRUPT'],
   ['JournalWriteError', () => new JournalWriteError(new Error('EIO')), 'JournalWriteError', 'REF_JOURNAL_WRITE_FAILED'],
@@ -34,9 +44,16 @@ describe('reference-server errors', () => {
 
   it('the table covers every code', () => {
     const codes: Record<RefErrorCode, true> = {
-      REF_UNKNOWN_FAULT: true, REF_UNKNOWN_VARIANT: true, REF_VARIANT_CONFLICT: true, REF_INVALID_USER: true,
-      REF_INVALID_OAUTH_CLIENT: true, REF_DATA_DIR_IN_USE: true, REF_JOURNAL_CORRUPT: true, REF_JOURNAL_WRITE_FAILED: true,
-      REF_REDIS_UNAVAILABLE: true, REF_REDIS_EVICTS: true,
+      REF_UNKNOWN_FAULT: true,
+      REF_UNKNOWN_VARIANT: true,
+      REF_VARIANT_CONFLICT: true,
+      REF_INVALID_USER: true,
+      REF_INVALID_OAUTH_CLIENT: true,
+      REF_DATA_DIR_IN_USE: true,
+      REF_JOURNAL_CORRUPT: true,
+      REF_JOURNAL_WRITE_FAILED: true,
+      REF_REDIS_UNAVAILABLE: true,
+      REF_REDIS_EVICTS: true,
     };
     expect([...new Set(TABLE.map((row) => row[3]))].sort()).toEqual(Object.keys(codes).sort());
   });

@@ -9,7 +9,18 @@ import { test } from '../../test/temp-dir.js';
 import { FAULT_NAMES, FAULTS, SCENARIO_FAULT_NAMES, UnknownFaultError, parseFaultNames } from './faults.js';
 import type { FaultName, ScenarioFaultName } from './faults.js';
 import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
-import { CONSUMER, bearerRequest, clientBasic, formOf, issueToken, oauth1Raw, oauth1Request, oauth1Tokens, revoke, tokenRequest } from '../testkit/oauth.js';
+import {
+  CONSUMER,
+  bearerRequest,
+  clientBasic,
+  formOf,
+  issueToken,
+  oauth1Raw,
+  oauth1Request,
+  oauth1Tokens,
+  revoke,
+  tokenRequest,
+} from '../testkit/oauth.js';
 import { articleXml, elementText, testServer } from '../testkit/index.js';
 import type { TestServer } from '../testkit/index.js';
 
@@ -37,7 +48,12 @@ interface FaultCase {
  * observations do not depend on the hmac, nonce and Date faults; the auth observations send their own headers.
  */
 function server(faults: FaultName[] = []): TestServer {
-  return testServer({ faults, signAs: 'bob', signWith: 'basic-tls', oauth2Clients: [...DEFAULT_OAUTH2_CLIENTS, SPECIAL_CLIENT] });
+  return testServer({
+    faults,
+    signAs: 'bob',
+    signWith: 'basic-tls',
+    oauth2Clients: [...DEFAULT_OAUTH2_CLIENTS, SPECIAL_CLIENT],
+  });
 }
 
 /** An OAuth 2 client whose id and secret need form-urlencoding inside Basic (RFC 6749 §2.3.1). */
@@ -47,7 +63,11 @@ const RECORDS = '/users/alice/financialrecords';
 const DAY = 86_400;
 
 /** GET of alice's records with the date-and-nonce form, the Date `skew` seconds from the clock. */
-function nonceGet(s: TestServer, nonce: string, options: { skew?: number; user?: string; date?: string | Date } = {}): number {
+function nonceGet(
+  s: TestServer,
+  nonce: string,
+  options: { skew?: number; user?: string; date?: string | Date } = {},
+): number {
   const user = options.user ?? 'alice';
   const path = `/users/${user}/financialrecords`;
   const date = options.date ?? new Date(s.clock.now().getTime() + (options.skew ?? 0) * 1000);
@@ -55,7 +75,10 @@ function nonceGet(s: TestServer, nonce: string, options: { skew?: number; user?:
 }
 
 /** GET of alice's records with the simple form signed as `signed` describes (default: correctly). */
-function simpleGet(s: TestServer, signed: { method?: string; path?: string; digest?: (d: string) => string } = {}): number {
+function simpleGet(
+  s: TestServer,
+  signed: { method?: string; path?: string; digest?: (d: string) => string } = {},
+): number {
   const { authentication } = s.sign(signed.method ?? 'GET', signed.path ?? RECORDS, { user: 'alice' });
   const [head = '', digest = ''] = authentication.split(/:(?=[^:]*$)/);
   const header = `${head}:${signed.digest ? signed.digest(digest) : digest}`;
@@ -64,7 +87,12 @@ function simpleGet(s: TestServer, signed: { method?: string; path?: string; dige
 
 /** GET of alice's records with Basic, over TLS unless `plain`. */
 function basicGet(s: TestServer, user: string, password?: string, plain = false): number {
-  return s.send({ method: 'GET', target: `/users/${user}/financialrecords`, headers: s.basic(user, password), secure: !plain }).status;
+  return s.send({
+    method: 'GET',
+    target: `/users/${user}/financialrecords`,
+    headers: s.basic(user, password),
+    secure: !plain,
+  }).status;
 }
 
 /** PUT of an article (74 bytes) signed by alice with the simple form; true when refused with 401. */
@@ -117,14 +145,25 @@ test.beforeAll(({ fileTempDir }) => {
 
 /** A temporary-credential request of the default consumer (`oauth_callback=oob`). */
 function temporaryRequest(s: TestServer, o: { secure?: boolean; nonce?: string; timestamp?: number } = {}) {
-  return oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']], ...o }).res;
+  return oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']], ...o })
+    .res;
 }
 
 /** Temporary credentials approved by alice, and their verifier. */
 function approved(s: TestServer): { token: { key: string; secret: string }; verifier: string } {
   const temporary = formOf(temporaryRequest(s));
-  const approval = formOf(s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`, headers: s.basic('alice'), secure: true }));
-  return { token: { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' }, verifier: approval.oauth_verifier ?? '' };
+  const approval = formOf(
+    s.send({
+      method: 'GET',
+      target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`,
+      headers: s.basic('alice'),
+      secure: true,
+    }),
+  );
+  return {
+    token: { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' },
+    verifier: approval.oauth_verifier ?? '',
+  };
 }
 
 const ITEM_ALLOW = 'GET, HEAD, PUT, DELETE, OPTIONS';
@@ -136,10 +175,16 @@ function created(s: TestServer, path = '/articles/x', xml = articleXml()): TestS
 
 const CASES: Record<ScenarioFaultName, FaultCase> = {
   'post-200': { observe: (s) => s.call('POST', '/articles', articleXml()).status, correct: 201, faulty: 200 },
-  'post-no-location': { observe: (s) => s.call('POST', '/articles', articleXml()).headers.location !== undefined, correct: true, faulty: false },
+  'post-no-location': {
+    observe: (s) => s.call('POST', '/articles', articleXml()).headers.location !== undefined,
+    correct: true,
+    faulty: false,
+  },
   'post-location-nowhere': {
     observe: (s) => {
-      const id = String(s.call('POST', '/articles', articleXml()).headers.location).split('/').pop();
+      const id = String(s.call('POST', '/articles', articleXml()).headers.location)
+        .split('/')
+        .pop();
       return s.call('GET', `/articles/${id}`).status;
     },
     correct: 200,
@@ -160,9 +205,17 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 1,
   },
   'put-create-200': { observe: (s) => s.call('PUT', '/articles/x', articleXml()).status, correct: 201, faulty: 200 },
-  'put-create-no-location': { observe: (s) => s.call('PUT', '/articles/x', articleXml()).headers.location, correct: '/articles/x', faulty: undefined },
+  'put-create-no-location': {
+    observe: (s) => s.call('PUT', '/articles/x', articleXml()).headers.location,
+    correct: '/articles/x',
+    faulty: undefined,
+  },
   'put-merge': {
-    observe: (s) => elementText(created(s, '/articles/x', articleXml({ summary: 'old' })).call('PUT', '/articles/x', articleXml()), 'summary'),
+    observe: (s) =>
+      elementText(
+        created(s, '/articles/x', articleXml({ summary: 'old' })).call('PUT', '/articles/x', articleXml()),
+        'summary',
+      ),
     correct: undefined,
     faulty: 'old',
   },
@@ -170,9 +223,18 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     // A replace without <price>, then a create without it.
     observe: (s) => {
       const incomplete = '<article><title>New</title></article>';
-      const put = created(s, '/articles/x', articleXml({ title: 'Old', price: '3.25' })).call('PUT', '/articles/x', incomplete).status;
+      const put = created(s, '/articles/x', articleXml({ title: 'Old', price: '3.25' })).call(
+        'PUT',
+        '/articles/x',
+        incomplete,
+      ).status;
       const stored = s.call('GET', '/articles/x');
-      return [put, elementText(stored, 'title'), elementText(stored, 'price'), s.call('PUT', '/articles/y', incomplete).status];
+      return [
+        put,
+        elementText(stored, 'title'),
+        elementText(stored, 'price'),
+        s.call('PUT', '/articles/y', incomplete).status,
+      ];
     },
     correct: [400, 'Old', '3.25', 400],
     faulty: [200, 'New', '3.25', 400],
@@ -185,7 +247,11 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   'put-revision': {
     observe: (s) => {
       const first = elementText(s.call('PUT', '/articles/x', articleXml()), 'revision');
-      return [first, elementText(created(s).call('GET', '/articles/x'), 'revision'), elementText(s.call('POST', '/articles', articleXml()), 'revision')];
+      return [
+        first,
+        elementText(created(s).call('GET', '/articles/x'), 'revision'),
+        elementText(s.call('POST', '/articles', articleXml()), 'revision'),
+      ];
     },
     correct: [undefined, undefined, undefined],
     faulty: ['1', '2', '1'],
@@ -199,35 +265,55 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 405,
   },
   'title-unescaped': {
-    observe: (s) => elementText(created(s, '/articles/x', articleXml({ title: 'a &lt; b &amp; c' })).call('GET', '/articles/x'), 'title'),
+    observe: (s) =>
+      elementText(
+        created(s, '/articles/x', articleXml({ title: 'a &lt; b &amp; c' })).call('GET', '/articles/x'),
+        'title',
+      ),
     correct: 'a &lt; b &amp; c',
     faulty: 'a < b & c',
   },
   'title-gt-unescaped': {
-    observe: (s) => /<title>(.*)<\/title>/.exec(created(s, '/articles/x', articleXml({ title: 'a ]]&gt; b' })).call('GET', '/articles/x').body?.toString() ?? '')?.[1],
+    observe: (s) =>
+      /<title>(.*)<\/title>/.exec(
+        created(s, '/articles/x', articleXml({ title: 'a ]]&gt; b' }))
+          .call('GET', '/articles/x')
+          .body?.toString() ?? '',
+      )?.[1],
     correct: 'a ]]&gt; b',
     faulty: 'a ]]> b',
   },
-  'price-float': { observe: (s) => elementText(created(s).call('GET', '/articles/x'), 'price'), correct: '12.50', faulty: '12.5' },
+  'price-float': {
+    observe: (s) => elementText(created(s).call('GET', '/articles/x'), 'price'),
+    correct: '12.50',
+    faulty: '12.5',
+  },
   'price-rounded': {
-    observe: (s) => elementText(created(s, '/articles/x', articleXml({ price: '12.3456' })).call('GET', '/articles/x'), 'price'),
+    observe: (s) =>
+      elementText(created(s, '/articles/x', articleXml({ price: '12.3456' })).call('GET', '/articles/x'), 'price'),
     correct: '12.3456',
     faulty: '12.35',
   },
   'price-truncated': {
-    observe: (s) => elementText(created(s, '/articles/x', articleXml({ price: '12.349' })).call('GET', '/articles/x'), 'price'),
+    observe: (s) =>
+      elementText(created(s, '/articles/x', articleXml({ price: '12.349' })).call('GET', '/articles/x'), 'price'),
     correct: '12.349',
     faulty: '12.34',
   },
   'title-truncated': {
-    observe: (s) => elementText(created(s, '/articles/x', articleXml({ title: 'é'.repeat(201) })).call('GET', '/articles/x'), 'title')?.length,
+    observe: (s) =>
+      elementText(created(s, '/articles/x', articleXml({ title: 'é'.repeat(201) })).call('GET', '/articles/x'), 'title')
+        ?.length,
     correct: 201,
     faulty: 200,
   },
   'title-trimmed': {
     observe: (s) => {
       // Single spaces, which title-whitespace-collapsed keeps.
-      const stored = created(s, '/articles/x', articleXml({ title: ' Hello ', summary: ' sum ' })).call('GET', '/articles/x');
+      const stored = created(s, '/articles/x', articleXml({ title: ' Hello ', summary: ' sum ' })).call(
+        'GET',
+        '/articles/x',
+      );
       return [elementText(stored, 'title'), elementText(stored, 'summary')];
     },
     correct: [' Hello ', ' sum '],
@@ -235,7 +321,10 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'title-whitespace-collapsed': {
     observe: (s) => {
-      const stored = created(s, '/articles/x', articleXml({ title: 'a  b\tc', summary: 'x \n y' })).call('GET', '/articles/x');
+      const stored = created(s, '/articles/x', articleXml({ title: 'a  b\tc', summary: 'x \n y' })).call(
+        'GET',
+        '/articles/x',
+      );
       return [elementText(stored, 'title'), elementText(stored, 'summary')];
     },
     correct: ['a  b\tc', 'x \n y'],
@@ -243,7 +332,10 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'title-nfc': {
     observe: (s) => {
-      const stored = created(s, '/articles/x', articleXml({ title: 'Caf\u0065\u0301', summary: 'n\u0303' })).call('GET', '/articles/x');
+      const stored = created(s, '/articles/x', articleXml({ title: 'Caf\u0065\u0301', summary: 'n\u0303' })).call(
+        'GET',
+        '/articles/x',
+      );
       return [elementText(stored, 'title'), elementText(stored, 'summary')];
     },
     correct: ['Caf\u0065\u0301', 'n\u0303'],
@@ -251,7 +343,10 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'title-nfkc': {
     observe: (s) => {
-      const stored = created(s, '/articles/x', articleXml({ title: '\ufb01le \uff21\u00b2', summary: '\u2460' })).call('GET', '/articles/x');
+      const stored = created(s, '/articles/x', articleXml({ title: '\ufb01le \uff21\u00b2', summary: '\u2460' })).call(
+        'GET',
+        '/articles/x',
+      );
       return [elementText(stored, 'title'), elementText(stored, 'summary')];
     },
     correct: ['\ufb01le \uff21\u00b2', '\u2460'],
@@ -259,7 +354,10 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'title-bmp-only': {
     observe: (s) => {
-      const stored = created(s, '/articles/x', articleXml({ title: 'a\u{1F600}b', summary: '\u{1D11E}' })).call('GET', '/articles/x');
+      const stored = created(s, '/articles/x', articleXml({ title: 'a\u{1F600}b', summary: '\u{1D11E}' })).call(
+        'GET',
+        '/articles/x',
+      );
       return [elementText(stored, 'title'), elementText(stored, 'summary')];
     },
     correct: ['a\u{1F600}b', '\u{1D11E}'],
@@ -275,26 +373,53 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: ITEM_ALLOW,
     faulty: 'GET, HEAD, PUT, DELETE, PATCH, OPTIONS',
   },
-  'options-no-allow': { observe: (s) => s.call('OPTIONS', '/articles').headers.allow !== undefined, correct: true, faulty: false },
+  'options-no-allow': {
+    observe: (s) => s.call('OPTIONS', '/articles').headers.allow !== undefined,
+    correct: true,
+    faulty: false,
+  },
   'options-204': { observe: (s) => s.call('OPTIONS', '/articles/x').status, correct: 200, faulty: 204 },
-  'allow-method-401': { observe: (s) => created(s).call('PATCH', '/articles/x', articleXml(), { 'content-type': 'application/xml' }).status, correct: 405, faulty: 401 },
+  'allow-method-401': {
+    observe: (s) => created(s).call('PATCH', '/articles/x', articleXml(), { 'content-type': 'application/xml' }).status,
+    correct: 405,
+    faulty: 401,
+  },
   'allow-lists-unhandled-delete-on-collection': {
-    observe: (s) => s.call('OPTIONS', '/articles').headers.allow?.includes('DELETE') === true && s.call('DELETE', '/articles').status === 405,
+    observe: (s) =>
+      s.call('OPTIONS', '/articles').headers.allow?.includes('DELETE') === true &&
+      s.call('DELETE', '/articles').status === 405,
     correct: false,
     faulty: true,
   },
-  'allow-method-500': { observe: (s) => s.call('DELETE', '/users/bob/financialrecords').status, correct: 405, faulty: 500 },
+  'allow-method-500': {
+    observe: (s) => s.call('DELETE', '/users/bob/financialrecords').status,
+    correct: 405,
+    faulty: 500,
+  },
   'root-allow-lies': {
-    observe: (s) => s.call('OPTIONS', '/').headers.allow?.includes('PUT') === true && s.call('PUT', '/', articleXml()).status === 405,
+    observe: (s) =>
+      s.call('OPTIONS', '/').headers.allow?.includes('PUT') === true && s.call('PUT', '/', articleXml()).status === 405,
     correct: false,
     faulty: true,
   },
-  'method-405-no-allow': { observe: (s) => s.call('POST', '/articles/x', articleXml()).headers.allow, correct: ITEM_ALLOW, faulty: undefined },
-  'unlisted-method-200': { observe: (s) => s.call('PATCH', '/articles/x', articleXml()).status, correct: 405, faulty: 200 },
+  'method-405-no-allow': {
+    observe: (s) => s.call('POST', '/articles/x', articleXml()).headers.allow,
+    correct: ITEM_ALLOW,
+    faulty: undefined,
+  },
+  'unlisted-method-200': {
+    observe: (s) => s.call('PATCH', '/articles/x', articleXml()).status,
+    correct: 405,
+    faulty: 200,
+  },
   'xxe-resolved': {
     observe: (s, expecting) => {
       const contacted = waitForContact(expecting === 'faulty' ? 5000 : 100);
-      s.call('PUT', '/articles/x', `<!DOCTYPE article [<!ENTITY x SYSTEM "${LISTENER.url}">]>${articleXml({ title: 'a' })}`);
+      s.call(
+        'PUT',
+        '/articles/x',
+        `<!DOCTYPE article [<!ENTITY x SYSTEM "${LISTENER.url}">]>${articleXml({ title: 'a' })}`,
+      );
       return contacted;
     },
     correct: false,
@@ -302,7 +427,11 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'xxe-file-read': {
     observe: (s) => {
-      const res = s.call('PUT', '/articles/x', `<!DOCTYPE article [<!ENTITY x SYSTEM "${entityFile}">]>${articleXml({ title: '&x;' })}`);
+      const res = s.call(
+        'PUT',
+        '/articles/x',
+        `<!DOCTYPE article [<!ENTITY x SYSTEM "${entityFile}">]>${articleXml({ title: '&x;' })}`,
+      );
       return [res.status, elementText(res, 'title')];
     },
     correct: [400, undefined],
@@ -310,54 +439,101 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'expand-entities': {
     observe: (s) => {
-      const res = s.call('PUT', '/articles/x', `<!DOCTYPE article [<!ENTITY x "boom">]>${articleXml({ title: '&x;' })}`);
+      const res = s.call(
+        'PUT',
+        '/articles/x',
+        `<!DOCTYPE article [<!ENTITY x "boom">]>${articleXml({ title: '&x;' })}`,
+      );
       return [res.status, elementText(res, 'title')];
     },
     correct: [400, undefined],
     faulty: [201, 'boom'],
   },
-  'alias-separate': { observe: (s) => created(s, '/article/x').call('GET', '/articles/x').status, correct: 200, faulty: 404 },
+  'alias-separate': {
+    observe: (s) => created(s, '/article/x').call('GET', '/articles/x').status,
+    correct: 200,
+    faulty: 404,
+  },
   'delete-noop': {
     observe: (s) => [created(s).call('DELETE', '/articles/x').status, s.call('GET', '/articles/x').status],
     correct: [204, 404],
     faulty: [204, 200],
   },
-  'nonce-unchecked': { observe: (s) => [nonceGet(s, '1'), nonceGet(s, '1')], correct: [200, 401], faulty: [200, 200], hmac: true },
-  'accepts-integer-price': { observe: (s) => s.call('PUT', '/articles/x', articleXml({ price: '12' })).status, correct: 400, faulty: 201 },
-  'accepts-uppercase-currency': { observe: (s) => s.call('PUT', '/articles/x', articleXml({ currency: 'EUR' })).status, correct: 400, faulty: 201 },
+  'nonce-unchecked': {
+    observe: (s) => [nonceGet(s, '1'), nonceGet(s, '1')],
+    correct: [200, 401],
+    faulty: [200, 200],
+    hmac: true,
+  },
+  'accepts-integer-price': {
+    observe: (s) => s.call('PUT', '/articles/x', articleXml({ price: '12' })).status,
+    correct: 400,
+    faulty: 201,
+  },
+  'accepts-uppercase-currency': {
+    observe: (s) => s.call('PUT', '/articles/x', articleXml({ currency: 'EUR' })).status,
+    correct: 400,
+    faulty: 201,
+  },
   'accepts-missing-title': {
-    observe: (s) => [s.call('PUT', '/articles/x', articleXml({}, ['title'])).status, elementText(s.call('GET', '/articles/x'), 'title')],
+    observe: (s) => [
+      s.call('PUT', '/articles/x', articleXml({}, ['title'])).status,
+      elementText(s.call('GET', '/articles/x'), 'title'),
+    ],
     correct: [400, undefined],
     faulty: [201, undefined],
   },
   'accepts-duplicate-title': {
-    observe: (s) => s.call('PUT', '/articles/x', '<article><title>A</title><title>B</title><price currency="eur">1.00</price></article>').status,
+    observe: (s) =>
+      s.call(
+        'PUT',
+        '/articles/x',
+        '<article><title>A</title><title>B</title><price currency="eur">1.00</price></article>',
+      ).status,
     correct: 400,
     faulty: 201,
   },
   'accepts-other-root': {
-    observe: (s) => [s.call('PUT', '/articles/x', '<item><title>A</title><price currency="eur">1.00</price></item>').status, s.call('GET', '/articles/x').body?.toString().startsWith('<item>')],
+    observe: (s) => [
+      s.call('PUT', '/articles/x', '<item><title>A</title><price currency="eur">1.00</price></item>').status,
+      s.call('GET', '/articles/x').body?.toString().startsWith('<item>'),
+    ],
     correct: [400, false],
     faulty: [201, true],
   },
   'stores-any-media-type': {
-    observe: (s) => [s.call('PUT', '/articles/x', '{"title":"A"}', { 'content-type': 'application/json' }).status, s.call('GET', '/articles/x').body?.toString()],
+    observe: (s) => [
+      s.call('PUT', '/articles/x', '{"title":"A"}', { 'content-type': 'application/json' }).status,
+      s.call('GET', '/articles/x').body?.toString(),
+    ],
     correct: [415, expect.stringContaining('no article at /articles/x')],
     faulty: [201, '{"title":"A"}'],
   },
   'oversize-acknowledged': {
-    observe: (s) => [created(s).call('PUT', '/articles/x', articleXml({ title: 'x'.repeat(70_000) })).status, String(s.call('GET', '/articles/x').body ?? '').length < 1000],
+    observe: (s) => [
+      created(s).call('PUT', '/articles/x', articleXml({ title: 'x'.repeat(70_000) })).status,
+      String(s.call('GET', '/articles/x').body ?? '').length < 1000,
+    ],
     correct: [413, true],
     faulty: [204, true],
   },
   'delete-without-auth': {
-    observe: (s) => [created(s).send({ method: 'DELETE', target: '/articles/x', secure: true }).status, s.call('GET', '/articles/x').status],
+    observe: (s) => [
+      created(s).send({ method: 'DELETE', target: '/articles/x', secure: true }).status,
+      s.call('GET', '/articles/x').status,
+    ],
     correct: [401, 200],
     faulty: [204, 404],
   },
   'replace-without-auth': {
     observe: (s) => {
-      const put = created(s).send({ method: 'PUT', target: '/articles/x', body: articleXml({ title: 'New' }), headers: XML_BODY, secure: true });
+      const put = created(s).send({
+        method: 'PUT',
+        target: '/articles/x',
+        body: articleXml({ title: 'New' }),
+        headers: XML_BODY,
+        secure: true,
+      });
       return [put.status, elementText(s.call('GET', '/articles/x'), 'title')];
     },
     correct: [401, 'Hello'],
@@ -365,7 +541,13 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'refused-write-applied': {
     observe: (s) => {
-      const put = s.send({ method: 'PUT', target: '/articles/new', body: articleXml(), headers: XML_BODY, secure: true });
+      const put = s.send({
+        method: 'PUT',
+        target: '/articles/new',
+        body: articleXml(),
+        headers: XML_BODY,
+        secure: true,
+      });
       return [put.status, s.call('GET', '/articles/new').status];
     },
     correct: [401, 404],
@@ -380,7 +562,8 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
         const target = `/articles/race${i}`;
         s.call('PUT', target, articleXml({ title: 'Old', price: '1.00' }));
         const headers = { ...s.basic('bob'), ...XML_BODY };
-        const send = (title: string, price: string) => s.sendAsync({ method: 'PUT', target, body: articleXml({ title, price }), headers, secure: true });
+        const send = (title: string, price: string) =>
+          s.sendAsync({ method: 'PUT', target, body: articleXml({ title, price }), headers, secure: true });
         await Promise.all([send('A', '1.5'), send('B', '2.5')]);
         const got = s.call('GET', target);
         const pair = `${elementText(got, 'title') ?? ''} ${elementText(got, 'price') ?? ''}`;
@@ -425,7 +608,8 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
       // Up to 20 pairs of concurrent creates of two different articles. Under the fault each rewrites the whole
       // store from the copy it took on arrival, so the later rewrite drops the other article (on the first pair).
       const headers = { ...s.basic('bob'), ...XML_BODY };
-      const create = (target: string) => s.sendAsync({ method: 'PUT', target, body: articleXml(), headers, secure: true });
+      const create = (target: string) =>
+        s.sendAsync({ method: 'PUT', target, body: articleXml(), headers, secure: true });
       for (let i = 0; i < 20; i++) {
         const targets = [`/articles/lost${i}a`, `/articles/lost${i}b`];
         const statuses = (await Promise.all(targets.map(create))).map((r) => r.status);
@@ -474,38 +658,75 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 200,
     hmac: true,
   },
-  'date-time-of-day': { observe: (s) => nonceGet(s, '1', { skew: -2 * DAY + 10 }), correct: 401, faulty: 200, hmac: true },
+  'date-time-of-day': {
+    observe: (s) => nonceGet(s, '1', { skew: -2 * DAY + 10 }),
+    correct: 401,
+    faulty: 200,
+    hmac: true,
+  },
   'date-lenient': {
-    observe: (s) => [nonceGet(s, '1', { date: 'Wed, 01 Jan 2025 00:00:00 GMT' }), nonceGet(s, '2', { date: '2026-11-22T10:00:00Z' })],
+    observe: (s) => [
+      nonceGet(s, '1', { date: 'Wed, 01 Jan 2025 00:00:00 GMT' }),
+      nonceGet(s, '2', { date: '2026-11-22T10:00:00Z' }),
+    ],
     correct: [401, 401],
     faulty: [200, 200],
     hmac: true,
   },
   'digest-ignores-path': { observe: (s) => simpleGet(s, { path: '/' }), correct: 401, faulty: 200, hmac: true },
   'digest-ignores-verb': { observe: (s) => simpleGet(s, { method: 'HEAD' }), correct: 401, faulty: 200, hmac: true },
-  'digest-case-insensitive': { observe: (s) => simpleGet(s, { digest: swapCase }), correct: 401, faulty: 200, hmac: true },
-  'digest-prefix': { observe: (s) => simpleGet(s, { digest: (d) => d.slice(0, 12) }), correct: 401, faulty: 200, hmac: true },
+  'digest-case-insensitive': {
+    observe: (s) => simpleGet(s, { digest: swapCase }),
+    correct: 401,
+    faulty: 200,
+    hmac: true,
+  },
+  'digest-prefix': {
+    observe: (s) => simpleGet(s, { digest: (d) => d.slice(0, 12) }),
+    correct: 401,
+    faulty: 200,
+    hmac: true,
+  },
   'basic-last-colon': { observe: (s) => basicGet(s, 'alice'), correct: 200, faulty: 401 },
   'basic-over-http': { observe: (s) => basicGet(s, 'bob', undefined, true), correct: 401, faulty: 200 },
   'basic-password-prefix': { observe: (s) => basicGet(s, 'alice', 'wonder'), correct: 401, faulty: 200 },
   'basic-case-insensitive': { observe: (s) => basicGet(s, 'alice', 'WONDER:LAND'), correct: 401, faulty: 200 },
   'credential-field-first-line': {
-    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authorization: [String(s.basic('alice')['authorization']), 'Basic !'] }, secure: true }).status,
+    observe: (s) =>
+      s.send({
+        method: 'GET',
+        target: RECORDS,
+        headers: { authorization: [String(s.basic('alice')['authorization']), 'Basic !'] },
+        secure: true,
+      }).status,
     correct: 401,
     faulty: 200,
   },
   'credential-field-last-line': {
-    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authorization: ['Basic !', String(s.basic('alice')['authorization'])] }, secure: true }).status,
+    observe: (s) =>
+      s.send({
+        method: 'GET',
+        target: RECORDS,
+        headers: { authorization: ['Basic !', String(s.basic('alice')['authorization'])] },
+        secure: true,
+      }).status,
     correct: 401,
     faulty: 200,
   },
   'basic-beside-hmac-ignored': {
-    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { ...s.basic('alice'), authentication: 'hmac alice' }, secure: true }).status,
+    observe: (s) =>
+      s.send({
+        method: 'GET',
+        target: RECORDS,
+        headers: { ...s.basic('alice'), authentication: 'hmac alice' },
+        secure: true,
+      }).status,
     correct: 401,
     faulty: 200,
   },
   'records-any-user': {
-    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'bob' }) } }).status,
+    observe: (s) =>
+      s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'bob' }) } }).status,
     correct: 403,
     faulty: 200,
     hmac: true,
@@ -523,7 +744,12 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   'connection-remembers': {
     observe: (s) => {
       const connection = {};
-      const first = s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) }, connection }).status;
+      const first = s.send({
+        method: 'GET',
+        target: RECORDS,
+        headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) },
+        connection,
+      }).status;
       return [first, s.send({ method: 'GET', target: RECORDS, connection }).status];
     },
     correct: [200, 401],
@@ -532,7 +758,11 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'session-cookie': {
     observe: (s) => {
-      const first = s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) } });
+      const first = s.send({
+        method: 'GET',
+        target: RECORDS,
+        headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) },
+      });
       const cookie = String(first.headers['set-cookie'] ?? '').split(';')[0] ?? '';
       return [first.status, s.send({ method: 'GET', target: RECORDS, headers: { cookie } }).status];
     },
@@ -545,7 +775,12 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: 'hmac realm="conform"',
     faulty: undefined,
   },
-  'nonce-global': { observe: (s) => [nonceGet(s, '5'), nonceGet(s, '5', { user: 'bob' })], correct: [200, 200], faulty: [200, 401], hmac: true },
+  'nonce-global': {
+    observe: (s) => [nonceGet(s, '5'), nonceGet(s, '5', { user: 'bob' })],
+    correct: [200, 200],
+    faulty: [200, 401],
+    hmac: true,
+  },
   'nonce-store-small': {
     observe: (s) => {
       nonceGet(s, '1');
@@ -570,7 +805,11 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     observe: (s) => {
       const simple = s.sign('GET', RECORDS, { user: 'alice' }).authentication.split(':').pop() ?? '';
       const date = formatSignedDate(s.clock.now());
-      return s.send({ method: 'GET', target: RECORDS, headers: { authentication: `hmac alice:424242:${simple}`, date } }).status;
+      return s.send({
+        method: 'GET',
+        target: RECORDS,
+        headers: { authentication: `hmac alice:424242:${simple}`, date },
+      }).status;
     },
     correct: 401,
     faulty: 200,
@@ -579,7 +818,11 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   'write-digest-unchecked': {
     observe: (s) => {
       const date = formatSignedDate(s.clock.now());
-      const headers = { authentication: 'hmac alice:515151:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', date, 'content-type': 'application/xml' };
+      const headers = {
+        authentication: 'hmac alice:515151:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+        date,
+        'content-type': 'application/xml',
+      };
       return s.send({ method: 'PUT', target: '/articles/unchecked', body: articleXml(), headers }).status;
     },
     correct: 401,
@@ -594,8 +837,16 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: 401,
     faulty: 200,
   },
-  'oauth2-token-over-http': { observe: (s) => bearerRequest(s, issueToken(s), { secure: false }).status, correct: 401, faulty: 200 },
-  'oauth2-wrong-client-secret': { observe: (s) => tokenRequest(s, { authorization: clientBasic('reporting', 'wrong') }).status, correct: 401, faulty: 200 },
+  'oauth2-token-over-http': {
+    observe: (s) => bearerRequest(s, issueToken(s), { secure: false }).status,
+    correct: 401,
+    faulty: 200,
+  },
+  'oauth2-wrong-client-secret': {
+    observe: (s) => tokenRequest(s, { authorization: clientBasic('reporting', 'wrong') }).status,
+    correct: 401,
+    faulty: 200,
+  },
   'oauth2-secret-optional': {
     // The id alone in the form, Basic with an empty secret, Basic with a wrong one.
     observe: (s) => [
@@ -606,7 +857,11 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: [401, 401, 401],
     faulty: [200, 200, 401],
   },
-  'oauth2-token-prefix': { observe: (s) => bearerRequest(s, issueToken(s).slice(0, 20)).status, correct: 401, faulty: 200 },
+  'oauth2-token-prefix': {
+    observe: (s) => bearerRequest(s, issueToken(s).slice(0, 20)).status,
+    correct: 401,
+    faulty: 200,
+  },
   'oauth2-revoked-accepted': {
     observe: (s) => {
       const token = issueToken(s);
@@ -629,7 +884,8 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 401,
   },
   'oauth1-ignores-query': {
-    observe: (s) => oauth1Request(s, { target: RECORDS, sendTarget: `${RECORDS}?amount=1000000`, token: oauth1Tokens(s) }).res.status,
+    observe: (s) =>
+      oauth1Request(s, { target: RECORDS, sendTarget: `${RECORDS}?amount=1000000`, token: oauth1Tokens(s) }).res.status,
     correct: 401,
     faulty: 200,
     oauth1: true,
@@ -637,23 +893,39 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   'oauth1-nonce-unchecked': {
     observe: (s) => {
       const token = oauth1Tokens(s);
-      return [oauth1Request(s, { target: RECORDS, token, nonce: 'once' }).res.status, oauth1Request(s, { target: RECORDS, token, nonce: 'once' }).res.status];
+      return [
+        oauth1Request(s, { target: RECORDS, token, nonce: 'once' }).res.status,
+        oauth1Request(s, { target: RECORDS, token, nonce: 'once' }).res.status,
+      ];
     },
     correct: [200, 401],
     faulty: [200, 200],
     oauth1: true,
   },
   'oauth1-timestamp-unchecked': {
-    observe: (s) => oauth1Request(s, { target: RECORDS, token: oauth1Tokens(s), timestamp: s.clock.now().getTime() / 1000 - 3600 }).res.status,
+    observe: (s) =>
+      oauth1Request(s, { target: RECORDS, token: oauth1Tokens(s), timestamp: s.clock.now().getTime() / 1000 - 3600 })
+        .res.status,
     correct: 401,
     faulty: 200,
     oauth1: true,
   },
-  'oauth1-temporary-over-http': { observe: (s) => temporaryRequest(s, { secure: false }).status, correct: 400, faulty: 200, oauth1: true },
+  'oauth1-temporary-over-http': {
+    observe: (s) => temporaryRequest(s, { secure: false }).status,
+    correct: 400,
+    faulty: 200,
+    oauth1: true,
+  },
   'oauth1-token-over-http': {
     observe: (s) => {
       const { token, verifier } = approved(s);
-      return oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', verifier]], secure: false }).res.status;
+      return oauth1Request(s, {
+        method: 'POST',
+        target: '/oauth1/access_token',
+        token,
+        extra: [['oauth_verifier', verifier]],
+        secure: false,
+      }).res.status;
     },
     correct: 400,
     faulty: 200,
@@ -662,7 +934,10 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   'oauth1-temporary-replay': {
     observe: (s) => {
       const timestamp = Math.floor(s.clock.now().getTime() / 1000);
-      return [temporaryRequest(s, { nonce: 'replayed-temporary', timestamp }).status, temporaryRequest(s, { nonce: 'replayed-temporary', timestamp }).status];
+      return [
+        temporaryRequest(s, { nonce: 'replayed-temporary', timestamp }).status,
+        temporaryRequest(s, { nonce: 'replayed-temporary', timestamp }).status,
+      ];
     },
     correct: [200, 401],
     faulty: [200, 200],
@@ -672,7 +947,15 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     observe: (s) => {
       const { token, verifier } = approved(s);
       const timestamp = Math.floor(s.clock.now().getTime() / 1000);
-      const exchange = () => oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', verifier]], nonce: 'replayed-token', timestamp }).res.status;
+      const exchange = () =>
+        oauth1Request(s, {
+          method: 'POST',
+          target: '/oauth1/access_token',
+          token,
+          extra: [['oauth_verifier', verifier]],
+          nonce: 'replayed-token',
+          timestamp,
+        }).res.status;
       return [exchange(), exchange()];
     },
     correct: [200, 401],
@@ -683,12 +966,25 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     // bob approves alice's consumer; where he may (the fault), whose records do the token credentials open?
     observe: (s) => {
       const temporary = formOf(temporaryRequest(s));
-      const approval = s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`, headers: s.basic('bob'), secure: true });
+      const approval = s.send({
+        method: 'GET',
+        target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`,
+        headers: s.basic('bob'),
+        secure: true,
+      });
       if (approval.status !== 200) return [approval.status];
       const token = { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' };
-      const credentials = formOf(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', formOf(approval).oauth_verifier ?? '']] }).res);
+      const credentials = formOf(
+        oauth1Request(s, {
+          method: 'POST',
+          target: '/oauth1/access_token',
+          token,
+          extra: [['oauth_verifier', formOf(approval).oauth_verifier ?? '']],
+        }).res,
+      );
       const tokenCredentials = { key: credentials.oauth_token ?? '', secret: credentials.oauth_token_secret ?? '' };
-      const records = (user: string) => oauth1Request(s, { target: `/users/${user}/financialrecords`, token: tokenCredentials }).res.status;
+      const records = (user: string) =>
+        oauth1Request(s, { target: `/users/${user}/financialrecords`, token: tokenCredentials }).res.status;
       return [approval.status, records('alice'), records('bob')];
     },
     correct: [403],
@@ -698,7 +994,13 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   'oauth1-authorize-twice': {
     observe: (s) => {
       const temporary = formOf(temporaryRequest(s));
-      const approve = () => s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`, headers: s.basic('alice'), secure: true }).status;
+      const approve = () =>
+        s.send({
+          method: 'GET',
+          target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`,
+          headers: s.basic('alice'),
+          secure: true,
+        }).status;
       return [approve(), approve()];
     },
     correct: [200, 400],
@@ -707,14 +1009,25 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'oauth1-any-consumer-secret': {
     // Signed with the second consumer's secret while naming the first.
-    observe: (s) => oauth1Request(s, { target: RECORDS, token: oauth1Tokens(s), consumer: { key: CONSUMER.key, secret: 'consumer secret+/:2' } }).res.status,
+    observe: (s) =>
+      oauth1Request(s, {
+        target: RECORDS,
+        token: oauth1Tokens(s),
+        consumer: { key: CONSUMER.key, secret: 'consumer secret+/:2' },
+      }).res.status,
     correct: 401,
     faulty: 200,
     oauth1: true,
   },
   'oauth1-temporary-unsigned': {
     // A temporary-credential request naming the consumer but signed with another secret.
-    observe: (s) => oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']], consumer: { key: CONSUMER.key, secret: 'not-the-secret' } }).res.status,
+    observe: (s) =>
+      oauth1Request(s, {
+        method: 'POST',
+        target: '/oauth1/request_token',
+        extra: [['oauth_callback', 'oob']],
+        consumer: { key: CONSUMER.key, secret: 'not-the-secret' },
+      }).res.status,
     correct: 401,
     faulty: 200,
     oauth1: true,
@@ -726,7 +1039,8 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     oauth1: true,
   },
   'oauth1-plaintext-unverified': {
-    observe: (s) => oauth1Raw(s, { target: RECORDS, token: oauth1Tokens(s), plaintext: 'not-the-secrets&at-all' }).status,
+    observe: (s) =>
+      oauth1Raw(s, { target: RECORDS, token: oauth1Tokens(s), plaintext: 'not-the-secrets&at-all' }).status,
     correct: 400,
     faulty: 200,
     oauth1: true,
@@ -739,10 +1053,25 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'oauth1-verifier-reusable': {
     observe: (s) => {
-      const temporary = formOf(oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']] }).res);
-      const approval = formOf(s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`, headers: s.basic('alice'), secure: true }));
+      const temporary = formOf(
+        oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']] }).res,
+      );
+      const approval = formOf(
+        s.send({
+          method: 'GET',
+          target: `/oauth1/authorize?oauth_token=${temporary.oauth_token}`,
+          headers: s.basic('alice'),
+          secure: true,
+        }),
+      );
       const token = { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' };
-      const exchange = () => oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', approval.oauth_verifier ?? '']] }).res.status;
+      const exchange = () =>
+        oauth1Request(s, {
+          method: 'POST',
+          target: '/oauth1/access_token',
+          token,
+          extra: [['oauth_verifier', approval.oauth_verifier ?? '']],
+        }).res.status;
       return [exchange(), exchange()];
     },
     correct: [200, 401],
@@ -752,7 +1081,12 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   'oauth1-verifier-unchecked': {
     observe: (s) => {
       const { token } = approved(s);
-      return oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', 'not-the-verifier']] }).res.status;
+      return oauth1Request(s, {
+        method: 'POST',
+        target: '/oauth1/access_token',
+        token,
+        extra: [['oauth_verifier', 'not-the-verifier']],
+      }).res.status;
     },
     correct: 401,
     faulty: 200,
@@ -762,7 +1096,10 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     // alice's records with temporary credentials: not yet approved, then approved (by alice).
     observe: (s) => {
       const temporary = formOf(temporaryRequest(s));
-      const unapproved = oauth1Request(s, { target: RECORDS, token: { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' } }).res.status;
+      const unapproved = oauth1Request(s, {
+        target: RECORDS,
+        token: { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' },
+      }).res.status;
       const { token } = approved(s);
       return [unapproved, oauth1Request(s, { target: RECORDS, token }).res.status];
     },
@@ -772,19 +1109,28 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'oauth1-token-any-consumer': {
     // alice's token credentials (of the first consumer) used by the second consumer, signed with its own secret.
-    observe: (s) => oauth1Request(s, { target: RECORDS, token: oauth1Tokens(s), consumer: { key: 'conform-consumer-2', secret: 'consumer secret+/:2' } }).res.status,
+    observe: (s) =>
+      oauth1Request(s, {
+        target: RECORDS,
+        token: oauth1Tokens(s),
+        consumer: { key: 'conform-consumer-2', secret: 'consumer secret+/:2' },
+      }).res.status,
     correct: 401,
     faulty: 200,
     oauth1: true,
   },
   'oauth1-token-secret-ignored': {
-    observe: (s) => oauth1Request(s, { target: RECORDS, token: { key: oauth1Tokens(s).key, secret: '' }, consumer: CONSUMER }).res.status,
+    observe: (s) =>
+      oauth1Request(s, { target: RECORDS, token: { key: oauth1Tokens(s).key, secret: '' }, consumer: CONSUMER }).res
+        .status,
     correct: 401,
     faulty: 200,
     oauth1: true,
   },
   'oauth1-base-uri-no-port': {
-    observe: (s) => oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']] }).res.status,
+    observe: (s) =>
+      oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']] }).res
+        .status,
     correct: 200,
     faulty: 401,
   },
@@ -794,21 +1140,43 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 200,
     oauth1: true,
   },
-  'oauth2-any-grant': { observe: (s) => tokenRequest(s, { body: 'grant_type=password&username=alice&password=x' }).status, correct: 400, faulty: 200 },
+  'oauth2-any-grant': {
+    observe: (s) => tokenRequest(s, { body: 'grant_type=password&username=alice&password=x' }).status,
+    correct: 400,
+    faulty: 200,
+  },
   'digest-any-user-secret': {
     // Names alice, signed with bob's secret.
-    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authentication: s.sign('GET', RECORDS, { user: 'bob' }).authentication.replace('hmac bob:', 'hmac alice:') } }).status,
+    observe: (s) =>
+      s.send({
+        method: 'GET',
+        target: RECORDS,
+        headers: {
+          authentication: s.sign('GET', RECORDS, { user: 'bob' }).authentication.replace('hmac bob:', 'hmac alice:'),
+        },
+      }).status,
     correct: 401,
     faulty: 200,
     hmac: true,
   },
   'basic-any-user-password': { observe: (s) => basicGet(s, 'alice', 'builder'), correct: 401, faulty: 200 },
-  'records-owner-hmac-only': { observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: s.basic('bob'), secure: true }).status, correct: 403, faulty: 200 },
-  'root-refuses-basic': { observe: (s) => s.send({ method: 'GET', target: '/', headers: s.basic('bob'), secure: true }).status, correct: 200, faulty: 401 },
+  'records-owner-hmac-only': {
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: s.basic('bob'), secure: true }).status,
+    correct: 403,
+    faulty: 200,
+  },
+  'root-refuses-basic': {
+    observe: (s) => s.send({ method: 'GET', target: '/', headers: s.basic('bob'), secure: true }).status,
+    correct: 200,
+    faulty: 401,
+  },
   'nonce-stored-before-verify': {
     observe: (s) => {
       const wrong = s.sign('GET', RECORDS, { user: 'alice', nonce: '5' });
-      const forged = { ...wrong, authentication: wrong.authentication.replace(/:[^:]*$/, ':AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=') };
+      const forged = {
+        ...wrong,
+        authentication: wrong.authentication.replace(/:[^:]*$/, ':AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='),
+      };
       return [s.send({ method: 'GET', target: RECORDS, headers: forged }).status, nonceGet(s, '5')];
     },
     correct: [401, 200],
@@ -827,12 +1195,25 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     hmac: true,
   },
   'digest-ignores-query': {
-    observe: (s) => s.send({ method: 'GET', target: `${RECORDS}?year=2027`, headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) } }).status,
+    observe: (s) =>
+      s.send({
+        method: 'GET',
+        target: `${RECORDS}?year=2027`,
+        headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) },
+      }).status,
     correct: 401,
     faulty: 200,
   },
-  'unknown-user-500': { observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: s.basic('mallory', 'x'), secure: true }).status, correct: 401, faulty: 500 },
-  'hmac-missing-parts-500': { observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authentication: 'hmac alice' } }).status, correct: 401, faulty: 500 },
+  'unknown-user-500': {
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: s.basic('mallory', 'x'), secure: true }).status,
+    correct: 401,
+    faulty: 500,
+  },
+  'hmac-missing-parts-500': {
+    observe: (s) => s.send({ method: 'GET', target: RECORDS, headers: { authentication: 'hmac alice' } }).status,
+    correct: 401,
+    faulty: 500,
+  },
 };
 
 /** Pairs of faults whose observations legitimately overlap (both touch the same header or status). */
@@ -879,7 +1260,8 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
 
 function overlaps(a: ScenarioFaultName, b: ScenarioFaultName): boolean {
   if ((a === 'digest-base64url' && CASES[b].hmac) || (b === 'digest-base64url' && CASES[a].hmac)) return true;
-  if ((a === 'oauth1-base-uri-no-port' && CASES[b].oauth1) || (b === 'oauth1-base-uri-no-port' && CASES[a].oauth1)) return true;
+  if ((a === 'oauth1-base-uri-no-port' && CASES[b].oauth1) || (b === 'oauth1-base-uri-no-port' && CASES[a].oauth1))
+    return true;
   return OVERLAPS.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
 }
 
@@ -936,7 +1318,9 @@ describe('fault modes', () => {
     for (const title of ['a', 'b', 'c']) s.call('POST', '/articles', articleXml({ title }));
     s.call('DELETE', '/articles/id-1');
     s.call('DELETE', '/articles/id-2');
-    const locations = ['d', 'e', 'f'].map((title) => s.call('POST', '/articles', articleXml({ title })).headers.location);
+    const locations = ['d', 'e', 'f'].map(
+      (title) => s.call('POST', '/articles', articleXml({ title })).headers.location,
+    );
     expect(locations).toEqual(['/articles/id-2', '/articles/id-1', '/articles/id-4']);
   });
 
@@ -944,8 +1328,13 @@ describe('fault modes', () => {
     const s = server(['alias-diverges-after-replace']);
     s.call('PUT', '/article/x', articleXml({ title: 'One' }));
     s.call('PUT', '/articles/x', articleXml({ title: 'Two' }));
-    expect([elementText(s.call('GET', '/article/x'), 'title'), elementText(s.call('GET', '/articles/x'), 'title')]).toEqual(['One', 'Two']);
-    expect(s.call('HEAD', '/article/x').headers['content-length']).toBe(s.call('GET', '/article/x').headers['content-length']);
+    expect([
+      elementText(s.call('GET', '/article/x'), 'title'),
+      elementText(s.call('GET', '/articles/x'), 'title'),
+    ]).toEqual(['One', 'Two']);
+    expect(s.call('HEAD', '/article/x').headers['content-length']).toBe(
+      s.call('GET', '/article/x').headers['content-length'],
+    );
     s.call('PUT', '/article/x', articleXml({ title: 'Three' }));
     expect(elementText(s.call('GET', '/article/x'), 'title')).toBe('Three');
     s.call('DELETE', '/articles/x');
@@ -957,7 +1346,11 @@ describe('fault modes', () => {
   it('lost-update: nothing is lost one request at a time; a concurrent DELETE and POST undo each other', async () => {
     const s = server(['lost-update']);
     expect(created(s, '/articles/a').call('POST', '/articles', articleXml()).status).toBe(201);
-    expect([s.call('DELETE', '/articles/id-1').status, s.call('GET', '/articles/a').status, s.call('GET', '/articles/id-1').status]).toEqual([204, 200, 404]);
+    expect([
+      s.call('DELETE', '/articles/id-1').status,
+      s.call('GET', '/articles/a').status,
+      s.call('GET', '/articles/id-1').status,
+    ]).toEqual([204, 200, 404]);
     const headers = { ...s.basic('bob'), ...XML_BODY };
     const [deleted, posted] = await Promise.all([
       s.sendAsync({ method: 'DELETE', target: '/articles/a', headers, secure: true }),
@@ -977,7 +1370,12 @@ describe('fault modes', () => {
   it('put-incomplete-merged: a missing title is kept too, the answer is the merged article, POST still refuses', () => {
     const s = created(server(['put-incomplete-merged']), '/articles/x', articleXml({ title: 'Old', summary: 'gone' }));
     const put = s.call('PUT', '/articles/x', '<article><price currency="usd">9.99</price></article>');
-    expect([put.status, elementText(put, 'title'), elementText(put, 'price'), elementText(put, 'summary')]).toEqual([200, 'Old', '9.99', undefined]);
+    expect([put.status, elementText(put, 'title'), elementText(put, 'price'), elementText(put, 'summary')]).toEqual([
+      200,
+      'Old',
+      '9.99',
+      undefined,
+    ]);
     expect(/currency="([^"]*)"/.exec(String(s.call('GET', '/articles/x').body))?.[1]).toBe('usd');
     expect(s.call('POST', '/articles', '<article><title>New</title></article>').status).toBe(400);
     expect(s.call('PUT', '/articles/x', '<article><title> </title></article>').status).toBe(400);
@@ -1005,25 +1403,45 @@ describe('fault modes', () => {
     expect(post('title-whitespace-collapsed', { title: '\n a \t\n b ' })).toEqual([201, ' a b ', '12.50', undefined]);
     expect(post('title-nfc', { title: 'A\u030a' })).toEqual([201, '\u00c5', '12.50', undefined]);
     expect(post('title-nfkc', { title: '\uff28\uff49' })).toEqual([201, 'Hi', '12.50', undefined]);
-    expect(post('title-bmp-only', { title: '\u{1F600}\u{1F600} \u00e9\u4e2d' })).toEqual([201, '?? \u00e9\u4e2d', '12.50', undefined]);
+    expect(post('title-bmp-only', { title: '\u{1F600}\u{1F600} \u00e9\u4e2d' })).toEqual([
+      201,
+      '?? \u00e9\u4e2d',
+      '12.50',
+      undefined,
+    ]);
     expect(post('price-truncated', { price: '-3.999' })).toEqual([201, 'Hello', '-3.99', undefined]);
     expect(post('price-truncated', { price: '3.5' })).toEqual([201, 'Hello', '3.5', undefined]);
   });
 
   it('oauth2-secret-optional: an unknown id without a secret is still refused', () => {
     const s = server(['oauth2-secret-optional']);
-    expect(tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=nobody' }).status).toBe(401);
+    expect(
+      tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=nobody' }).status,
+    ).toBe(401);
     expect(tokenRequest(s, { authorization: clientBasic('nobody', '') }).status).toBe(401);
-    expect(tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=reporting&client_secret=' }).status).toBe(200);
+    expect(
+      tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=reporting&client_secret=' })
+        .status,
+    ).toBe(200);
   });
 
   it('oauth1-verifier-unchecked: an empty verifier and unapproved temporary credentials are still refused', () => {
     const s = server(['oauth1-verifier-unchecked']);
     const { token } = approved(s);
-    expect(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', '']] }).res.status).toBe(401);
+    expect(
+      oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', '']] }).res
+        .status,
+    ).toBe(401);
     const temporary = formOf(temporaryRequest(s));
     const pending = { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' };
-    expect(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token: pending, extra: [['oauth_verifier', 'x']] }).res.status).toBe(401);
+    expect(
+      oauth1Request(s, {
+        method: 'POST',
+        target: '/oauth1/access_token',
+        token: pending,
+        extra: [['oauth_verifier', 'x']],
+      }).res.status,
+    ).toBe(401);
   });
 
   it("oauth1-temporary-as-token acts for the consumer's user, and still needs the temporary secret", () => {
@@ -1039,9 +1457,19 @@ describe('fault modes', () => {
     const other = { key: 'conform-consumer-2', secret: 'consumer secret+/:2' };
     const token = oauth1Tokens(s);
     expect(oauth1Request(s, { target: '/users/bob/financialrecords', token, consumer: other }).res.status).toBe(403);
-    expect(oauth1Request(s, { target: RECORDS, token, consumer: { key: other.key, secret: CONSUMER.secret } }).res.status).toBe(401);
+    expect(
+      oauth1Request(s, { target: RECORDS, token, consumer: { key: other.key, secret: CONSUMER.secret } }).res.status,
+    ).toBe(401);
     const { token: temporary, verifier } = approved(s);
-    expect(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token: temporary, consumer: other, extra: [['oauth_verifier', verifier]] }).res.status).toBe(401);
+    expect(
+      oauth1Request(s, {
+        method: 'POST',
+        target: '/oauth1/access_token',
+        token: temporary,
+        consumer: other,
+        extra: [['oauth_verifier', verifier]],
+      }).res.status,
+    ).toBe(401);
   });
 
   it('every fault has a description', () => {
@@ -1063,6 +1491,8 @@ describe('parseFaultNames', () => {
     }
     expect(error).toBeInstanceOf(UnknownFaultError);
     expect(error).toMatchObject({ code: 'REF_UNKNOWN_FAULT', fault: 'nope' });
-    expect((error as Error).message).toMatch(/^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked, oauth2-.*oauth2-any-grant, (.*, )?journal-on-exit, nonces-not-journaled, nonce-per-instance, tokens-per-instance, articles-per-instance$/);
+    expect((error as Error).message).toMatch(
+      /^unknown fault "nope"; valid faults: post-200, .*delete-noop, nonce-unchecked, .*write-digest-unchecked, oauth2-.*oauth2-any-grant, (.*, )?journal-on-exit, nonces-not-journaled, nonce-per-instance, tokens-per-instance, articles-per-instance$/,
+    );
   });
 });

@@ -50,7 +50,11 @@ export function createState(limits: Limits, auth: ServerAuthOptions = {}, listen
     store: new ArticleStore(limits.maxArticles, listener),
     limits,
     auth: { users, window: auth.window ?? 600, bodyHash: auth.bodyHash ?? true },
-    nonces: new NonceStore(capacity, listener, auth.nonceShare ?? evenShare(capacity, users.size + (auth.oauth1Consumers ?? DEFAULT_OAUTH1_CONSUMERS).length)),
+    nonces: new NonceStore(
+      capacity,
+      listener,
+      auth.nonceShare ?? evenShare(capacity, users.size + (auth.oauth1Consumers ?? DEFAULT_OAUTH1_CONSUMERS).length),
+    ),
     locks: new Map(),
     ...createOAuthState(auth),
   };
@@ -72,14 +76,22 @@ export function evenShare(capacity: number, holders: number): number {
  */
 export function handle(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
   const answer = answerOf(req, state, deps);
-  return finish(req, deps.rewrite === undefined ? answer : deps.rewrite(req, answer, { state, deps, origin: 'handler' }), deps);
+  return finish(
+    req,
+    deps.rewrite === undefined ? answer : deps.rewrite(req, answer, { state, deps, origin: 'handler' }),
+    deps,
+  );
 }
 
 function answerOf(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
   const badHost = hostProblem(req);
   if (badHost !== undefined) return errorFormat(problem(400, badHost), deps.variants);
   const endpoint = oauthEndpoint(req.path);
-  if (endpoint !== undefined) return errorFormat(guarded(() => endpoint(req, state, deps)), deps.variants);
+  if (endpoint !== undefined)
+    return errorFormat(
+      guarded(() => endpoint(req, state, deps)),
+      deps.variants,
+    );
   return respond(req, state, deps);
 }
 
@@ -98,15 +110,25 @@ export async function handleAsync(req: RequestRecord, state: ServerState, deps: 
  */
 export function allowedMethods(route: Route, deps: HandlerDeps, authenticated: boolean): Method[] {
   const full = authenticated || deps.variants.has('allow-same-for-all');
-  return rulesOf(deps).access.allow(route, authenticated, route.methods.filter((m) => full || !route.writes.includes(m)));
+  return rulesOf(deps).access.allow(
+    route,
+    authenticated,
+    route.methods.filter((m) => full || !route.writes.includes(m)),
+  );
 }
 
 /**
  * The answer to a request whose method token node's HTTP parser does not know (so it never reaches
  * {@link handle}): the {@link unknownMethod} 405 with the `Allow` an unauthenticated OPTIONS of `path` gets.
  */
-export function unparsedMethodResponse(method: string, path: string, state: ServerState, deps: HandlerDeps): ResponseRecord {
-  const allow = oauthAllow(path, deps.variants) ?? allowedMethods(matchRoute(path, deps.variants), deps, false).join(', ');
+export function unparsedMethodResponse(
+  method: string,
+  path: string,
+  state: ServerState,
+  deps: HandlerDeps,
+): ResponseRecord {
+  const allow =
+    oauthAllow(path, deps.variants) ?? allowedMethods(matchRoute(path, deps.variants), deps, false).join(', ');
   const answer = unknownMethod(method, path, allow);
   if (deps.rewrite === undefined) return answer;
   const req: RequestRecord = { method, path, query: '', headers: {}, body: new Uint8Array(), secure: false };
@@ -138,21 +160,29 @@ function dispatch(req: RequestRecord, state: ServerState, deps: HandlerDeps, ide
   const allow = allowedMethods(route, deps, user !== undefined);
   const method = routeMethod(req.method, route);
   if (method === undefined) return unknownMethod(req.method, req.path, allow.join(', '));
-  if (method === 'OPTIONS' && route.methods.includes('OPTIONS')) return { status: 200, headers: { allow: allow.join(', ') } };
+  if (method === 'OPTIONS' && route.methods.includes('OPTIONS'))
+    return { status: 200, headers: { allow: allow.join(', ') } };
   const handler = allow.includes(method) ? route.handlers[method] : undefined;
   const refusal = identity.kind === 'anonymous' ? identity : undefined;
   const ctx: HandlerContext = { req, state, deps };
   if (handler) {
     if (!route.guarded.includes(method)) return handler(ctx);
     if (user === undefined) return refuseWrite(route, method, ctx, refusal);
-    if (route.owner !== undefined && route.owner !== user && state.auth.users.has(route.owner) && rulesOf(deps).access.ownerOnly(req)) {
+    if (
+      route.owner !== undefined &&
+      route.owner !== user &&
+      state.auth.users.has(route.owner) &&
+      rulesOf(deps).access.ownerOnly(req)
+    ) {
       return forbidden(req, user);
     }
     return handler(ctx);
   }
   if (user === undefined && route.writes.includes(method)) return refuseWrite(route, method, ctx, refusal);
   if (route.unlisted === 404) return problem(404, `nothing at ${req.path}`);
-  return problem(405, `${method} is not allowed on ${req.path}; allowed: ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } });
+  return problem(405, `${method} is not allowed on ${req.path}; allowed: ${allow.join(', ')}`, {
+    headers: { allow: allow.join(', ') },
+  });
 }
 
 /**
@@ -170,13 +200,19 @@ function routeMethod(token: string, route: Route): Method | undefined {
  */
 function refuseWrite(route: Route, method: Method, ctx: HandlerContext, refusal: Refusal | undefined): ResponseRecord {
   const handler = route.kind === 'item' || route.kind === 'collection' ? route.handlers[method] : undefined;
-  const write = handler === undefined ? undefined : { kind: route.kind, method, handler, exists: () => route.exists?.(ctx) === true };
-  return (write && ctx.deps.hooks?.unauthorizedWrite?.(ctx, write)) ?? unauthorized(ctx.req, refusal, ctx.deps.variants);
+  const write =
+    handler === undefined
+      ? undefined
+      : { kind: route.kind, method, handler, exists: () => route.exists?.(ctx) === true };
+  return (
+    (write && ctx.deps.hooks?.unauthorizedWrite?.(ctx, write)) ?? unauthorized(ctx.req, refusal, ctx.deps.variants)
+  );
 }
 
 function finish(req: RequestRecord, response: ResponseRecord, deps: HandlerDeps): ResponseRecord {
   const headers = { ...response.headers };
-  if (deps.variants.has('media-type-text-xml') && headers['content-type'] === XML_TYPE) headers['content-type'] = TEXT_XML_TYPE;
+  if (deps.variants.has('media-type-text-xml') && headers['content-type'] === XML_TYPE)
+    headers['content-type'] = TEXT_XML_TYPE;
   if (response.status === 204 || response.status === 304 || response.status < 200) {
     delete headers['content-length'];
     return { status: response.status, headers };

@@ -12,7 +12,15 @@ export { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './o
 export type { RedisSettings } from './options.js';
 export { CLUSTER_FAULTS, FAULTS, SCENARIO_FAULT_NAMES, isClusterFault } from './faults/registry.js';
 export type { ClusterFaultName, FaultName, ScenarioFaultName } from './faults/registry.js';
-export { VARIANTS, VARIANT_NAMES, VariantError, applyProfilePatch, combinableVariants, parseVariantNames, variantProfile } from './variants.js';
+export {
+  VARIANTS,
+  VARIANT_NAMES,
+  VariantError,
+  applyProfilePatch,
+  combinableVariants,
+  parseVariantNames,
+  variantProfile,
+} from './variants.js';
 export type { ProfilePatch, VariantName, VariantSpec } from './variants.js';
 export { NonceStore } from './auth/nonces.js';
 export { basicAuthorization, signRequest } from './auth/sign.js';

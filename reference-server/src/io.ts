@@ -29,7 +29,12 @@ const DISTINCT_FIELDS = ['authorization', 'authentication', 'host'] as const;
  * Builds the pure request record from a node request and its fully read body. `connection` is passed only
  * under the `connection-remembers` fault.
  */
-export function toRequestRecord(req: IncomingMessage, body: Uint8Array, secure: boolean, connection?: ConnectionMemory): RequestRecord {
+export function toRequestRecord(
+  req: IncomingMessage,
+  body: Uint8Array,
+  secure: boolean,
+  connection?: ConnectionMemory,
+): RequestRecord {
   const headers: HeaderMap = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = value;
@@ -41,7 +46,14 @@ export function toRequestRecord(req: IncomingMessage, body: Uint8Array, secure: 
     if (lines !== undefined && lines.length > 1) headers[name] = lines;
   }
   const target = req.url ?? '/';
-  const record: RequestRecord = { method: req.method ?? '', ...splitTarget(target), target: originTarget(target), headers, body, secure };
+  const record: RequestRecord = {
+    method: req.method ?? '',
+    ...splitTarget(target),
+    target: originTarget(target),
+    headers,
+    body,
+    secure,
+  };
   if (connection !== undefined) record.connection = connection;
   return record;
 }

@@ -32,7 +32,8 @@ describe('OPTIONS and 405', () => {
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe(call('OPTIONS', path).headers.allow);
     if (method === 'HEAD') expect(res.body).toBeUndefined();
-    else expect(problemOf(res).detail).toBe(`${method} is not allowed on ${path}; allowed: ${String(res.headers.allow)}`);
+    else
+      expect(problemOf(res).detail).toBe(`${method} is not allowed on ${path}; allowed: ${String(res.headers.allow)}`);
   });
 
   it.each(['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH'])('%s on an unknown path is 404', (method) => {
@@ -41,14 +42,19 @@ describe('OPTIONS and 405', () => {
     expect(res.headers.allow).toBeUndefined();
   });
 
-  it.each(['FOO', 'PROPFIND', 'get', 'BREW'])('unknown method %s is 405 with the Allow of OPTIONS (a 4xx, not 501)', (method) => {
-    const { call } = testServer();
-    for (const [path, allow] of RESOURCES) {
-      const res = call(method, path);
-      expect([path, res.status, res.headers.allow]).toEqual([path, 405, allow]);
-      expect(problemOf(res).detail).toBe(`method ${method} is not implemented by this server; allowed on ${path}: ${allow}`);
-    }
-  });
+  it.each(['FOO', 'PROPFIND', 'get', 'BREW'])(
+    'unknown method %s is 405 with the Allow of OPTIONS (a 4xx, not 501)',
+    (method) => {
+      const { call } = testServer();
+      for (const [path, allow] of RESOURCES) {
+        const res = call(method, path);
+        expect([path, res.status, res.headers.allow]).toEqual([path, 405, allow]);
+        expect(problemOf(res).detail).toBe(
+          `method ${method} is not implemented by this server; allowed on ${path}: ${allow}`,
+        );
+      }
+    },
+  );
 });
 
 describe('documents', () => {

@@ -162,15 +162,20 @@ export function randomId(): string {
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   const window = options.window ?? 600;
   const nonceCapacity = options.nonceCapacity ?? 1_000_000;
-  if (!(window > 0) || !Number.isFinite(window)) throw new RangeError(`window must be a positive number of seconds, not ${window}`);
-  if (!Number.isInteger(nonceCapacity) || nonceCapacity < 1) throw new RangeError(`nonceCapacity must be a positive integer, not ${nonceCapacity}`);
+  if (!(window > 0) || !Number.isFinite(window))
+    throw new RangeError(`window must be a positive number of seconds, not ${window}`);
+  if (!Number.isInteger(nonceCapacity) || nonceCapacity < 1)
+    throw new RangeError(`nonceCapacity must be a positive integer, not ${nonceCapacity}`);
   const tokenTtl = options.tokenTtl ?? DEFAULT_TOKEN_TTL;
   const tokenCapacity = options.tokenCapacity ?? DEFAULT_TOKEN_CAPACITY;
   checkOAuthLimits(tokenTtl, tokenCapacity);
   const redis = resolveRedis(options.redis);
-  if (redis !== undefined && options.dataDir !== undefined) throw new RangeError('dataDir and redis cannot be combined: with redis, Redis keeps the shared state');
+  if (redis !== undefined && options.dataDir !== undefined)
+    throw new RangeError('dataDir and redis cannot be combined: with redis, Redis keeps the shared state');
   if (redis !== undefined && options.variants?.includes('webdav-lock') === true) {
-    throw new RangeError('the webdav-lock variant keeps its locks in this process: it cannot share a cluster through redis');
+    throw new RangeError(
+      'the webdav-lock variant keeps its locks in this process: it cannot share a cluster through redis',
+    );
   }
   return {
     host: options.host ?? '127.0.0.1',
@@ -186,7 +191,10 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     keepAliveTimeoutMs: positiveInteger(options.keepAliveTimeoutMs ?? 5000, 'keepAliveTimeoutMs'),
     handshakeTimeoutMs: positiveInteger(options.handshakeTimeoutMs ?? 5000, 'handshakeTimeoutMs'),
     maxConnections: positiveInteger(options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 'maxConnections'),
-    maxConnectionsPerClient: positiveInteger(options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 'maxConnectionsPerClient'),
+    maxConnectionsPerClient: positiveInteger(
+      options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+      'maxConnectionsPerClient',
+    ),
     lingerMs: positiveInteger(options.lingerMs ?? 2000, 'lingerMs'),
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(redis === undefined ? {} : { redis }),
@@ -208,6 +216,12 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
 function resolveRedis(settings: RedisSettings | undefined): Required<RedisSettings> | undefined {
   if (settings === undefined) return undefined;
   const prefix = settings.prefix ?? DEFAULT_PREFIX;
-  if (!PREFIX_PATTERN.test(prefix)) throw new RangeError(`redis prefix must be 1 to 64 letters, digits or . _ : -, not ${JSON.stringify(prefix)}`);
-  return { url: settings.url, prefix, instance: positiveInteger(settings.instance ?? 1, 'redis instance'), timeoutMs: positiveInteger(settings.timeoutMs ?? 2000, 'redis timeoutMs') };
+  if (!PREFIX_PATTERN.test(prefix))
+    throw new RangeError(`redis prefix must be 1 to 64 letters, digits or . _ : -, not ${JSON.stringify(prefix)}`);
+  return {
+    url: settings.url,
+    prefix,
+    instance: positiveInteger(settings.instance ?? 1, 'redis instance'),
+    timeoutMs: positiveInteger(settings.timeoutMs ?? 2000, 'redis timeoutMs'),
+  };
 }

@@ -18,7 +18,13 @@ const TOKEN_REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) /;
  * Answers requests node:http could not parse: a method token it does not know → the same 405 with `Allow` the
  * handler gives unknown methods; huge headers → 431; timeout → 408; anything else → 400. Always closes.
  */
-export function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, state: ServerState, deps: HandlerDeps, lingerMs: number): void {
+export function rejectClient(
+  err: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  socket: Duplex,
+  state: ServerState,
+  deps: HandlerDeps,
+  lingerMs: number,
+): void {
   const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
     socket.destroy();
@@ -28,7 +34,10 @@ export function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }
   const record =
     err.code === 'HPE_INVALID_METHOD' && line !== null
       ? unparsedMethodResponse(line[1]!, targetPath(line[2]!), state, deps)
-      : parserProblem(err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400, err.code);
+      : parserProblem(
+          err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400,
+          err.code,
+        );
   const answer = rawResponse(record);
   // An earlier request on this connection that arrived whole may still be in its handler: its answer goes first,
   // then this rejection, so no answer is lost (bounded: the rejection goes out after 5 s regardless). An earlier
@@ -53,7 +62,13 @@ export function rejectClient(err: NodeJS.ErrnoException & { rawPacket?: Buffer }
  * Answers CONNECT (a tunnel request; node hands it to its own event, not to 'request'): the 405 unknown methods get,
  * with the `Allow` of the resource it names, then a lingering close.
  */
-export function answerConnect(req: IncomingMessage, socket: Duplex, state: ServerState, deps: HandlerDeps, options: { lingerMs: number; log: (line: string) => void }): void {
+export function answerConnect(
+  req: IncomingMessage,
+  socket: Duplex,
+  state: ServerState,
+  deps: HandlerDeps,
+  options: { lingerMs: number; log: (line: string) => void },
+): void {
   const record = unparsedMethodResponse('CONNECT', connectPath(req.url ?? ''), state, deps);
   options.log(`CONNECT ${req.url ?? ''} ${record.status}`);
   lingeringClose(socket, options.lingerMs, rawResponse(record));
@@ -84,4 +99,3 @@ function targetPath(target: string): string {
   const path = absolute === null ? target : absolute[1] || '/';
   return path.split('?')[0]!;
 }
-

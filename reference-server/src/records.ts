@@ -73,4 +73,3 @@ export type Method = (typeof KNOWN_METHODS)[number] | (typeof WEBDAV_METHODS)[nu
 export function isKnownMethod(token: string): token is Method {
   return (KNOWN_METHODS as readonly string[]).includes(token);
 }
-

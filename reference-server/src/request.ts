@@ -25,13 +25,19 @@ export function checkXmlMediaType(contentType: string | undefined, textOnly = fa
   if (extra.length > 0 || !TOKEN.test(type) || !TOKEN.test(subtype)) {
     return { ok: false, detail: `malformed Content-Type ${JSON.stringify(contentType)}; send ${accepted}` };
   }
-  const xml = (!textOnly && type === 'application' && (subtype === 'xml' || subtype.endsWith('+xml'))) || (type === 'text' && subtype === 'xml');
+  const xml =
+    (!textOnly && type === 'application' && (subtype === 'xml' || subtype.endsWith('+xml'))) ||
+    (type === 'text' && subtype === 'xml');
   if (!xml) return { ok: false, detail: `Content-Type ${type}/${subtype} is not supported; send ${accepted}` };
   for (const param of params) {
     const eq = param.indexOf('=');
     if (eq < 0) continue;
     const name = param.slice(0, eq).trim().toLowerCase();
-    const value = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const value = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     if (name === 'charset' && value !== 'utf-8' && value !== 'utf8') {
       return { ok: false, detail: `charset ${JSON.stringify(value)} is not supported; send UTF-8` };
     }
@@ -62,13 +68,20 @@ const IP_FUTURE = /^v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/;
  */
 export function hostProblem(req: RequestRecord): string | undefined {
   const value = req.headers['host'];
-  if (Array.isArray(value)) return value.length > 1 ? `the request has ${value.length} Host header fields; RFC 9112 §3.2 allows one` : undefined;
+  if (Array.isArray(value))
+    return value.length > 1
+      ? `the request has ${value.length} Host header fields; RFC 9112 §3.2 allows one`
+      : undefined;
   if (value === undefined) return undefined;
   const bracket = value.startsWith('[') ? value.indexOf(']') : -1;
   const colon = bracket >= 0 ? (value[bracket + 1] === ':' ? bracket + 1 : -1) : value.lastIndexOf(':');
   const host = colon < 0 ? value : value.slice(0, colon);
   const port = colon < 0 ? '' : value.slice(colon + 1);
-  const hostValid = bracket >= 0 ? bracket === host.length - 1 && (isIPv6(host.slice(1, -1)) || IP_FUTURE.test(host.slice(1, -1))) : REG_NAME.test(host);
-  if (!hostValid || !/^[0-9]*$/.test(port)) return `Host ${JSON.stringify(value)} is not a valid uri-host [ ":" port ] (RFC 9112 §3.2, RFC 3986 §3.2.2)`;
+  const hostValid =
+    bracket >= 0
+      ? bracket === host.length - 1 && (isIPv6(host.slice(1, -1)) || IP_FUTURE.test(host.slice(1, -1)))
+      : REG_NAME.test(host);
+  if (!hostValid || !/^[0-9]*$/.test(port))
+    return `Host ${JSON.stringify(value)} is not a valid uri-host [ ":" port ] (RFC 9112 §3.2, RFC 3986 §3.2.2)`;
   return undefined;
 }

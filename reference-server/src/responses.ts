@@ -90,7 +90,17 @@ export function errorFormat(response: ResponseRecord, variants: ReadonlySet<Vari
   const { title, detail } = JSON.parse(response.body) as { title: string; detail: string };
   const headers: HeaderMap = { ...response.headers };
   delete headers['content-type'];
-  if (json) return { status: response.status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ error: title, message: detail }) };
-  if (plain) return { status: response.status, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: `${response.status} ${title}: ${detail}\n` };
+  if (json)
+    return {
+      status: response.status,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ error: title, message: detail }),
+    };
+  if (plain)
+    return {
+      status: response.status,
+      headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: `${response.status} ${title}: ${detail}\n`,
+    };
   return { status: response.status, headers };
 }

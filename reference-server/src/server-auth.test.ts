@@ -31,7 +31,15 @@ function trusting(ca: string): Agent {
   return agent;
 }
 
-async function status(url: string, options: { method?: Dispatcher.HttpMethod; headers?: Record<string, string>; body?: string; dispatcher?: Dispatcher } = {}): Promise<number> {
+async function status(
+  url: string,
+  options: {
+    method?: Dispatcher.HttpMethod;
+    headers?: Record<string, string>;
+    body?: string;
+    dispatcher?: Dispatcher;
+  } = {},
+): Promise<number> {
   const res = await request(url, options);
   await res.body.dump();
   return res.statusCode;
@@ -80,7 +88,14 @@ describe('TLS listener', () => {
     const server = await start({ httpsPort: 0 });
     const dispatcher = trusting(server.certificate ?? '');
     const basic = { authorization: basicAuthorization('bob', 'builder'), 'content-type': 'application/xml' };
-    expect(await status(`${server.httpsUrl}/articles/shared`, { method: 'PUT', body: articleXml(), headers: basic, dispatcher })).toBe(201);
+    expect(
+      await status(`${server.httpsUrl}/articles/shared`, {
+        method: 'PUT',
+        body: articleXml(),
+        headers: basic,
+        dispatcher,
+      }),
+    ).toBe(201);
     expect(await status(`${server.url}/articles/shared`)).toBe(200);
     const headers = nonceHeaders('GET', RECORDS, '123');
     expect(await status(`${server.url}${RECORDS}`, { headers })).toBe(200);
@@ -134,7 +149,11 @@ describe('per-connection state', () => {
   async function sameConnection(server: RunningServer): Promise<number[]> {
     const client = new Client(server.url);
     try {
-      const first = await client.request({ method: 'GET', path: RECORDS, headers: { ...signAs({ method: 'GET', target: RECORDS }) } });
+      const first = await client.request({
+        method: 'GET',
+        path: RECORDS,
+        headers: { ...signAs({ method: 'GET', target: RECORDS }) },
+      });
       await first.body.dump();
       const second = await client.request({ method: 'GET', path: RECORDS });
       await second.body.dump();

@@ -77,7 +77,11 @@ describe('startServer', () => {
 
   it('answers 413 to Expect: 100-continue without asking for the body', async () => {
     const server = await start({ maxBodyBytes: 10 });
-    const reply = await raw(server.port, 'PUT /articles/a HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nExpect: 100-continue\r\n\r\n', (r) => r.endsWith('}'));
+    const reply = await raw(
+      server.port,
+      'PUT /articles/a HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nExpect: 100-continue\r\n\r\n',
+      (r) => r.endsWith('}'),
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 413 /);
     expect(reply).not.toContain('100 Continue');
   });
@@ -111,7 +115,11 @@ describe('startServer', () => {
         throw new Error('boom');
       },
     });
-    const res = await request(`${server.url}/articles`, { method: 'POST', body: articleXml(), headers: alice('POST', '/articles', articleXml()) });
+    const res = await request(`${server.url}/articles`, {
+      method: 'POST',
+      body: articleXml(),
+      headers: alice('POST', '/articles', articleXml()),
+    });
     expect(res.statusCode).toBe(500);
     await res.body.dump();
     expect((await request(`${server.url}/`, { headers: alice('GET', '/') })).statusCode).toBe(200);
@@ -144,7 +152,9 @@ describe('startServer', () => {
 describe('limits (README "Limits")', () => {
   it('answers 431 to a request head over maxHeaderBytes and serves one under it', async () => {
     const server = await start({ maxHeaderBytes: 2048 });
-    const big = await raw(server.port, `GET / HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(3000)}\r\n\r\n`, (r) => r.includes('\r\n\r\n'));
+    const big = await raw(server.port, `GET / HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(3000)}\r\n\r\n`, (r) =>
+      r.includes('\r\n\r\n'),
+    );
     expect(big).toMatch(/^HTTP\/1\.1 431 /);
     const small = await request(`${server.url}/articles/none`, { headers: { 'x-pad': 'a'.repeat(1500) } });
     expect(small.statusCode).toBe(404);
@@ -155,15 +165,27 @@ describe('limits (README "Limits")', () => {
     const server = await start();
     const auth = alice('GET', '/').authentication;
     const filler = Array.from({ length: 2500 }, (_, i) => `x${i}: 1\r\n`).join('');
-    const once = await raw(server.port, `GET / HTTP/1.1\r\nHost: x\r\nAuthentication: ${auth}\r\n${filler}Connection: close\r\n\r\n`, () => false);
+    const once = await raw(
+      server.port,
+      `GET / HTTP/1.1\r\nHost: x\r\nAuthentication: ${auth}\r\n${filler}Connection: close\r\n\r\n`,
+      () => false,
+    );
     expect(once).toMatch(/^HTTP\/1\.1 200 /);
-    const twice = await raw(server.port, `GET / HTTP/1.1\r\nHost: x\r\nAuthentication: ${auth}\r\n${filler}Authentication: ${auth}\r\nConnection: close\r\n\r\n`, () => false);
+    const twice = await raw(
+      server.port,
+      `GET / HTTP/1.1\r\nHost: x\r\nAuthentication: ${auth}\r\n${filler}Authentication: ${auth}\r\nConnection: close\r\n\r\n`,
+      () => false,
+    );
     expect(twice).toMatch(/^HTTP\/1\.1 401 /); // node's default count limit would have dropped the second one: 200
   });
 
   it('answers 408 and closes when a request is not complete within requestTimeoutMs', async () => {
     const server = await start({ requestTimeoutMs: 200 });
-    const reply = await raw(server.port, 'PUT /articles/slow HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc', () => false);
+    const reply = await raw(
+      server.port,
+      'PUT /articles/slow HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc',
+      () => false,
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 408 /);
   });
 
@@ -175,7 +197,8 @@ describe('limits (README "Limits")', () => {
   });
 
   it('refuses limits that are not positive integers', () => {
-    for (const bad of [{ maxHeaderBytes: 0 }, { requestTimeoutMs: 1.5 }, { keepAliveTimeoutMs: -1 }]) expect(() => resolveServerOptions(bad)).toThrow(RangeError);
+    for (const bad of [{ maxHeaderBytes: 0 }, { requestTimeoutMs: 1.5 }, { keepAliveTimeoutMs: -1 }])
+      expect(() => resolveServerOptions(bad)).toThrow(RangeError);
   });
 });
 
@@ -187,8 +210,21 @@ describe('resolveServerOptions', () => {
 
   it('fills in every default', () => {
     const resolved = resolveServerOptions();
-    expect(resolved).toMatchObject({ host: '127.0.0.1', port: 0, maxBodyBytes: 65536, maxArticles: 10000, window: 600, bodyHash: true, nonceCapacity: 1_000_000 });
-    expect(resolved).toMatchObject({ maxHeaderBytes: 16384, requestTimeoutMs: 5000, keepAliveTimeoutMs: 5000, tokenCapacity: 100_000 });
+    expect(resolved).toMatchObject({
+      host: '127.0.0.1',
+      port: 0,
+      maxBodyBytes: 65536,
+      maxArticles: 10000,
+      window: 600,
+      bodyHash: true,
+      nonceCapacity: 1_000_000,
+    });
+    expect(resolved).toMatchObject({
+      maxHeaderBytes: 16384,
+      requestTimeoutMs: 5000,
+      keepAliveTimeoutMs: 5000,
+      tokenCapacity: 100_000,
+    });
     expect(resolved.dataDir).toBeUndefined();
     expect(resolved.users.map((u) => [u.name, u.password, u.secret])).toEqual([
       ['alice', 'wonder:land', 'alice-secret-1'],

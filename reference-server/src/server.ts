@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerOptions as HttpServerOptions, ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ConnectionGate } from './connections.js';
 import { faultKit } from './faults/index.js';
@@ -14,6 +13,7 @@ import type { ResolvedServerOptions, ServerOptions } from './options.js';
 import { answerConnect, rejectClient } from './parser-errors.js';
 import { byteLength, problem } from './responses.js';
 import type { ChangeListener } from './store/changes.js';
+import { closer, hostPart, listen, type Listener } from './listen.js';
 import { openJournal } from './store/journal.js';
 import type { Journal } from './store/journal.js';
 import { generateSelfSignedCertificate } from './tls/certificate.js';
@@ -65,12 +65,6 @@ interface Shared {
   gate: ConnectionGate;
 }
 
-/** One listener: node's HTTP or TLS server, fed by the front door that listens and counts connections. */
-interface Listener {
-  door: NetServer;
-  http: Server;
-}
-
 /**
  * Starts the reference server over plain HTTP, and over TLS too when `httpsPort` is set (with `tls`, or a
  * self-signed certificate generated now); resolves once every listener listens.
@@ -97,9 +91,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (resolved.dataDir !== undefined) {
     journal = await openJournal(resolved.dataDir, state, { nowMs: () => resolved.now().getTime(), log: resolved.log });
   }
-  const deps: HandlerDeps = { now: resolved.now, newId: resolved.newId, faults: resolved.faults, variants: resolved.variants, ...kit.deps };
+  const deps: HandlerDeps = {
+    now: resolved.now,
+    newId: resolved.newId,
+    faults: resolved.faults,
+    variants: resolved.variants,
+    ...kit.deps,
+  };
   const { redis } = resolved;
-  const store = redis === undefined ? undefined : await connectRedis(redis.url, { timeoutMs: redis.timeoutMs, connectionName: `conform-${redis.prefix}-${redis.instance}`, log: resolved.log });
+  const store =
+    redis === undefined
+      ? undefined
+      : await connectRedis(redis.url, {
+          timeoutMs: redis.timeoutMs,
+          connectionName: `conform-${redis.prefix}-${redis.instance}`,
+          log: resolved.log,
+        });
   const shared: Shared = {
     state,
     deps,
@@ -107,26 +114,62 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     io: kit.io,
     ...(journal === undefined ? {} : { journal }),
     ...(kit.io.remembersConnections ? { memory: new WeakMap() } : {}),
-    ...(store === undefined || redis === undefined ? {} : { cluster: { store, layout: keyLayout(redis.prefix, redis.instance, resolved.faults), local: state, log: resolved.log } }),
-    gate: new ConnectionGate({ maxConnections: resolved.maxConnections, maxPerClient: resolved.maxConnectionsPerClient, lingerMs: resolved.lingerMs }, resolved.log),
+    ...(store === undefined || redis === undefined
+      ? {}
+      : {
+          cluster: {
+            store,
+            layout: keyLayout(redis.prefix, redis.instance, resolved.faults),
+            local: state,
+            log: resolved.log,
+          },
+        }),
+    gate: new ConnectionGate(
+      {
+        maxConnections: resolved.maxConnections,
+        maxPerClient: resolved.maxConnectionsPerClient,
+        lingerMs: resolved.lingerMs,
+      },
+      resolved.log,
+    ),
   };
   // The 408 check runs every second, or more often when the request timeout is shorter.
-  const base: HttpServerOptions = { maxHeaderSize: resolved.maxHeaderBytes, connectionsCheckingInterval: Math.min(1000, resolved.requestTimeoutMs) };
+  const base: HttpServerOptions = {
+    maxHeaderSize: resolved.maxHeaderBytes,
+    connectionsCheckingInterval: Math.min(1000, resolved.requestTimeoutMs),
+  };
   const listeners: Listener[] = [];
   const close = closer(listeners, shared.gate, journal, store);
   try {
     const plain = wire(createServer(base), false, shared);
     listeners.push(plain);
     const port = await listen(plain.door, resolved.host, resolved.port, resolved.log);
-    const running: RunningServer = { url: `http://${hostPart(resolved.host)}:${port}`, port, close, nonceCount: () => state.nonces.size(), articleCount: () => state.store.size, connectionCount: () => shared.gate.size() };
+    const running: RunningServer = {
+      url: `http://${hostPart(resolved.host)}:${port}`,
+      port,
+      close,
+      nonceCount: () => state.nonces.size(),
+      articleCount: () => state.store.size,
+      connectionCount: () => shared.gate.size(),
+    };
     if (resolved.httpsPort === undefined) return running;
     const credentials = resolved.tls ?? generateSelfSignedCertificate(new Date());
     // A connection that has not finished its handshake by then is closed (tlsClientError → clientError → destroyed).
-    const tlsOptions = { ...base, cert: credentials.cert, key: credentials.key, handshakeTimeout: resolved.handshakeTimeoutMs };
+    const tlsOptions = {
+      ...base,
+      cert: credentials.cert,
+      key: credentials.key,
+      handshakeTimeout: resolved.handshakeTimeoutMs,
+    };
     const secure = wire(createTlsServer(tlsOptions), true, shared);
     listeners.push(secure);
     const httpsPort = await listen(secure.door, resolved.host, resolved.httpsPort, resolved.log);
-    return { ...running, httpsUrl: `https://${hostPart(resolved.host)}:${httpsPort}`, httpsPort, certificate: credentials.cert };
+    return {
+      ...running,
+      httpsUrl: `https://${hostPart(resolved.host)}:${httpsPort}`,
+      httpsPort,
+      certificate: credentials.cert,
+    };
   } catch (err) {
     await close();
     throw err;
@@ -160,7 +203,9 @@ function wire(server: Server, secure: boolean, shared: Shared): Listener {
     if (secure && !established.has(socket)) socket.destroy();
     else rejectClient(err, socket, shared.state, shared.deps, options.lingerMs);
   });
-  server.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, shared.state, shared.deps, options));
+  server.on('connect', (req: IncomingMessage, socket: Duplex) =>
+    answerConnect(req, socket, shared.state, shared.deps, options),
+  );
   return { door: gate.frontDoor(server, secure), http: server };
 }
 
@@ -171,8 +216,15 @@ async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean,
   const read = await readBody(req, cap);
   if (read.kind === 'aborted') return;
   if (read.kind === 'too-large') return reply(req, res, tooLarge(options), options);
-  const record = toRequestRecord(req, read.body, secure, memory === undefined ? undefined : remembered(memory, req.socket));
-  const response = shared.cluster ? await handleShared(record, shared.cluster, deps) : await handleAsync(record, state, deps);
+  const record = toRequestRecord(
+    req,
+    read.body,
+    secure,
+    memory === undefined ? undefined : remembered(memory, req.socket),
+  );
+  const response = shared.cluster
+    ? await handleShared(record, shared.cluster, deps)
+    : await handleAsync(record, state, deps);
   reply(req, res, await durable(response, shared), options);
 }
 
@@ -206,54 +258,20 @@ function remembered(memory: WeakMap<object, ConnectionMemory>, socket: object): 
   return entry;
 }
 
-function reply(req: IncomingMessage, res: ServerResponse, record: ResponseRecord, options: ResolvedServerOptions): void {
+function reply(
+  req: IncomingMessage,
+  res: ServerResponse,
+  record: ResponseRecord,
+  options: ResolvedServerOptions,
+): void {
   options.log(`${req.method ?? '?'} ${req.url ?? ''} ${record.status}`);
   writeResponse(res, record);
 }
 
 /** 413 sent before the body is read; the connection closes because the rest of the body stays unread. */
 function tooLarge(options: ResolvedServerOptions): ResponseRecord {
-  const record = problem(413, `request body exceeds ${options.maxBodyBytes} bytes`, { headers: { connection: 'close' } });
-  return { ...record, headers: { ...record.headers, 'content-length': String(byteLength(record.body)) } };
-}
-
-function listen(server: NetServer, host: string, port: number, log: (line: string) => void): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      server.on('error', (err) => log(`server error: ${err.message}`));
-      const address = server.address();
-      resolve(typeof address === 'object' && address !== null ? address.port : port);
-    });
+  const record = problem(413, `request body exceeds ${options.maxBodyBytes} bytes`, {
+    headers: { connection: 'close' },
   });
-}
-
-function hostPart(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
-}
-
-/** One idempotent close for every listener started so far and every connection, then the journal and the shared store. */
-function closer(listeners: readonly Listener[], gate: ConnectionGate, journal: Journal | undefined, store: { close(): Promise<void> } | undefined): () => Promise<void> {
-  let closing: Promise<void> | undefined;
-  return () => {
-    closing ??= Promise.all(
-      listeners.map(
-        ({ door, http }) =>
-          new Promise<void>((resolve) => {
-            // The HTTP server never listened: its close only stops its timeout checks (and reports "not running").
-            http.close(() => {});
-            http.closeAllConnections();
-            if (!door.listening) return resolve();
-            door.close(() => resolve());
-            gate.destroyAll();
-          }),
-      ),
-    ).then(async () => {
-      gate.destroyAll();
-      await journal?.close();
-      await store?.close();
-    });
-    return closing;
-  };
+  return { ...record, headers: { ...record.headers, 'content-length': String(byteLength(record.body)) } };
 }

@@ -156,7 +156,11 @@ export interface AnswerContext {
 export type AnswerRewrite = (req: RequestRecord, res: ResponseRecord, ctx: AnswerContext) => ResponseRecord;
 
 /** `handle` or a hook around it, as `handleAsync` runs it. */
-export type Serve = (req: RequestRecord, state: ServerState, deps: HandlerDeps) => ResponseRecord | Promise<ResponseRecord>;
+export type Serve = (
+  req: RequestRecord,
+  state: ServerState,
+  deps: HandlerDeps,
+) => ResponseRecord | Promise<ResponseRecord>;
 
 /** One call of an article handler: its method, and for an item its store key, id and path form. */
 export interface ArticleCall {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { articleXml, elementText, testServer } from '../testkit/index.js';
 import type { TestServer } from '../testkit/index.js';
-import { VARIANT_NAMES, VariantError, applyProfilePatch, combinableVariants, parseVariantNames, variantProfile } from './variants.js';
+import {
+  VARIANT_NAMES,
+  VariantError,
+  applyProfilePatch,
+  combinableVariants,
+  parseVariantNames,
+  variantProfile,
+} from './variants.js';
 import type { VariantName } from './variants.js';
 
 describe('profile patches', () => {
@@ -29,9 +36,11 @@ describe('variant names', () => {
     expect(() => parseVariantNames(combinableVariants())).not.toThrow();
   });
 
-  it('the combined profile has no OAuth section made only of a variant\'s patch: each is whole, or removed', () => {
+  it("the combined profile has no OAuth section made only of a variant's patch: each is whole, or removed", () => {
     const base = { auth: { window: 600, oauth1: { tokenEndpoint: '/t1' }, oauth2: { tokenEndpoint: '/t2' } } };
-    const auth = (variantProfile(base, combinableVariants()) as { auth: Record<string, { tokenEndpoint?: string } | undefined> }).auth;
+    const auth = (
+      variantProfile(base, combinableVariants()) as { auth: Record<string, { tokenEndpoint?: string } | undefined> }
+    ).auth;
     for (const section of ['oauth1', 'oauth2']) {
       const value = auth[section];
       expect([section, value === undefined || value.tokenEndpoint !== undefined]).toEqual([section, true]);
@@ -75,7 +84,12 @@ const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
   'webdav-lock': 'routes/locks.test.ts',
 };
 
-const BEHAVIOUR: Partial<Record<Exclude<VariantName, 'replace-204'>, { observe: (s: TestServer) => unknown; byDefault: unknown; withVariant: unknown }>> = {
+const BEHAVIOUR: Partial<
+  Record<
+    Exclude<VariantName, 'replace-204'>,
+    { observe: (s: TestServer) => unknown; byDefault: unknown; withVariant: unknown }
+  >
+> = {
   'price-two-decimals': {
     observe: (s) => [
       s.call('PUT', '/articles/a', articleXml({ price: '12.345' }), XML).status,
@@ -94,12 +108,21 @@ const BEHAVIOUR: Partial<Record<Exclude<VariantName, 'replace-204'>, { observe: 
     withVariant: [422, 201],
   },
   'options-partial': {
-    observe: (s) => ['/', '/users/alice/financialrecords', '/articles'].map((p) => {
-      const res = s.call('OPTIONS', p);
-      return [res.status, res.headers.allow];
-    }),
-    byDefault: [[200, 'GET, HEAD, OPTIONS'], [200, 'GET, HEAD, OPTIONS'], [200, 'POST, OPTIONS']],
-    withVariant: [[405, 'GET, HEAD'], [405, 'GET, HEAD'], [200, 'POST, OPTIONS']],
+    observe: (s) =>
+      ['/', '/users/alice/financialrecords', '/articles'].map((p) => {
+        const res = s.call('OPTIONS', p);
+        return [res.status, res.headers.allow];
+      }),
+    byDefault: [
+      [200, 'GET, HEAD, OPTIONS'],
+      [200, 'GET, HEAD, OPTIONS'],
+      [200, 'POST, OPTIONS'],
+    ],
+    withVariant: [
+      [405, 'GET, HEAD'],
+      [405, 'GET, HEAD'],
+      [200, 'POST, OPTIONS'],
+    ],
   },
   'media-type-text-xml': {
     observe: (s) => [
@@ -133,7 +156,12 @@ const BEHAVIOUR: Partial<Record<Exclude<VariantName, 'replace-204'>, { observe: 
     observe: (s) => {
       s.call('PUT', '/articles/a', articleXml(), XML);
       const res = s.call('POST', '/articles/a', articleXml({ title: 'Updated' }), XML);
-      return [res.status, elementText(s.call('GET', '/articles/a'), 'title'), s.call('POST', '/articles/none', articleXml(), XML).status, s.call('OPTIONS', '/articles/a').headers.allow];
+      return [
+        res.status,
+        elementText(s.call('GET', '/articles/a'), 'title'),
+        s.call('POST', '/articles/none', articleXml(), XML).status,
+        s.call('OPTIONS', '/articles/a').headers.allow,
+      ];
     },
     byDefault: [405, 'Hello', 405, 'GET, HEAD, PUT, DELETE, OPTIONS'],
     withVariant: [200, 'Updated', 404, 'GET, HEAD, POST, PUT, DELETE, OPTIONS'],
@@ -148,7 +176,10 @@ const BEHAVIOUR: Partial<Record<Exclude<VariantName, 'replace-204'>, { observe: 
     withVariant: [404, 200],
   },
   'ids-uuid': {
-    observe: (s) => /^\/articles\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String(s.call('POST', '/articles', articleXml(), XML).headers.location)),
+    observe: (s) =>
+      /^\/articles\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(
+        String(s.call('POST', '/articles', articleXml(), XML).headers.location),
+      ),
     byDefault: false,
     withVariant: true,
   },
@@ -196,7 +227,11 @@ describe('variants behave as their descriptions say', () => {
     const s = testServer({ signAs: null, variants: ['path-without-query'] });
     const records = '/users/alice/financialrecords';
     const get = (target: string, signed: string, nonce?: string) =>
-      s.send({ method: 'GET', target, headers: { ...s.sign('GET', signed, { user: 'alice', ...(nonce === undefined ? {} : { nonce }) }) } }).status;
+      s.send({
+        method: 'GET',
+        target,
+        headers: { ...s.sign('GET', signed, { user: 'alice', ...(nonce === undefined ? {} : { nonce }) }) },
+      }).status;
     expect(get(`${records}?a=1`, records)).toBe(200);
     expect(get(`${records}?a=1`, records, '1')).toBe(200);
     expect(get(`${records}?a=1`, `${records}?a=1`, '2')).toBe(401);

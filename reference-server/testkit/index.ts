@@ -59,11 +59,21 @@ export interface TestServer {
 }
 
 /** Options of {@link testServer}. Defaults: no faults, ids `id-1`, `id-2`, …, 64 KiB bodies, 100 articles, default users. */
-export interface TestServerOptions
-  extends Pick<
-    ServerOptions,
-    'newId' | 'maxArticles' | 'maxBodyBytes' | 'users' | 'window' | 'bodyHash' | 'nonceCapacity' | 'nonceShare' | 'oauth2Clients' | 'tokenTtl' | 'tokenCapacity' | 'oauth1Consumers'
-  > {
+export interface TestServerOptions extends Pick<
+  ServerOptions,
+  | 'newId'
+  | 'maxArticles'
+  | 'maxBodyBytes'
+  | 'users'
+  | 'window'
+  | 'bodyHash'
+  | 'nonceCapacity'
+  | 'nonceShare'
+  | 'oauth2Clients'
+  | 'tokenTtl'
+  | 'tokenCapacity'
+  | 'oauth1Consumers'
+> {
   faults?: FaultName[];
   variants?: VariantName[];
   /** User whose credentials `call` adds; null for none. Default: alice. */
@@ -121,10 +131,16 @@ export function testServer(options: TestServerOptions = {}): TestServer {
   const basic = (user: string, password?: string): HeaderMap => ({
     authorization: basicAuthorization(user, password ?? state.auth.users.get(user)?.password ?? ''),
   });
-  const call = (method: string, path: string, body: string | Uint8Array = '', headers: HeaderMap = {}): ResponseRecord => {
+  const call = (
+    method: string,
+    path: string,
+    body: string | Uint8Array = '',
+    headers: HeaderMap = {},
+  ): ResponseRecord => {
     const own = 'authorization' in headers || 'authentication' in headers;
     if (own || signAs === null) return send({ method, target: path, body, headers });
-    if (options.signWith === 'basic-tls') return send({ method, target: path, body, headers: { ...basic(signAs), ...headers }, secure: true });
+    if (options.signWith === 'basic-tls')
+      return send({ method, target: path, body, headers: { ...basic(signAs), ...headers }, secure: true });
     return send({ method, target: path, body, headers: { ...sign(method, path, { body, user: signAs }), ...headers } });
   };
   return { state, deps, clock, call, send, sendAsync, sign, basic };
@@ -142,7 +158,8 @@ export function signAs(input: Omit<SignInput, 'user' | 'secret'> & { user?: stri
 }
 
 function record(r: TestRequest): RequestRecord {
-  const body = r.body === undefined ? new Uint8Array() : typeof r.body === 'string' ? new TextEncoder().encode(r.body) : r.body;
+  const body =
+    r.body === undefined ? new Uint8Array() : typeof r.body === 'string' ? new TextEncoder().encode(r.body) : r.body;
   const q = r.target.indexOf('?');
   const req: RequestRecord = {
     method: r.method,

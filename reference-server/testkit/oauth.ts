@@ -44,7 +44,13 @@ export function tokenRequest(s: TestServer, o: TokenRequestOptions = {}): Respon
   const contentType = o.contentType === undefined ? FORM : o.contentType;
   if (contentType !== null) headers['content-type'] = contentType;
   const body = o.body ?? 'grant_type=client_credentials';
-  return s.send({ method: o.method ?? 'POST', target: o.path ?? '/oauth2/token', body, headers, secure: o.secure ?? true });
+  return s.send({
+    method: o.method ?? 'POST',
+    target: o.path ?? '/oauth2/token',
+    body,
+    headers,
+    secure: o.secure ?? true,
+  });
 }
 
 /** Issues an access token for the default client; throws when the server refuses. */
@@ -60,10 +66,20 @@ export function revoke(s: TestServer, token: string, o: TokenRequestOptions = {}
 }
 
 /** A request with `Authorization: Bearer <token>` (GET of alice's records over TLS by default). */
-export function bearerRequest(s: TestServer, token: string, o: { target?: string; method?: string; secure?: boolean; body?: string } = {}): ResponseRecord {
+export function bearerRequest(
+  s: TestServer,
+  token: string,
+  o: { target?: string; method?: string; secure?: boolean; body?: string } = {},
+): ResponseRecord {
   const headers: HeaderMap = { authorization: `Bearer ${token}` };
   if (o.body !== undefined) headers['content-type'] = 'application/xml';
-  return s.send({ method: o.method ?? 'GET', target: o.target ?? RECORDS, headers, secure: o.secure ?? true, ...(o.body === undefined ? {} : { body: o.body }) });
+  return s.send({
+    method: o.method ?? 'GET',
+    target: o.target ?? RECORDS,
+    headers,
+    secure: o.secure ?? true,
+    ...(o.body === undefined ? {} : { body: o.body }),
+  });
 }
 
 /** One OAuth 1 request to sign and send; defaults: GET over TLS, the default consumer, a fresh nonce, the clock's time. */
@@ -134,13 +150,29 @@ export function oauth1Tokens(s: TestServer, user = 'alice'): { key: string; secr
     if (res.status !== 200) throw new Error(`${name} refused: ${res.status} ${text(res)}`);
     return formOf(res);
   };
-  const temporary = leg(oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']] }).res, 'request_token');
+  const temporary = leg(
+    oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']] }).res,
+    'request_token',
+  );
   const approval = leg(
-    s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${temporary.oauth_token ?? ''}`, headers: s.basic(user), secure: true }),
+    s.send({
+      method: 'GET',
+      target: `/oauth1/authorize?oauth_token=${temporary.oauth_token ?? ''}`,
+      headers: s.basic(user),
+      secure: true,
+    }),
     'authorize',
   );
   const token = { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' };
-  const credentials = leg(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', approval.oauth_verifier ?? '']] }).res, 'access_token');
+  const credentials = leg(
+    oauth1Request(s, {
+      method: 'POST',
+      target: '/oauth1/access_token',
+      token,
+      extra: [['oauth_verifier', approval.oauth_verifier ?? '']],
+    }).res,
+    'access_token',
+  );
   return { key: credentials.oauth_token ?? '', secret: credentials.oauth_token_secret ?? '' };
 }
 
@@ -148,7 +180,16 @@ export function oauth1Tokens(s: TestServer, user = 'alice'): { key: string; secr
  * A GET over TLS with protocol parameters built by hand, for what {@link signOAuth1} never produces: `omit` drops
  * parameters before signing (HMAC-SHA1), `plaintext` sends the PLAINTEXT method with that `oauth_signature`.
  */
-export function oauth1Raw(s: TestServer, r: { target: string; token: { key: string; secret: string }; omit?: readonly string[]; plaintext?: string; consumer?: { key: string; secret: string } }): ResponseRecord {
+export function oauth1Raw(
+  s: TestServer,
+  r: {
+    target: string;
+    token: { key: string; secret: string };
+    omit?: readonly string[];
+    plaintext?: string;
+    consumer?: { key: string; secret: string };
+  },
+): ResponseRecord {
   const consumer = r.consumer ?? CONSUMER;
   const all: Array<[string, string]> = [
     ['oauth_consumer_key', consumer.key],
@@ -161,8 +202,12 @@ export function oauth1Raw(s: TestServer, r: { target: string; token: { key: stri
   const protocol = all.filter(([name]) => !(r.omit ?? []).includes(name));
   const uri = baseStringUri('https', TLS_HOST, r.target.replace(/\?.*$/, '')) ?? '';
   const query = /\?(.*)$/.exec(r.target)?.[1] ?? '';
-  const params = [...parseFormBytes(wireBytes(query)).map((p) => encodeParam(p.name, p.value)), ...protocol.map(([n, v]) => encodeParam(n, v))];
-  const signature = r.plaintext ?? hmacSha1Signature(signatureBaseString('GET', uri, params), consumer.secret, r.token.secret);
+  const params = [
+    ...parseFormBytes(wireBytes(query)).map((p) => encodeParam(p.name, p.value)),
+    ...protocol.map(([n, v]) => encodeParam(n, v)),
+  ];
+  const signature =
+    r.plaintext ?? hmacSha1Signature(signatureBaseString('GET', uri, params), consumer.secret, r.token.secret);
   const authorization = `OAuth ${[...protocol, ['oauth_signature', signature]].map(([n, v]) => `${percentEncode(n!)}="${percentEncode(v!)}"`).join(', ')}`;
   return s.send({ method: 'GET', target: r.target, headers: { host: TLS_HOST, authorization }, secure: true });
 }

@@ -75,7 +75,10 @@ export async function watchRedis(url, prefix) {
 export function clusterFigures({ instances, rss, warmAt, majorGcs, instancePids, serverPid, redis }) {
   const mib = (x) => `${Number(x).toFixed(1)} MiB`;
   const lines = ['  processes     RSS at start / after warm-up / end:'];
-  for (const name of Object.keys(rss.end)) lines.push(`    ${name.padEnd(12)} ${mib(rss.start[name])} / ${mib(rss.warm[name] ?? NaN)} / ${mib(rss.end[name])}`);
+  for (const name of Object.keys(rss.end))
+    lines.push(
+      `    ${name.padEnd(12)} ${mib(rss.start[name])} / ${mib(rss.warm[name] ?? NaN)} / ${mib(rss.end[name])}`,
+    );
   const heaps = {};
   for (const [at, heap, pid] of majorGcs) if (at >= warmAt) (heaps[pid] ??= []).push(heap);
   const nameOf = (pid) => {
@@ -84,18 +87,40 @@ export function clusterFigures({ instances, rss, warmAt, majorGcs, instancePids,
     return pid === serverPid ? (instancePids.length > 0 ? 'balancer' : 'server') : `pid ${pid}`;
   };
   const heapByProcess = Object.fromEntries(
-    Object.entries(heaps).map(([pid, h]) => [nameOf(Number(pid)), { majorGcs: h.length, first: h[0], last: h[h.length - 1], min: Math.min(...h), max: Math.max(...h) }]),
+    Object.entries(heaps).map(([pid, h]) => [
+      nameOf(Number(pid)),
+      { majorGcs: h.length, first: h[0], last: h[h.length - 1], min: Math.min(...h), max: Math.max(...h) },
+    ]),
   );
   for (const [name, h] of Object.entries(heapByProcess)) {
-    lines.push(`    ${name.padEnd(12)} heap after ${h.majorGcs} major GCs since the warm-up: first ${mib(h.first)}, last ${mib(h.last)}, min ${mib(h.min)}, max ${mib(h.max)}`);
+    lines.push(
+      `    ${name.padEnd(12)} heap after ${h.majorGcs} major GCs since the warm-up: first ${mib(h.first)}, last ${mib(h.last)}, min ${mib(h.min)}, max ${mib(h.max)}`,
+    );
   }
   const third = Math.floor(redis.samples.length / 3);
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const used = (xs) => xs.map((r) => r.usedMiB);
-  const trend = third > 0 ? { firstThirdMiB: mean(used(redis.samples.slice(0, third))), lastThirdMiB: mean(used(redis.samples.slice(-third))), maxKeys: Math.max(...redis.samples.map((r) => r.keys)) } : undefined;
+  const trend =
+    third > 0
+      ? {
+          firstThirdMiB: mean(used(redis.samples.slice(0, third))),
+          lastThirdMiB: mean(used(redis.samples.slice(-third))),
+          maxKeys: Math.max(...redis.samples.map((r) => r.keys)),
+        }
+      : undefined;
   lines.push(
     `  redis         used memory after warm-up ${mib(redis.warm?.usedMiB ?? NaN)}, end ${mib(redis.end?.usedMiB ?? NaN)}; keys of this run after warm-up ${redis.warm?.keys ?? '?'}, end ${redis.end?.keys ?? '?'}` +
-      (trend ? `; mean used memory of the first third ${mib(trend.firstThirdMiB)}, of the last third ${mib(trend.lastThirdMiB)}` : ''),
+      (trend
+        ? `; mean used memory of the first third ${mib(trend.firstThirdMiB)}, of the last third ${mib(trend.lastThirdMiB)}`
+        : ''),
   );
-  return { lines, json: { instances, rssMiB: rss, heapAfterMajorGcMiB: heapByProcess, redis: { afterWarmup: redis.warm ?? null, end: redis.end ?? null, trend: trend ?? null } } };
+  return {
+    lines,
+    json: {
+      instances,
+      rssMiB: rss,
+      heapAfterMajorGcMiB: heapByProcess,
+      redis: { afterWarmup: redis.warm ?? null, end: redis.end ?? null, trend: trend ?? null },
+    },
+  };
 }

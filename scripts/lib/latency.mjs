@@ -62,14 +62,26 @@ async function runThroughProxy(suite, concurrency, delayMs, runs) {
   const profile = {
     ...loaded,
     target: { ...loaded.target, http, https },
-    auth: { ...loaded.auth, ...(loaded.auth.oauth2 ? { oauth2: { ...loaded.auth.oauth2, ttl: EMBEDDED_TOKEN_TTL } } : {}) },
+    auth: {
+      ...loaded.auth,
+      ...(loaded.auth.oauth2 ? { oauth2: { ...loaded.auth.oauth2, ttl: EMBEDDED_TOKEN_TTL } } : {}),
+    },
   };
   const client = createHttpClient({ ca: server.certificate });
   const t0 = performance.now();
   try {
     const run = await runSuite(
       suite,
-      { bases: { primary: http, plain: http, tls: https }, seed: 5, runs, filter: [], strict: false, timeoutMs: 30_000, concurrency, version: 'bench' },
+      {
+        bases: { primary: http, plain: http, tls: https },
+        seed: 5,
+        runs,
+        filter: [],
+        strict: false,
+        timeoutMs: 30_000,
+        concurrency,
+        version: 'bench',
+      },
       { client, profile, authenticator: createAuthenticator({ profile }) },
     );
     const seconds = (performance.now() - t0) / 1000;
@@ -83,18 +95,28 @@ async function runThroughProxy(suite, concurrency, delayMs, runs) {
   }
 }
 
-export async function latencyBench({ delayMs = Number(process.env.BENCH_DELAY_MS ?? 10), runs = Number(process.env.BENCH_LATENCY_RUNS ?? RUN_OPTION_SPEC.runs.default) } = {}) {
+export async function latencyBench({
+  delayMs = Number(process.env.BENCH_DELAY_MS ?? 10),
+  runs = Number(process.env.BENCH_LATENCY_RUNS ?? RUN_OPTION_SPEC.runs.default),
+} = {}) {
   const suite = loadSuiteSync([path.join(root, 'specs')], loadRulesSync(path.join(root, 'specs', 'rules.yaml')));
   const concurrency = RUN_OPTION_SPEC.concurrency.default;
   const sequential = await runThroughProxy(suite, 1, delayMs, runs);
   const concurrent = await runThroughProxy(suite, concurrency, delayMs, runs);
   const line = (name, r) =>
     `   ${name.padEnd(16)} ${r.seconds.toFixed(1).padStart(6)} s wall   ${r.requests} requests   ${r.connections} TCP connections   ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.errored} errored, ${r.summary.skipped} skipped`;
-  console.log(`5. latency: the default suite (${runs} property runs) against the reference server behind a delay proxy, ${2 * delayMs} ms round trip`);
+  console.log(
+    `5. latency: the default suite (${runs} property runs) against the reference server behind a delay proxy, ${2 * delayMs} ms round trip`,
+  );
   console.log(line('--concurrency 1', sequential));
   console.log(line(`--concurrency ${concurrency}`, concurrent));
-  console.log(`   ratio concurrent / sequential = ${(concurrent.seconds / sequential.seconds).toFixed(3)} (aim <= 0.167, i.e. 1/6)`);
-  if (sequential.summary.failed + sequential.summary.errored + concurrent.summary.failed + concurrent.summary.errored > 0) {
+  console.log(
+    `   ratio concurrent / sequential = ${(concurrent.seconds / sequential.seconds).toFixed(3)} (aim <= 0.167, i.e. 1/6)`,
+  );
+  if (
+    sequential.summary.failed + sequential.summary.errored + concurrent.summary.failed + concurrent.summary.errored >
+    0
+  ) {
     throw new Error('latency bench: the clean reference server did not pass; the figures above are not comparable');
   }
 }

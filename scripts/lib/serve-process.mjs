@@ -13,7 +13,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
  *   `stop` sends SIGTERM, then SIGKILL if it has not gone within 3 s; safe to call more than once.
  */
 export async function startConformServe({ serveArgs, nodeArgs = [], onLine = () => {} }) {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin', 'conform.js'), 'serve', ...serveArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin', 'conform.js'), 'serve', ...serveArgs], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     let pending = '';
     child.stdout.on('data', (d) => {
@@ -26,7 +28,9 @@ export async function startConformServe({ serveArgs, nodeArgs = [], onLine = () 
         if (m) resolve(m[1]);
       }
     });
-    child.once('exit', (code, signal) => reject(new Error(`conform serve exited (code ${code}, signal ${signal}) before listening`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`conform serve exited (code ${code}, signal ${signal}) before listening`)),
+    );
     child.once('error', reject);
   });
   const stop = async () => {

@@ -16,7 +16,8 @@ afterAll(async () => {
 
 // Signing, computed here with node:crypto alone (no harness, no server code).
 const SECRETS: Record<string, string> = { carol: 'carol-s', dave: 'dave-s' };
-const digestOf = (secret: string, message: string) => createHmac('sha256', secret).update(message, 'utf8').digest('base64');
+const digestOf = (secret: string, message: string) =>
+  createHmac('sha256', secret).update(message, 'utf8').digest('base64');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const two = (n: number) => String(n).padStart(2, '0');
 /** `DD Mon YYYY hh:mm:ss`, UTC. */
@@ -31,7 +32,11 @@ const simple = (method: string, path: string, user = 'carol', secret = SECRETS[u
 let nonceCounter = BigInt(Date.now()) * 1000n;
 const freshNonce = () => String(nonceCounter++);
 /** Date-and-nonce form over `<VERB>+<path>+<date_text>+<nonce>` (no body hash, ever). */
-const withNonce = (method: string, path: string, o: { user?: string; nonce?: string; date?: string; secret?: string } = {}) => {
+const withNonce = (
+  method: string,
+  path: string,
+  o: { user?: string; nonce?: string; date?: string; secret?: string } = {},
+) => {
   const user = o.user ?? 'carol';
   const nonce = o.nonce ?? freshNonce();
   const date = o.date ?? specDate(Date.now());
@@ -41,22 +46,40 @@ const withNonce = (method: string, path: string, o: { user?: string; nonce?: str
 
 const XML = { 'Content-Type': 'application/xml' };
 /** Requests are signed (simple form, as carol) unless headers are given. */
-const req = (method: string, path: string, body?: string, headers: Record<string, string> = { ...XML, ...simple(method, path) }) =>
-  fetch(server.url + path, { method, headers, ...(body === undefined ? {} : { body }) });
+const req = (
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = { ...XML, ...simple(method, path) },
+) => fetch(server.url + path, { method, headers, ...(body === undefined ? {} : { body }) });
 const article = (title: string, price = '12.500', currency = 'eur', extra = '') =>
   `<?xml version="1.0"?><article><title>${title}</title><price currency="${currency}">${price}</price>${extra}</article>`;
 
 /** Decodes a title as an XML reader would: CDATA sections and the references this server writes. */
 function titleOf(xml: string): string {
   const inner = /<title>([\s\S]*)<\/title>/.exec(xml)?.[1] ?? '';
-  return inner.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|&#x([0-9A-F]+);|&#(\d+);|&(amp|lt|gt|apos|quot);|([^<&]+)/g, (_m, cd, hex, dec, ent, plain) =>
-    cd !== undefined ? cd : hex ? String.fromCodePoint(parseInt(hex, 16)) : dec ? String.fromCodePoint(Number(dec)) : ent ? ({ amp: '&', lt: '<', gt: '>', apos: "'", quot: '"' } as Record<string, string>)[ent]! : plain,
+  return inner.replace(
+    /<!\[CDATA\[([\s\S]*?)\]\]>|&#x([0-9A-F]+);|&#(\d+);|&(amp|lt|gt|apos|quot);|([^<&]+)/g,
+    (_m, cd, hex, dec, ent, plain) =>
+      cd !== undefined
+        ? cd
+        : hex
+          ? String.fromCodePoint(parseInt(hex, 16))
+          : dec
+            ? String.fromCodePoint(Number(dec))
+            : ent
+              ? ({ amp: '&', lt: '<', gt: '>', apos: "'", quot: '"' } as Record<string, string>)[ent]!
+              : plain,
   );
 }
 
 describe('alt server', () => {
   it('POST creates with 201, empty body and an absolute Location; GET serves the reordered document', async () => {
-    const res = await req('POST', '/articles', article('Caf&#233; &amp; cr&#xE8;me 😀', '007.500', 'eur', '<summary>x</summary>'));
+    const res = await req(
+      'POST',
+      '/articles',
+      article('Caf&#233; &amp; cr&#xE8;me 😀', '007.500', 'eur', '<summary>x</summary>'),
+    );
     expect(res.status).toBe(201);
     expect(await res.text()).toBe('');
     const loc = res.headers.get('location')!;
@@ -122,7 +145,9 @@ describe('alt server', () => {
 
     const raw = await new Promise<string>((resolve, reject) => {
       const url = new URL(server.url);
-      const sock = net.connect(Number(url.port), url.hostname, () => sock.write('FROB /articles HTTP/1.1\r\nHost: x\r\n\r\n'));
+      const sock = net.connect(Number(url.port), url.hostname, () =>
+        sock.write('FROB /articles HTTP/1.1\r\nHost: x\r\n\r\n'),
+      );
       let data = '';
       sock.on('data', (c) => (data += c.toString()));
       sock.on('end', () => resolve(data));
@@ -132,7 +157,8 @@ describe('alt server', () => {
   });
 
   it('validates: DOCTYPE and malformed XML are 422, wrong media type 415, oversize 413, HEAD mirrors GET', async () => {
-    const dtd = '<?xml version="1.0"?><!DOCTYPE article [<!ENTITY x "boom">]><article><title>&x;</title><price currency="eur">1.0</price></article>';
+    const dtd =
+      '<?xml version="1.0"?><!DOCTYPE article [<!ENTITY x "boom">]><article><title>&x;</title><price currency="eur">1.0</price></article>';
     const refused = await req('POST', '/articles', dtd);
     expect(refused.status).toBe(422);
     expect(refused.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -141,7 +167,14 @@ describe('alt server', () => {
     expect((await req('POST', '/articles', article('x', '1.0', 'EUR'))).status).toBe(422);
     expect((await req('POST', '/articles', article(''))).status).toBe(422);
     expect((await req('POST', '/articles', article('x', '1.0', 'eur', '<title>y</title>'))).status).toBe(422);
-    expect((await req('POST', '/articles', article('x'), { 'Content-Type': 'application/json', ...simple('POST', '/articles') })).status).toBe(415);
+    expect(
+      (
+        await req('POST', '/articles', article('x'), {
+          'Content-Type': 'application/json',
+          ...simple('POST', '/articles'),
+        })
+      ).status,
+    ).toBe(415);
     expect((await req('POST', '/articles', article('x'.repeat(300 * 1024)))).status).toBe(413);
 
     const get = await req('GET', '/articles/my-slug');
@@ -168,15 +201,36 @@ describe('alt server', () => {
 });
 
 const VECTORS = parse(readFileSync(new URL('../../specs/vectors/auth.yaml', import.meta.url), 'utf8')) as {
-  hmacSimple: Array<{ name: string; user: string; secret: string; method: string; path: string; message: string; digest: string; header: string }>;
-  hmacNonce: Array<{ name: string; user: string; secret: string; method: string; path: string; date: string; nonce: string; message: string; digest: string; header: string }>;
+  hmacSimple: Array<{
+    name: string;
+    user: string;
+    secret: string;
+    method: string;
+    path: string;
+    message: string;
+    digest: string;
+    header: string;
+  }>;
+  hmacNonce: Array<{
+    name: string;
+    user: string;
+    secret: string;
+    method: string;
+    path: string;
+    date: string;
+    nonce: string;
+    message: string;
+    digest: string;
+    header: string;
+  }>;
 };
 const vector = <T extends { name: string }>(list: T[], name: string): T => list.find((v) => v.name === name)!;
 
 describe('alt server: authentication', () => {
   const RECORDS = '/users/carol/financialrecords';
   const CHALLENGE = 'hmac realm="alt", charset="UTF-8"';
-  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => fetch(server.url + path, { method, headers });
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    fetch(server.url + path, { method, headers });
 
   it('agrees with the known-answer vectors (digests computed independently here)', async () => {
     const v = vector(VECTORS.hmacSimple, 'GET on the root');
@@ -184,7 +238,9 @@ describe('alt server: authentication', () => {
     expect(digestOf(v.secret, v.message)).toBe(v.digest);
     expect(simple(v.method, v.path, v.user, v.secret)['X-Authentication']).toBe(v.header);
     const n = vector(VECTORS.hmacNonce, 'GET own records');
-    expect(withNonce(n.method, n.path, { user: n.user, secret: n.secret, nonce: n.nonce, date: n.date })['X-Authentication']).toBe(n.header);
+    expect(
+      withNonce(n.method, n.path, { user: n.user, secret: n.secret, nonce: n.nonce, date: n.date })['X-Authentication'],
+    ).toBe(n.header);
 
     // A server that knows the vectors' user, with its clock at the nonce vector's Date.
     const at = Date.UTC(2026, 10, 22, 10, 0, 30);
@@ -203,7 +259,9 @@ describe('alt server: authentication', () => {
       expect(await records.json()).toEqual({ user: n.user, records: [] });
       expect((await fetch(alt.url + n.path, { headers })).status).toBe(401); // replay
       const old = vector(VECTORS.hmacNonce, 'GET the root, 20-digit nonce beyond 2^53'); // 2012: far outside the window
-      expect((await fetch(alt.url + old.path, { headers: { 'X-Authentication': old.header, Date: old.date } })).status).toBe(401);
+      expect(
+        (await fetch(alt.url + old.path, { headers: { 'X-Authentication': old.header, Date: old.date } })).status,
+      ).toBe(401);
     } finally {
       await alt.close();
     }
@@ -229,7 +287,9 @@ describe('alt server: authentication', () => {
     expect(await (await get(dave, simple('GET', dave, 'dave'))).json()).toEqual({ user: 'dave', records: [] });
     // Another user's records, or a user that does not exist: not found.
     expect((await get(RECORDS, simple('GET', RECORDS, 'dave'))).status).toBe(404);
-    expect((await get('/users/nobody/financialrecords', simple('GET', '/users/nobody/financialrecords'))).status).toBe(404);
+    expect((await get('/users/nobody/financialrecords', simple('GET', '/users/nobody/financialrecords'))).status).toBe(
+      404,
+    );
     // No state between requests: the next request without credentials is refused again.
     expect((await get(RECORDS)).status).toBe(401);
   });
@@ -248,11 +308,26 @@ describe('alt server: authentication', () => {
     const digest = ok.slice(ok.indexOf(':') + 1);
     const flip = (c: string) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase());
     const i = [...digest].findIndex((c) => /[a-zA-Z]/.test(c));
-    for (const bad of [digest.slice(0, -1), digest.slice(0, -2), `${digest}=`, digest.slice(0, i) + flip(digest[i]!) + digest.slice(i + 1), '', 'x'])
+    for (const bad of [
+      digest.slice(0, -1),
+      digest.slice(0, -2),
+      `${digest}=`,
+      digest.slice(0, i) + flip(digest[i]!) + digest.slice(i + 1),
+      '',
+      'x',
+    ])
       expect((await get(RECORDS, { 'X-Authentication': `hmac carol:${bad}` })).status).toBe(401);
-    for (const bad of ['hmac', 'hmac carol', `Basic ${Buffer.from('carol:c:pw').toString('base64')}`, `hmacx carol:${digest}`, `hmac carol:1:2:${digest}`])
+    for (const bad of [
+      'hmac',
+      'hmac carol',
+      `Basic ${Buffer.from('carol:c:pw').toString('base64')}`,
+      `hmacx carol:${digest}`,
+      `hmac carol:1:2:${digest}`,
+    ])
       expect((await get(RECORDS, { 'X-Authentication': bad })).status).toBe(401);
-    expect((await get(RECORDS, { Authorization: `Basic ${Buffer.from('carol:c:pw').toString('base64')}` })).status).toBe(401);
+    expect(
+      (await get(RECORDS, { Authorization: `Basic ${Buffer.from('carol:c:pw').toString('base64')}` })).status,
+    ).toBe(401);
   });
 
   it('the nonce form: once only, globally (a nonce carol used is refused for dave), compared as text', async () => {
@@ -270,7 +345,8 @@ describe('alt server: authentication', () => {
     expect(big).toHaveLength(20);
     expect((await get(RECORDS, withNonce('GET', RECORDS, { nonce: big }))).status).toBe(200);
     expect((await get(RECORDS, withNonce('GET', RECORDS, { nonce: `1${big}` }))).status).toBe(401);
-    for (const bad of ['', '12a', '-1', '1.5', ' 1']) expect((await get(RECORDS, withNonce('GET', RECORDS, { nonce: bad }))).status).toBe(401);
+    for (const bad of ['', '12a', '-1', '1.5', ' 1'])
+      expect((await get(RECORDS, withNonce('GET', RECORDS, { nonce: bad }))).status).toBe(401);
 
     // Of 16 identical requests sent together, exactly one is accepted.
     const same = withNonce('GET', RECORDS);
@@ -284,7 +360,8 @@ describe('alt server: authentication', () => {
     expect((await get(RECORDS, noDate)).status).toBe(401);
     const now = Date.now();
     const oneDigitDay = specDate(now).replace(/^0/, '');
-    if (oneDigitDay !== specDate(now)) expect((await get(RECORDS, withNonce('GET', RECORDS, { date: oneDigitDay }))).status).toBe(200);
+    if (oneDigitDay !== specDate(now))
+      expect((await get(RECORDS, withNonce('GET', RECORDS, { date: oneDigitDay }))).status).toBe(200);
     const year = new Date(now).getUTCFullYear();
     const notLeap = year % 4 === 0 ? year + 1 : year; // impossible dates are refused before the window is looked at
     for (const bad of [
@@ -303,17 +380,28 @@ describe('alt server: authentication', () => {
     ])
       expect((await get(RECORDS, withNonce('GET', RECORDS, { date: bad }))).status, bad).toBe(401);
 
-    for (const skew of [-290, -120, 0, 120, 290]) expect((await get(RECORDS, withNonce('GET', RECORDS, { date: specDate(now + skew * 1000) }))).status).toBe(200);
-    for (const skew of [-86_400, -310, 310, 3600]) expect((await get(RECORDS, withNonce('GET', RECORDS, { date: specDate(now + skew * 1000) }))).status).toBe(401);
+    for (const skew of [-290, -120, 0, 120, 290])
+      expect((await get(RECORDS, withNonce('GET', RECORDS, { date: specDate(now + skew * 1000) }))).status).toBe(200);
+    for (const skew of [-86_400, -310, 310, 3600])
+      expect((await get(RECORDS, withNonce('GET', RECORDS, { date: specDate(now + skew * 1000) }))).status).toBe(401);
 
     // Signed over another Date or another nonce than the ones sent.
     const h = withNonce('GET', RECORDS, { date: specDate(now + 1000) });
     expect((await get(RECORDS, { ...h, Date: specDate(now) })).status).toBe(401);
     const other = withNonce('GET', RECORDS)['X-Authentication'].split(':');
-    expect((await get(RECORDS, { ...withNonce('GET', RECORDS), 'X-Authentication': `${other[0]}:${freshNonce()}:${other[2]}` })).status).toBe(401);
+    expect(
+      (
+        await get(RECORDS, {
+          ...withNonce('GET', RECORDS),
+          'X-Authentication': `${other[0]}:${freshNonce()}:${other[2]}`,
+        })
+      ).status,
+    ).toBe(401);
     // A simple-form digest under a nonce-form header.
     const d = digestOf('carol-s', `GET+${RECORDS}`);
-    expect((await get(RECORDS, { 'X-Authentication': `hmac carol:${freshNonce()}:${d}`, Date: specDate(now) })).status).toBe(401);
+    expect(
+      (await get(RECORDS, { 'X-Authentication': `hmac carol:${freshNonce()}:${d}`, Date: specDate(now) })).status,
+    ).toBe(401);
   });
 
   it('article writes need credentials (401, nothing changes); reads stay public; no body hash; OPTIONS takes a nonce too', async () => {
@@ -329,7 +417,9 @@ describe('alt server: authentication', () => {
     expect((await req('POST', '/articles/guarded', body, XML)).status).toBe(405); // never handled here, credentials or not
 
     // The message is VERB+path(+date+nonce) only: the body is not part of it.
-    expect((await req('PUT', '/articles/guarded', body, { ...XML, ...withNonce('PUT', '/articles/guarded') })).status).toBe(201);
+    expect(
+      (await req('PUT', '/articles/guarded', body, { ...XML, ...withNonce('PUT', '/articles/guarded') })).status,
+    ).toBe(201);
     expect((await req('GET', '/articles/guarded', undefined, {})).status).toBe(200);
     const del = await req('DELETE', '/articles/guarded', undefined, {});
     expect(del.status).toBe(401);
@@ -338,10 +428,20 @@ describe('alt server: authentication', () => {
 
     // A valid nonce-form OPTIONS shows the full list and uses its nonce up.
     const n = freshNonce();
-    const opts = await req('OPTIONS', '/articles/guarded', undefined, withNonce('OPTIONS', '/articles/guarded', { nonce: n }));
+    const opts = await req(
+      'OPTIONS',
+      '/articles/guarded',
+      undefined,
+      withNonce('OPTIONS', '/articles/guarded', { nonce: n }),
+    );
     expect(opts.headers.get('allow')).toBe('GET,HEAD,PUT,DELETE,OPTIONS');
-    expect((await req('DELETE', '/articles/guarded', undefined, withNonce('DELETE', '/articles/guarded', { nonce: n }))).status).toBe(401);
-    expect((await req('DELETE', '/articles/guarded', undefined, withNonce('DELETE', '/articles/guarded'))).status).toBe(200);
+    expect(
+      (await req('DELETE', '/articles/guarded', undefined, withNonce('DELETE', '/articles/guarded', { nonce: n })))
+        .status,
+    ).toBe(401);
+    expect((await req('DELETE', '/articles/guarded', undefined, withNonce('DELETE', '/articles/guarded'))).status).toBe(
+      200,
+    );
   });
 
   it('forgets nonces once they cannot matter (max(date, now) + window), and refuses with 503 rather than forget early', async () => {
@@ -349,7 +449,8 @@ describe('alt server: authentication', () => {
     const alt = await startAltServer({ now: () => clock, nonceCap: 3 });
     const at = (path: string, headers: Record<string, string>) => fetch(alt.url + path, { headers }).then((r) => r);
     try {
-      const signed = (nonce: string, skew = 0) => withNonce('GET', RECORDS, { nonce, date: specDate(clock + skew * 1000) });
+      const signed = (nonce: string, skew = 0) =>
+        withNonce('GET', RECORDS, { nonce, date: specDate(clock + skew * 1000) });
       const early = signed('1', 200); // kept until date + 300 s, i.e. 500 s from now
       expect((await at(RECORDS, early)).status).toBe(200);
       expect((await at(RECORDS, signed('2'))).status).toBe(200);

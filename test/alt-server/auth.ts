@@ -12,10 +12,7 @@ export const CHALLENGE = 'hmac realm="alt", charset="UTF-8"';
 
 /** What a request's credentials amount to. `none`: it carries no credentials header at all. */
 export type AuthOutcome =
-  | { kind: 'none' }
-  | { kind: 'ok'; user: string }
-  | { kind: 'bad'; why: string }
-  | { kind: 'busy'; retryAfter: number };
+  { kind: 'none' } | { kind: 'ok'; user: string } | { kind: 'bad'; why: string } | { kind: 'busy'; retryAfter: number };
 
 // ---------------------------------------------------------------------------------------------------------------
 // The Date of the nonce form: `DD Mon YYYY hh:mm:ss` (a one-digit day too), UTC, a real calendar instant.
@@ -29,7 +26,14 @@ const isLeap = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
 export function parseSpecDate(text: string): number | undefined {
   const m = DATE_SHAPE.exec(text);
   if (!m) return undefined;
-  const [day, month, year, h, min, s] = [Number(m[1]), MONTHS.indexOf(m[2]!), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])];
+  const [day, month, year, h, min, s] = [
+    Number(m[1]),
+    MONTHS.indexOf(m[2]!),
+    Number(m[3]),
+    Number(m[4]),
+    Number(m[5]),
+    Number(m[6]),
+  ];
   const days = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month]!;
   if (day < 1 || day > days || h > 23 || min > 59 || s > 59) return undefined;
   const d = new Date(0);
@@ -65,7 +69,8 @@ export class NonceStore {
     if (now >= this.nextSweep || this.entries.size >= this.cap) this.sweep(now);
     const held = this.entries.get(nonce);
     if (held !== undefined && held > now) return false;
-    if (held === undefined && this.entries.size >= this.cap) return Math.max(1, Math.ceil((this.earliest - now) / 1000));
+    if (held === undefined && this.entries.size >= this.cap)
+      return Math.max(1, Math.ceil((this.earliest - now) / 1000));
     this.entries.set(nonce, expiresAt);
     this.earliest = Math.min(this.earliest, expiresAt);
     return true;
@@ -121,9 +126,11 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (raw === undefined) return { kind: 'none' };
     if (typeof raw !== 'string') return { kind: 'bad', why: 'send one X-Authentication header' };
     const sp = /^(\S+) +(\S.*)$/.exec(raw);
-    if (!sp || sp[1]!.toLowerCase() !== 'hmac') return { kind: 'bad', why: 'X-Authentication must be "hmac <user>:[<nonce>:]<digest>"' };
+    if (!sp || sp[1]!.toLowerCase() !== 'hmac')
+      return { kind: 'bad', why: 'X-Authentication must be "hmac <user>:[<nonce>:]<digest>"' };
     const parts = sp[2]!.split(':');
-    if (parts.length !== 2 && parts.length !== 3) return { kind: 'bad', why: 'X-Authentication must be "hmac <user>:[<nonce>:]<digest>"' };
+    if (parts.length !== 2 && parts.length !== 3)
+      return { kind: 'bad', why: 'X-Authentication must be "hmac <user>:[<nonce>:]<digest>"' };
     const user = parts[0]!;
     const digest = parts[parts.length - 1]!;
     const nonce = parts.length === 3 ? parts[1]! : undefined;
@@ -135,13 +142,18 @@ export function createVerifier(options: VerifierOptions): Verifier {
       const sent = headers['date'];
       if (sent === undefined) return { kind: 'bad', why: 'a signed request with a nonce needs a Date header' };
       date = parseSpecDate(sent);
-      if (date === undefined) return { kind: 'bad', why: 'the Date must read "DD Mon YYYY hh:mm:ss" (UTC) and name a real instant' };
-      if (Math.abs(date - options.now()) > windowMs) return { kind: 'bad', why: `the Date is more than ${options.window} s away from the server's clock` };
+      if (date === undefined)
+        return { kind: 'bad', why: 'the Date must read "DD Mon YYYY hh:mm:ss" (UTC) and name a real instant' };
+      if (Math.abs(date - options.now()) > windowMs)
+        return { kind: 'bad', why: `the Date is more than ${options.window} s away from the server's clock` };
       message += `+${dateText(sent)}+${nonce}`;
     }
     const secret = options.users.get(user);
-    const expected = createHmac('sha256', secret ?? NO_SECRET).update(message, 'utf8').digest('base64');
-    if (!sameText(expected, digest) || secret === undefined) return { kind: 'bad', why: 'the credentials are not valid' };
+    const expected = createHmac('sha256', secret ?? NO_SECRET)
+      .update(message, 'utf8')
+      .digest('base64');
+    if (!sameText(expected, digest) || secret === undefined)
+      return { kind: 'bad', why: 'the credentials are not valid' };
     if (nonce === undefined) return { kind: 'ok', user };
 
     const now = options.now();

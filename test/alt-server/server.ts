@@ -47,8 +47,18 @@ const SLUG = /^[A-Za-z0-9._~-]+$/;
 const IMPLEMENTED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']);
 type Kind = 'root' | 'records' | 'collection' | 'item';
 /** What each kind of resource handles, and the part of it open to requests without valid credentials. */
-const ALLOW: Record<Kind, string> = { root: 'GET,HEAD,OPTIONS', records: 'GET,HEAD,OPTIONS', collection: 'GET,HEAD,POST,OPTIONS', item: 'GET,HEAD,PUT,DELETE,OPTIONS' };
-const PUBLIC_ALLOW: Record<Kind, string> = { root: 'GET,HEAD,OPTIONS', records: 'GET,HEAD,OPTIONS', collection: 'GET,HEAD,OPTIONS', item: 'GET,HEAD,OPTIONS' };
+const ALLOW: Record<Kind, string> = {
+  root: 'GET,HEAD,OPTIONS',
+  records: 'GET,HEAD,OPTIONS',
+  collection: 'GET,HEAD,POST,OPTIONS',
+  item: 'GET,HEAD,PUT,DELETE,OPTIONS',
+};
+const PUBLIC_ALLOW: Record<Kind, string> = {
+  root: 'GET,HEAD,OPTIONS',
+  records: 'GET,HEAD,OPTIONS',
+  collection: 'GET,HEAD,OPTIONS',
+  item: 'GET,HEAD,OPTIONS',
+};
 const WRITES = new Set(['PUT', 'POST', 'DELETE']);
 const RECORDS = /^\/users\/([^/]+)\/financialrecords$/;
 
@@ -75,7 +85,13 @@ function decodeRefs(raw: string): string {
     const num = /^#x([0-9a-fA-F]{1,6})$/.exec(ref) ?? /^#([0-9]{1,7})$/.exec(ref);
     if (num) {
       const cp = parseInt(num[1]!, ref[1] === 'x' ? 16 : 10);
-      const ok = cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+      const ok =
+        cp === 0x9 ||
+        cp === 0xa ||
+        cp === 0xd ||
+        (cp >= 0x20 && cp <= 0xd7ff) ||
+        (cp >= 0xe000 && cp <= 0xfffd) ||
+        (cp >= 0x10000 && cp <= 0x10ffff);
       if (!ok) throw new BadXml(`bad character reference ${m}`);
       return String.fromCodePoint(cp);
     }
@@ -105,8 +121,8 @@ function parseXml(src: string): El {
   const misc = () => {
     for (;;) {
       skipWs();
-      if (s.startsWith('<?', i)) (i += 2), skipTo('?>');
-      else if (s.startsWith('<!--', i)) (i += 4), skipTo('-->');
+      if (s.startsWith('<?', i)) ((i += 2), skipTo('?>'));
+      else if (s.startsWith('<!--', i)) ((i += 4), skipTo('-->'));
       else return;
     }
   };
@@ -124,7 +140,7 @@ function parseXml(src: string): El {
     for (;;) {
       const before = i;
       skipWs();
-      if (s.startsWith('/>', i)) return (i += 2), el;
+      if (s.startsWith('/>', i)) return ((i += 2), el);
       if (s[i] === '>') break;
       if (i === before) fail('expected whitespace');
       const a = name();
@@ -149,9 +165,9 @@ function parseXml(src: string): El {
         if (s[i++] !== '>') fail('expected ">"');
         return el;
       }
-      if (s.startsWith('<![CDATA[', i)) (i += 9), (el.text += skipTo(']]>'));
-      else if (s.startsWith('<!--', i)) (i += 4), skipTo('-->');
-      else if (s.startsWith('<?', i)) (i += 2), skipTo('?>');
+      if (s.startsWith('<![CDATA[', i)) ((i += 9), (el.text += skipTo(']]>')));
+      else if (s.startsWith('<!--', i)) ((i += 4), skipTo('-->'));
+      else if (s.startsWith('<?', i)) ((i += 2), skipTo('?>'));
       else el.kids.push(element());
     }
   };
@@ -205,7 +221,7 @@ function cdataText(s: string): string {
   };
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
-    if (needsRef(cp)) flush(), (out += ref(cp));
+    if (needsRef(cp)) (flush(), (out += ref(cp)));
     else run += ch;
   }
   flush();
@@ -230,14 +246,25 @@ function writeArticle(id: string, a: Article): string {
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body = ''): void {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body = '',
+): void {
   const buf = Buffer.from(body, 'utf8');
   res.writeHead(status, status === 204 ? headers : { ...headers, 'Content-Length': String(buf.length) });
   res.end(req.method === 'HEAD' || status === 204 ? undefined : buf);
 }
 
-const text = (req: IncomingMessage, res: ServerResponse, status: number, msg: string, headers: Record<string, string> = {}) =>
-  send(req, res, status, { 'Content-Type': 'text/plain; charset=utf-8', ...headers }, `${msg}\n`);
+const text = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  msg: string,
+  headers: Record<string, string> = {},
+) => send(req, res, status, { 'Content-Type': 'text/plain; charset=utf-8', ...headers }, `${msg}\n`);
 
 /** Reads the body; past the cap the rest is drained and discarded (so the 413 arrives cleanly) and null returned. */
 function readBody(req: IncomingMessage): Promise<Buffer | null> {
@@ -273,20 +300,33 @@ export function startAltServer(options: AltServerOptions = {}): Promise<AltServe
     // Credentials are judged once, whatever the method or resource: a valid nonce-form request takes its nonce.
     // Where none are needed (OPTIONS, article reads), invalid ones count as none.
     const auth = verifier.verify(method, target, req.headers);
-    if (auth.kind === 'busy') return text(req, res, 503, 'too many signed requests at once; retry later', { 'Retry-After': String(auth.retryAfter) });
+    if (auth.kind === 'busy')
+      return text(req, res, 503, 'too many signed requests at once; retry later', {
+        'Retry-After': String(auth.retryAfter),
+      });
     const user = auth.kind === 'ok' ? auth.user : undefined;
 
     const itemId = path.startsWith('/articles/') ? path.slice('/articles/'.length) : undefined;
     const owner = RECORDS.exec(path)?.[1];
     const kind: Kind | undefined =
-      path === '/' ? 'root' : path === '/articles' ? 'collection' : itemId !== undefined && SLUG.test(itemId) ? 'item' : owner !== undefined ? 'records' : undefined;
+      path === '/'
+        ? 'root'
+        : path === '/articles'
+          ? 'collection'
+          : itemId !== undefined && SLUG.test(itemId)
+            ? 'item'
+            : owner !== undefined
+              ? 'records'
+              : undefined;
     if (kind === undefined) return text(req, res, 404, 'no such resource');
     const allow = user ? ALLOW[kind] : PUBLIC_ALLOW[kind];
     if (method === 'OPTIONS') return text(req, res, 200, allow.split(',').join('\n'), { Allow: allow });
-    if (!ALLOW[kind].split(',').includes(method)) return text(req, res, 405, `${method} is not allowed here; allowed: ${allow}`, { Allow: allow });
+    if (!ALLOW[kind].split(',').includes(method))
+      return text(req, res, 405, `${method} is not allowed here; allowed: ${allow}`, { Allow: allow });
     const needsAuth = kind === 'root' || kind === 'records' || WRITES.has(method);
     if (needsAuth && !user) {
-      const why = auth.kind === 'bad' ? auth.why : 'credentials are required: X-Authentication: hmac <user>:[<nonce>:]<digest>';
+      const why =
+        auth.kind === 'bad' ? auth.why : 'credentials are required: X-Authentication: hmac <user>:[<nonce>:]<digest>';
       return text(req, res, 401, why, { 'WWW-Authenticate': CHALLENGE });
     }
     if (body === null) return text(req, res, 413, `request bodies are limited to ${BODY_CAP} bytes`);
@@ -298,12 +338,13 @@ export function startAltServer(options: AltServerOptions = {}): Promise<AltServe
     }
 
     const incoming = (): Article | undefined => {
-      if (!/xml/i.test(req.headers['content-type'] ?? '')) return text(req, res, 415, 'send the article as XML'), undefined;
+      if (!/xml/i.test(req.headers['content-type'] ?? ''))
+        return (text(req, res, 415, 'send the article as XML'), undefined);
       let src: string;
       try {
         src = new TextDecoder('utf-8', { fatal: true }).decode(body);
       } catch {
-        return text(req, res, 422, 'the body is not UTF-8'), undefined;
+        return (text(req, res, 422, 'the body is not UTF-8'), undefined);
       }
       const a = readArticle(src);
       return typeof a === 'string' ? (text(req, res, 422, a), undefined) : a;
@@ -318,7 +359,13 @@ export function startAltServer(options: AltServerOptions = {}): Promise<AltServe
         return send(req, res, 201, { Location: `${origin}/articles/${id}` });
       }
       const items = [...store.keys()].map((id) => `  <item href='/articles/${id}'/>\n`).join('');
-      return send(req, res, 200, { 'Content-Type': 'text/xml; charset=utf-8' }, `<?xml version='1.0'?>\n<articles>\n${items}</articles>\n`);
+      return send(
+        req,
+        res,
+        200,
+        { 'Content-Type': 'text/xml; charset=utf-8' },
+        `<?xml version='1.0'?>\n<articles>\n${items}</articles>\n`,
+      );
     }
     const id = itemId!;
     if (method === 'PUT') {
@@ -330,7 +377,7 @@ export function startAltServer(options: AltServerOptions = {}): Promise<AltServe
     }
     const a = store.get(id);
     if (!a) return text(req, res, 404, `no article ${id}`);
-    if (method === 'DELETE') return store.delete(id), text(req, res, 200, 'deleted');
+    if (method === 'DELETE') return (store.delete(id), text(req, res, 200, 'deleted'));
     return send(req, res, 200, { 'Content-Type': 'text/xml; charset=utf-8' }, writeArticle(id, a));
   };
 
@@ -343,8 +390,13 @@ export function startAltServer(options: AltServerOptions = {}): Promise<AltServe
   // Node's parser refuses method tokens it does not know; answer those 501 instead of the default 400.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const [status, msg] = err.code === 'HPE_INVALID_METHOD' ? ['501 Not Implemented', 'method not implemented'] : ['400 Bad Request', 'bad request'];
-    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nContent-Length: ${msg.length + 1}\r\nConnection: close\r\n\r\n${msg}\n`);
+    const [status, msg] =
+      err.code === 'HPE_INVALID_METHOD'
+        ? ['501 Not Implemented', 'method not implemented']
+        : ['400 Bad Request', 'bad request'];
+    socket.end(
+      `HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nContent-Length: ${msg.length + 1}\r\nConnection: close\r\n\r\n${msg}\n`,
+    );
   });
 
   return new Promise((resolve, reject) => {

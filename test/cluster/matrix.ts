@@ -7,8 +7,16 @@ import type { ClusterFaultName } from '../../reference-server/src/index.js';
 
 /** Cluster fault → the scenarios that must fail under it (in the section of the rule it breaks). */
 export const CLUSTER_MATRIX: Record<ClusterFaultName, string[]> = {
-  'nonce-per-instance': ['cluster/nonce-replay-other-instances', 'cluster/nonce-concurrent-instances', 'cluster/oauth1-nonce-other-instances'],
-  'tokens-per-instance': ['cluster/oauth2-token-any-instance', 'cluster/oauth2-revoked-everywhere', 'cluster/oauth1-credentials-any-instance'],
+  'nonce-per-instance': [
+    'cluster/nonce-replay-other-instances',
+    'cluster/nonce-concurrent-instances',
+    'cluster/oauth1-nonce-other-instances',
+  ],
+  'tokens-per-instance': [
+    'cluster/oauth2-token-any-instance',
+    'cluster/oauth2-revoked-everywhere',
+    'cluster/oauth1-credentials-any-instance',
+  ],
   'articles-per-instance': ['cluster/article-across-instances'],
 };
 

@@ -54,7 +54,20 @@ export async function serveCluster(args: string[]): Promise<ServedCluster> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'conform-cluster-'));
   const profileFile = path.join(dir, 'profile.yaml');
   const certFile = path.join(dir, 'cert.pem');
-  const argv = [path.join(ROOT, 'bin', 'conform.js'), 'serve', '--port', '0', '--https-port', '0', '--quiet', '--profile-out', profileFile, '--cert-out', certFile, ...args];
+  const argv = [
+    path.join(ROOT, 'bin', 'conform.js'),
+    'serve',
+    '--port',
+    '0',
+    '--https-port',
+    '0',
+    '--quiet',
+    '--profile-out',
+    profileFile,
+    '--cert-out',
+    certFile,
+    ...args,
+  ];
   const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let errors = '';
@@ -70,11 +83,15 @@ export async function serveCluster(args: string[]): Promise<ServedCluster> {
   };
   try {
     const listening = await new Promise<{ url: string; httpsUrl: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`conform serve did not listen within ${START_TIMEOUT_MS} ms:\n${output}${errors}`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`conform serve did not listen within ${START_TIMEOUT_MS} ms:\n${output}${errors}`)),
+        START_TIMEOUT_MS,
+      );
       child.stdout?.on('data', (d: Buffer) => {
         output += d.toString();
         for (const m of output.matchAll(/^ {2}instance (\d+) \(pid (\d+)\): (http:\/\/\S+) (https:\/\/\S+)$/gm)) {
-          if (!instances.some((i) => i.instance === Number(m[1]))) instances.push({ instance: Number(m[1]), pid: Number(m[2]), url: m[3]!, httpsUrl: m[4]! });
+          if (!instances.some((i) => i.instance === Number(m[1])))
+            instances.push({ instance: Number(m[1]), pid: Number(m[2]), url: m[3]!, httpsUrl: m[4]! });
         }
         const m = /listening on (http:\/\/\S+) and (https:\/\/\S+)/.exec(output);
         if (m) {

@@ -21,17 +21,37 @@ export interface HostileRunOptions {
 
 export async function runTimed(url: string, options: HostileRunOptions): Promise<{ run: RunResult; wallMs: number }> {
   const loaded = loadProfileSync(REFERENCE_PROFILE);
-  const profile: ResolvedProfile = { ...loaded, target: { ...loaded.target, http: url, ...(options.httpsUrl ? { https: options.httpsUrl } : {}) } };
+  const profile: ResolvedProfile = {
+    ...loaded,
+    target: { ...loaded.target, http: url, ...(options.httpsUrl ? { https: options.httpsUrl } : {}) },
+  };
   if (!options.httpsUrl) delete profile.target.https;
-  const client = createHttpClient({ timeoutMs: options.timeoutMs, ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}) });
+  const client = createHttpClient({
+    timeoutMs: options.timeoutMs,
+    ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
+  });
   const bases = { primary: url, plain: url, ...(options.httpsUrl ? { tls: options.httpsUrl } : {}) };
   const suite = await bundledSuite();
   const started = performance.now();
   try {
     const run = await runSuite(
       suite,
-      { bases, seed: 1, runs: options.runs ?? 2, filter: options.filter, strict: false, timeoutMs: options.timeoutMs, version: 'test', ...(options.concurrency ? { concurrency: options.concurrency } : {}) },
-      { client, profile, authenticator: createAuthenticator({ profile }), ...(options.onEvent ? { onEvent: options.onEvent } : {}) },
+      {
+        bases,
+        seed: 1,
+        runs: options.runs ?? 2,
+        filter: options.filter,
+        strict: false,
+        timeoutMs: options.timeoutMs,
+        version: 'test',
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+      },
+      {
+        client,
+        profile,
+        authenticator: createAuthenticator({ profile }),
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      },
     );
     return { run, wallMs: performance.now() - started };
   } finally {

@@ -39,10 +39,25 @@ export interface HostileServer {
   close(): Promise<void>;
 }
 
-const REASONS: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found', 404: 'Not Found' };
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  302: 'Found',
+  404: 'Not Found',
+};
 
-export function writeResponse(socket: net.Socket, status: number, headers: Record<string, string> = {}, body = ''): void {
-  const lines = [`HTTP/1.1 ${status} ${REASONS[status] ?? 'Status'}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `Content-Length: ${Buffer.byteLength(body)}`];
+export function writeResponse(
+  socket: net.Socket,
+  status: number,
+  headers: Record<string, string> = {},
+  body = '',
+): void {
+  const lines = [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Status'}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    `Content-Length: ${Buffer.byteLength(body)}`,
+  ];
   if (!socket.destroyed) socket.write(lines.join('\r\n') + '\r\n\r\n' + body);
 }
 
@@ -52,12 +67,24 @@ export function startHostile(misbehave: Misbehaviour, options: HostileOptions = 
 }
 
 /** The same over TLS with the given certificate (which the harness should not trust). */
-export function startHostileTls(credentials: { cert: string; key: string }, misbehave: Misbehaviour, options: HostileOptions = {}): Promise<HostileServer> {
-  return listen(tls.createServer({ cert: credentials.cert, key: credentials.key }), misbehave, options, 'https', 'secureConnection');
+export function startHostileTls(
+  credentials: { cert: string; key: string },
+  misbehave: Misbehaviour,
+  options: HostileOptions = {},
+): Promise<HostileServer> {
+  return listen(
+    tls.createServer({ cert: credentials.cert, key: credentials.key }),
+    misbehave,
+    options,
+    'https',
+    'secureConnection',
+  );
 }
 
 /** A plain TCP server (no HTTP, no TLS): `onConnection` decides what each accepted socket gets. */
-export function startRawTcp(onConnection: (socket: net.Socket) => void): Promise<HostileServer & { connections: () => number }> {
+export function startRawTcp(
+  onConnection: (socket: net.Socket) => void,
+): Promise<HostileServer & { connections: () => number }> {
   const sockets = new Set<net.Socket>();
   let count = 0;
   const server = net.createServer((socket) => {
@@ -94,7 +121,13 @@ export function closedPort(): Promise<number> {
   });
 }
 
-function listen(server: net.Server, misbehave: Misbehaviour, options: HostileOptions, scheme: 'http' | 'https', event = 'connection'): Promise<HostileServer> {
+function listen(
+  server: net.Server,
+  misbehave: Misbehaviour,
+  options: HostileOptions,
+  scheme: 'http' | 'https',
+  event = 'connection',
+): Promise<HostileServer> {
   const sockets = new Set<net.Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const requests: ReceivedRequest[] = [];
@@ -169,7 +202,10 @@ function closeAll(server: net.Server, sockets: Set<net.Socket>, timers: Set<Node
 
 /** Writes as fast as the socket drains, forever (until the peer goes away): an endless chunked body. */
 export function pumpForever(socket: net.Socket, chunk: Buffer, framing: 'chunked' | 'raw'): void {
-  const piece = framing === 'chunked' ? Buffer.concat([Buffer.from(chunk.length.toString(16) + '\r\n'), chunk, Buffer.from('\r\n')]) : chunk;
+  const piece =
+    framing === 'chunked'
+      ? Buffer.concat([Buffer.from(chunk.length.toString(16) + '\r\n'), chunk, Buffer.from('\r\n')])
+      : chunk;
   const pump = () => {
     while (!socket.destroyed && socket.writable) {
       if (!socket.write(piece)) return;

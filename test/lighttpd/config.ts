@@ -35,7 +35,9 @@ function basic(require: string): string {
 
 /** One htpasswd line per user, `{SHA}` form (base64 of SHA-1 over the password's UTF-8 bytes), which lighttpd reads. */
 export function htpasswd(users: Array<{ name: string; password: string }>): string {
-  return users.map((u) => `${u.name}:{SHA}${createHash('sha1').update(u.password, 'utf8').digest('base64')}\n`).join('');
+  return users
+    .map((u) => `${u.name}:{SHA}${createHash('sha1').update(u.password, 'utf8').digest('base64')}\n`)
+    .join('');
 }
 
 export function lighttpdConfig(o: LighttpdConfigOptions): string {

@@ -48,7 +48,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -71,9 +73,11 @@ const STOP_TIMEOUT_MS = 3_000;
 async function waitForListeners(child: ChildProcess, ports: number[], log: () => string): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`lighttpd exited (${child.exitCode ?? child.signalCode}) before listening:\n${log()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`lighttpd exited (${child.exitCode ?? child.signalCode}) before listening:\n${log()}`);
     if ((await Promise.all(ports.map(accepts))).every(Boolean)) return;
-    if (Date.now() > deadline) throw new Error(`lighttpd did not listen on ${ports.join(', ')} within ${START_TIMEOUT_MS} ms:\n${log()}`);
+    if (Date.now() > deadline)
+      throw new Error(`lighttpd did not listen on ${ports.join(', ')} within ${START_TIMEOUT_MS} ms:\n${log()}`);
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
@@ -103,14 +107,29 @@ export async function startLighttpd(users: LighttpdUser[]): Promise<LighttpdServ
       await writeFile(path.join(root, 'users', u.name, 'financialrecords'), `<records owner="${u.name}"/>\n`);
     }
     const { cert, key } = generateSelfSignedCertificate();
-    const files = { cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem'), users: path.join(dir, 'htpasswd'), conf: path.join(dir, 'lighttpd.conf'), log: path.join(dir, 'error.log') };
+    const files = {
+      cert: path.join(dir, 'cert.pem'),
+      key: path.join(dir, 'key.pem'),
+      users: path.join(dir, 'htpasswd'),
+      conf: path.join(dir, 'lighttpd.conf'),
+      log: path.join(dir, 'error.log'),
+    };
     await writeFile(files.cert, cert);
     await writeFile(files.key, key, { mode: 0o600 });
     await writeFile(files.users, htpasswd(users), { mode: 0o600 });
     const [httpPort, httpsPort] = [await freePort(), await freePort()] as const;
     await writeFile(
       files.conf,
-      lighttpdConfig({ documentRoot: root, userFile: files.users, certFile: files.cert, keyFile: files.key, errorLog: files.log, httpPort, httpsPort, users: users.map((u) => u.name) }),
+      lighttpdConfig({
+        documentRoot: root,
+        userFile: files.users,
+        certFile: files.cert,
+        keyFile: files.key,
+        errorLog: files.log,
+        httpPort,
+        httpsPort,
+        users: users.map((u) => u.name),
+      }),
     );
     let output = '';
     const started = spawn(BINARY, ['-D', '-f', files.conf], { stdio: ['ignore', 'pipe', 'pipe'] });

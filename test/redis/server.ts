@@ -16,7 +16,8 @@ export const REDIS_INSTALL = 'apt-get install redis-server';
 /** Why redis-server cannot be started here, or undefined when it can. */
 export function redisMissing(): string | undefined {
   const probe = spawnSync(BINARY, ['--version'], { encoding: 'utf8', timeout: 5000 });
-  if (probe.error !== undefined || probe.status !== 0) return `redis-server not installed (not on PATH): ${REDIS_INSTALL}`;
+  if (probe.error !== undefined || probe.status !== 0)
+    return `redis-server not installed (not on PATH): ${REDIS_INSTALL}`;
   return undefined;
 }
 
@@ -38,7 +39,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -74,7 +77,23 @@ function stop(child: ChildProcess): Promise<void> {
 export async function startRedis(options: { port?: number; extraArgs?: string[] } = {}): Promise<RedisServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'conform-redis-'));
   const port = options.port ?? (await freePort());
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning', ...(options.extraArgs ?? [])];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    '--loglevel',
+    'warning',
+    ...(options.extraArgs ?? []),
+  ];
   const child = spawn(BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
@@ -86,9 +105,11 @@ export async function startRedis(options: { port?: number; extraArgs?: string[] 
   try {
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`redis-server exited (${child.exitCode ?? child.signalCode}) before listening:\n${output}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`redis-server exited (${child.exitCode ?? child.signalCode}) before listening:\n${output}`);
       if (await accepts(port)) break;
-      if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port} within ${START_TIMEOUT_MS} ms:\n${output}`);
+      if (Date.now() > deadline)
+        throw new Error(`redis-server did not listen on ${port} within ${START_TIMEOUT_MS} ms:\n${output}`);
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
   } catch (err) {

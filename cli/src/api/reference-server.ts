@@ -56,7 +56,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const faults = parseFaultNames([...(options.faults ?? [])]);
   const tokenTtl = options.tokenTtl ?? EMBEDDED_TOKEN_TTL;
   const base = loadVariantProfile(bundledPaths().profile, variants);
-  const server = await startServer({ port: options.port ?? 0, ...(options.httpsPort === false ? {} : { httpsPort: options.httpsPort ?? 0 }), tokenTtl, faults, variants });
+  const server = await startServer({
+    port: options.port ?? 0,
+    ...(options.httpsPort === false ? {} : { httpsPort: options.httpsPort ?? 0 }),
+    tokenTtl,
+    faults,
+    variants,
+  });
   return {
     url: server.url,
     ...(server.httpsUrl !== undefined ? { httpsUrl: server.httpsUrl } : {}),

@@ -21,7 +21,14 @@ export interface Balancer {
  * all) as the reference server does (`secure`: TLS behind this port, so a refusal is a close, not a `503`): behind
  * the balancer every instance sees one client, the balancer, so the per-client cap is applied here.
  */
-export function startBalancer(host: string, port: number, targets: readonly number[], log: (line: string) => void, gate: ConnectionGate, secure: boolean): Promise<Balancer> {
+export function startBalancer(
+  host: string,
+  port: number,
+  targets: readonly number[],
+  log: (line: string) => void,
+  gate: ConnectionGate,
+  secure: boolean,
+): Promise<Balancer> {
   if (targets.length === 0) throw new RangeError('a balancer needs at least one target');
   const open = new Set<net.Socket>();
   let next = 0;
@@ -47,7 +54,8 @@ export function startBalancer(host: string, port: number, targets: readonly numb
       upstream.destroy();
     });
     upstream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE') log(`balancer: instance on port ${target}: ${err.message}`);
+      if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE')
+        log(`balancer: instance on port ${target}: ${err.message}`);
       upstream.destroy();
       finishClient();
     });
@@ -74,7 +82,11 @@ export function startBalancer(host: string, port: number, targets: readonly numb
       server.off('error', reject);
       server.on('error', (err) => log(`balancer: ${err.message}`));
       const address = server.address();
-      resolve({ port: typeof address === 'object' && address !== null ? address.port : port, forwarded: () => count, close });
+      resolve({
+        port: typeof address === 'object' && address !== null ? address.port : port,
+        forwarded: () => count,
+        close,
+      });
     });
   });
 }

@@ -46,7 +46,12 @@ export const StopMessageSchema = z.strictObject({ type: z.literal('stop') });
 
 /** Instance → parent: listening on these URLs, or could not start. */
 export const InstanceReportSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('listening'), instance: Positive, url: z.string(), httpsUrl: z.string().optional() }),
+  z.strictObject({
+    type: z.literal('listening'),
+    instance: Positive,
+    url: z.string(),
+    httpsUrl: z.string().optional(),
+  }),
   z.strictObject({ type: z.literal('failed'), instance: Positive, message: z.string(), usage: z.boolean() }),
 ]);
 export type InstanceReport = z.infer<typeof InstanceReportSchema>;

@@ -6,7 +6,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ConformError } from '../../../harness/src/errors.js';
-import { ConnectionGate, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, generateSelfSignedCertificate } from '../../../reference-server/src/index.js';
+import {
+  ConnectionGate,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+  generateSelfSignedCertificate,
+} from '../../../reference-server/src/index.js';
 import { packageRoot } from '../io.js';
 import type { ClusterSettings, ServeSettings } from '../serve-options.js';
 import { startBalancer, type Balancer } from './balancer.js';
@@ -68,22 +73,47 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 /** Forks one instance and resolves once it listens. */
 function startInstance(message: StartMessage): { child: ChildProcess; ready: Promise<ClusterInstance> } {
-  const child = fork(path.join(packageRoot(), 'bin', 'conform.js'), ['serve-instance'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
+  const child = fork(path.join(packageRoot(), 'bin', 'conform.js'), ['serve-instance'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'json',
+  });
   const ready = new Promise<ClusterInstance>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ConformError('CONFORM_IO', `instance ${message.instance} did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new ConformError(
+            'CONFORM_IO',
+            `instance ${message.instance} did not start within ${START_TIMEOUT_MS / 1000} s`,
+          ),
+        ),
+      START_TIMEOUT_MS,
+    );
     const fail = (error: ConformError) => {
       clearTimeout(timer);
       reject(error);
     };
-    child.once('exit', (code, signal) => fail(new ConformError('CONFORM_IO', `instance ${message.instance} exited (${code ?? signal}) before it listened`)));
+    child.once('exit', (code, signal) =>
+      fail(
+        new ConformError('CONFORM_IO', `instance ${message.instance} exited (${code ?? signal}) before it listened`),
+      ),
+    );
     child.once('error', (err) => fail(new ConformError('CONFORM_IO', `instance ${message.instance}: ${err.message}`)));
     child.once('message', (raw) => {
       clearTimeout(timer);
       const report = InstanceReportSchema.safeParse(raw);
-      if (!report.success) return reject(new ConformError('CONFORM_INTERNAL', `instance ${message.instance} sent an unreadable report`));
+      if (!report.success)
+        return reject(new ConformError('CONFORM_INTERNAL', `instance ${message.instance} sent an unreadable report`));
       const r = report.data;
-      if (r.type === 'failed') return reject(new ConformError(r.usage ? 'CONFORM_USAGE' : 'CONFORM_IO', `instance ${r.instance}: ${r.message}`));
-      resolve({ instance: r.instance, pid: child.pid ?? 0, url: r.url, ...(r.httpsUrl ? { httpsUrl: r.httpsUrl } : {}) });
+      if (r.type === 'failed')
+        return reject(
+          new ConformError(r.usage ? 'CONFORM_USAGE' : 'CONFORM_IO', `instance ${r.instance}: ${r.message}`),
+        );
+      resolve({
+        instance: r.instance,
+        pid: child.pid ?? 0,
+        url: r.url,
+        ...(r.httpsUrl ? { httpsUrl: r.httpsUrl } : {}),
+      });
     });
   });
   child.send(message);
@@ -132,14 +162,35 @@ export async function startCluster(start: ClusterStart): Promise<RunningCluster>
       },
       start.log,
     );
-    balancers.push(await startBalancer(settings.host, start.port, instances.map((i) => port(i.url)), start.log, gate, false));
-    const secure = tls === undefined ? undefined : await startBalancer(settings.host, start.httpsPort ?? 0, instances.map((i) => port(i.httpsUrl ?? i.url)), start.log, gate, true);
+    balancers.push(
+      await startBalancer(
+        settings.host,
+        start.port,
+        instances.map((i) => port(i.url)),
+        start.log,
+        gate,
+        false,
+      ),
+    );
+    const secure =
+      tls === undefined
+        ? undefined
+        : await startBalancer(
+            settings.host,
+            start.httpsPort ?? 0,
+            instances.map((i) => port(i.httpsUrl ?? i.url)),
+            start.log,
+            gate,
+            true,
+          );
     if (secure) balancers.push(secure);
     const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
     const crashed = new Promise<string>((resolve) => {
-      children.forEach((child, k) => child.once('exit', (code, signal) => {
-        if (!closing) resolve(`instance ${k + 1} (pid ${child.pid ?? '?'}) exited on its own (${code ?? signal})`);
-      }));
+      children.forEach((child, k) =>
+        child.once('exit', (code, signal) => {
+          if (!closing) resolve(`instance ${k + 1} (pid ${child.pid ?? '?'}) exited on its own (${code ?? signal})`);
+        }),
+      );
     });
     return {
       instances,

@@ -7,7 +7,14 @@ import path from 'node:path';
 import { createAuthenticator } from '../../../harness/src/auth/authenticator.js';
 import { assertSignersAgree } from '../../../harness/src/auth/vectors.js';
 import { runDiff, type DiffSideDeps } from '../../../harness/src/diff/run-diff.js';
-import type { DiffEvent, DiffResult, DiffValue, GroupedDifference, OutcomeCounts, ScenarioDiff } from '../../../harness/src/diff/types.js';
+import type {
+  DiffEvent,
+  DiffResult,
+  DiffValue,
+  GroupedDifference,
+  OutcomeCounts,
+  ScenarioDiff,
+} from '../../../harness/src/diff/types.js';
 import { ConformError } from '../../../harness/src/errors.js';
 import { RUN_OPTION_SPEC, flagNaming, intFromText, resolveRunOptions } from '../../../harness/src/runner/options.js';
 import { createHttpClient, type HttpClient } from '../../../harness/src/http/client.js';
@@ -88,20 +95,35 @@ export function parseDiffArgs(argv: string[], io: CliIo): ResolvedDiffOptions | 
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return 'help';
-  if (values.target === undefined) throw new ConformError('CONFORM_USAGE', '--target URL is required (the server to compare with the reference)');
-  for (const [name, v] of [['target', values.target], ['reference', values.reference]] as const) {
-    if (v !== undefined && !URL_SHAPE.test(v)) throw new ConformError('CONFORM_USAGE', `--${name} expects an http:// or https:// URL, got "${v}"`);
+  if (values.target === undefined)
+    throw new ConformError('CONFORM_USAGE', '--target URL is required (the server to compare with the reference)');
+  for (const [name, v] of [
+    ['target', values.target],
+    ['reference', values.reference],
+  ] as const) {
+    if (v !== undefined && !URL_SHAPE.test(v))
+      throw new ConformError('CONFORM_USAGE', `--${name} expects an http:// or https:// URL, got "${v}"`);
   }
   const abs = (p: string) => path.resolve(io.cwd, p);
   return {
     target: values.target,
     ...(values.reference !== undefined ? { reference: values.reference } : {}),
     profileFile: values.profile !== undefined ? abs(values.profile) : defaults.profile(),
-    referenceProfileFile: values['reference-profile'] !== undefined ? abs(values['reference-profile']) : defaults.profile(),
+    referenceProfileFile:
+      values['reference-profile'] !== undefined ? abs(values['reference-profile']) : defaults.profile(),
     insecure: values.insecure ?? false,
     ...(values.ca !== undefined ? { ca: abs(values.ca) } : {}),
     filter: listOption(values.filter),
-    ...resolveRunOptions({ seed: intFromText(values.seed, '--seed'), runs: intFromText(values.runs, '--runs'), timeoutMs: intFromText(values.timeout, '--timeout'), concurrency: intFromText(values.concurrency, '--concurrency') }, { runs: DIFF_RUNS }, flagNaming),
+    ...resolveRunOptions(
+      {
+        seed: intFromText(values.seed, '--seed'),
+        runs: intFromText(values.runs, '--runs'),
+        timeoutMs: intFromText(values.timeout, '--timeout'),
+        concurrency: intFromText(values.concurrency, '--concurrency'),
+      },
+      { runs: DIFF_RUNS },
+      flagNaming,
+    ),
     reportDir: abs(values['report-dir'] ?? 'reports'),
     json: values.json ?? false,
   };
@@ -137,7 +159,8 @@ export function formatScenario(s: ScenarioDiff): string {
   const label = s.status === 'same' ? 'same      ' : 'DIFFERENT ';
   const head = `  ${label} ${s.id}  (reference: ${showOutcomes(s.outcomes.reference)}; target: ${showOutcomes(s.outcomes.target)})\n`;
   const lines = s.differences.slice(0, MAX_LINES).map((d) => `      ${formatDifference(d, s.runs)}\n`);
-  if (s.differences.length > MAX_LINES) lines.push(`      … and ${s.differences.length - MAX_LINES} more (see diff.json)\n`);
+  if (s.differences.length > MAX_LINES)
+    lines.push(`      … and ${s.differences.length - MAX_LINES} more (see diff.json)\n`);
   return head + lines.join('');
 }
 
@@ -176,18 +199,24 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
   await assertSignersAgree(defaults.vectors());
   const suite = loadSuiteSync([defaults.specs()], loadRulesSync(defaults.rules()));
   if (selectScenarios(suite.scenarios, options.filter).length === 0) {
-    io.stderr.write(`conform diff: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`);
+    io.stderr.write(
+      `conform diff: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`,
+    );
     return 2;
   }
   const targetProfile = loadProfileSync(options.profileFile);
   let referenceProfile = loadProfileSync(options.referenceProfileFile);
-  const ca = options.ca !== undefined
-    ? await readFile(options.ca, 'utf8').catch((err: Error) => { throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`); })
-    : undefined;
+  const ca =
+    options.ca !== undefined
+      ? await readFile(options.ca, 'utf8').catch((err: Error) => {
+          throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`);
+        })
+      : undefined;
   const clientFor = (insecure: boolean, trust: string | undefined) =>
     createHttpClient({ timeoutMs: options.timeoutMs, insecure, ...(trust !== undefined ? { ca: trust } : {}) });
 
-  const server: RunningServer | undefined = options.reference === undefined ? await startServer({ port: 0, httpsPort: 0 }) : undefined;
+  const server: RunningServer | undefined =
+    options.reference === undefined ? await startServer({ port: 0, httpsPort: 0 }) : undefined;
   const clients: HttpClient[] = [];
   try {
     let reference: Side;
@@ -199,17 +228,31 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
       referenceProfile = { ...referenceProfile, target: { ...referenceProfile.target, ...own, instances } };
       reference = side(referenceProfile, undefined, clientFor(false, server.certificate), 'reference');
     } else {
-      reference = side(referenceProfile, options.reference, clientFor(options.insecure || referenceProfile.target.insecure, ca), 'reference');
+      reference = side(
+        referenceProfile,
+        options.reference,
+        clientFor(options.insecure || referenceProfile.target.insecure, ca),
+        'reference',
+      );
     }
     clients.push(reference.client);
-    const target = side(targetProfile, options.target, clientFor(options.insecure || targetProfile.target.insecure, ca), 'target');
+    const target = side(
+      targetProfile,
+      options.target,
+      clientFor(options.insecure || targetProfile.target.insecure, ca),
+      'target',
+    );
     clients.push(target.client);
 
-    const onEvent = options.json ? undefined : (e: DiffEvent) => {
-      if (e.type === 'scenario-end') io.stdout.write(formatScenario(e.result));
-    };
+    const onEvent = options.json
+      ? undefined
+      : (e: DiffEvent) => {
+          if (e.type === 'scenario-end') io.stdout.write(formatScenario(e.result));
+        };
     if (!options.json) {
-      io.stdout.write(`conform diff · reference ${reference.deps.bases.primary}${server ? ' (embedded)' : ''} · target ${target.deps.bases.primary} · seed ${options.seed} · ${options.runs} runs\n`);
+      io.stdout.write(
+        `conform diff · reference ${reference.deps.bases.primary}${server ? ' (embedded)' : ''} · target ${target.deps.bases.primary} · seed ${options.seed} · ${options.runs} runs\n`,
+      );
     }
     const result = await runDiff(suite, reference.deps, target.deps, {
       seed: options.seed,
@@ -227,11 +270,15 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
     else io.stdout.write(`${formatSummary(result)}Report: ${path.relative(io.cwd, file) || file}\n`);
 
     if (result.unreachable) {
-      io.stderr.write(`conform diff: the ${result.unreachable.side} could not be reached: ${result.unreachable.message}\n`);
+      io.stderr.write(
+        `conform diff: the ${result.unreachable.side} could not be reached: ${result.unreachable.message}\n`,
+      );
       return 3;
     }
     if (result.summary.scenarios === result.summary.skipped) {
-      io.stderr.write('conform diff: every selected scenario was skipped on one side or the other; nothing was compared\n');
+      io.stderr.write(
+        'conform diff: every selected scenario was skipped on one side or the other; nothing was compared\n',
+      );
       return 2;
     }
     return result.summary.differences > 0 ? 1 : 0;

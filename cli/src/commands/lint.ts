@@ -3,7 +3,12 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConformError, formatIssue, InvalidFileError, type SourceIssue } from '../../../harness/src/errors.js';
 import { checkProfileSource } from '../../../harness/src/profile/load.js';
-import { checkScenarioSource, findScenarioFilesSync, loadRulesSync, readSourceSync } from '../../../harness/src/suite/load.js';
+import {
+  checkScenarioSource,
+  findScenarioFilesSync,
+  loadRulesSync,
+  readSourceSync,
+} from '../../../harness/src/suite/load.js';
 import { RuleFileSchema } from '../../../harness/src/suite/schema.js';
 import type { RuleCatalogue } from '../../../harness/src/suite/types.js';
 import { validateSource } from '../../../harness/src/suite/validate.js';
@@ -20,13 +25,20 @@ Prints file:line:col: message for each problem; exit 0 when clean, 2 otherwise.
 `;
 
 export async function lintCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { rules: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
+  const { values, positionals } = parse(
+    argv,
+    { rules: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    true,
+  );
   if (values.help) {
     io.stdout.write(HELP);
     return 0;
   }
   const rulesFile = values.rules !== undefined ? path.resolve(io.cwd, values.rules) : defaults.rules();
-  const targets = positionals.length > 0 ? positionals.map((p) => path.resolve(io.cwd, p)) : [defaults.specs(), defaults.rules(), defaults.profile()];
+  const targets =
+    positionals.length > 0
+      ? positionals.map((p) => path.resolve(io.cwd, p))
+      : [defaults.specs(), defaults.rules(), defaults.profile()];
   const files: string[] = [];
   for (const t of targets) {
     const st = await stat(t).catch(() => null);
@@ -56,7 +68,8 @@ export async function lintCommand(argv: string[], io: CliIo): Promise<number> {
       issues.push(...r.issues);
       r.scenarios.forEach((s, i) => {
         const prev = ids.get(s.id);
-        if (prev) issues.push(issueAt(source, ['scenarios', i, 'id'], `duplicate scenario id "${s.id}" (also in ${prev})`));
+        if (prev)
+          issues.push(issueAt(source, ['scenarios', i, 'id'], `duplicate scenario id "${s.id}" (also in ${prev})`));
         ids.set(s.id, `${s.file}:${s.line}`);
       });
     } else if ('rules' in top) {
@@ -67,6 +80,8 @@ export async function lintCommand(argv: string[], io: CliIo): Promise<number> {
   }
   for (const issue of issues) io.stdout.write(`${formatIssue(issue)}\n`);
   const n = new Set(files).size;
-  io.stderr.write(`${n} file${n === 1 ? '' : 's'} checked, ${issues.length} problem${issues.length === 1 ? '' : 's'}\n`);
+  io.stderr.write(
+    `${n} file${n === 1 ? '' : 's'} checked, ${issues.length} problem${issues.length === 1 ? '' : 's'}\n`,
+  );
   return issues.length > 0 ? 2 : 0;
 }

@@ -21,19 +21,25 @@ are not reports of one run (different seeds or versions).
 `;
 
 export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    'report-dir': { type: 'string' },
-    reporter: { type: 'string', multiple: true },
-    strict: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  }, true);
+  const { values, positionals } = parse(
+    argv,
+    {
+      'report-dir': { type: 'string' },
+      reporter: { type: 'string', multiple: true },
+      strict: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
   if (values.help) {
     io.stdout.write(HELP);
     return 0;
   }
   if (positionals.length === 0) throw new ConformError('CONFORM_USAGE', 'name the report.json files to merge');
   const reporters = listOption(values.reporter ?? [REPORTER_NAMES.join(',')]);
-  for (const r of reporters) if (!REPORTER_NAMES.includes(r)) throw new ConformError('CONFORM_USAGE', `unknown reporter "${r}" (known: ${REPORTER_NAMES.join(', ')})`);
+  for (const r of reporters)
+    if (!REPORTER_NAMES.includes(r))
+      throw new ConformError('CONFORM_USAGE', `unknown reporter "${r}" (known: ${REPORTER_NAMES.join(', ')})`);
   const reports: RunResult[] = [];
   for (const p of positionals) {
     const file = path.resolve(io.cwd, p);
@@ -46,15 +52,23 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
     const parsed = ReportSchema.safeParse(data);
     if (!parsed.success) {
       const i = parsed.error.issues[0];
-      throw new ConformError('CONFORM_USAGE', `${p} is not a conform report.json (schemaVersion 1): ${i?.path.join('.') ?? ''}: ${i?.message ?? ''}`);
+      throw new ConformError(
+        'CONFORM_USAGE',
+        `${p} is not a conform report.json (schemaVersion 1): ${i?.path.join('.') ?? ''}: ${i?.message ?? ''}`,
+      );
     }
     reports.push(data as RunResult);
   }
   const merged = mergeReports(reports, positionals);
-  if (!merged.ok) throw new ConformError('CONFORM_USAGE', `these reports are not shards of one run:\n  ${merged.problems.map((p) => p.message).join('\n  ')}`);
+  if (!merged.ok)
+    throw new ConformError(
+      'CONFORM_USAGE',
+      `these reports are not shards of one run:\n  ${merged.problems.map((p) => p.message).join('\n  ')}`,
+    );
   const run = values.strict ? { ...merged.run, options: { ...merged.run.options, strict: true } } : merged.run;
   const written = await writeReports(run, reporters, path.resolve(io.cwd, values['report-dir'] ?? 'reports'), io);
   await githubOutputs(run, io);
-  if (reporters.includes('console')) io.stdout.write(`${renderSummary(run)}Merged ${positionals.length} reports: ${written.join(', ')}\n`);
+  if (reporters.includes('console'))
+    io.stdout.write(`${renderSummary(run)}Merged ${positionals.length} reports: ${written.join(', ')}\n`);
   return exitCodeFor(run, values.strict ?? false);
 }

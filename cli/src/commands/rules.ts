@@ -38,7 +38,9 @@ export async function rulesCommand(argv: string[], io: CliIo): Promise<number> {
   const specs = values.specs?.length ? values.specs.map((s) => path.resolve(io.cwd, s)) : [defaults.specs()];
   const catalogue = loadRulesSync(rulesFile);
   const suite = loadSuiteSync(specs, catalogue);
-  const rows = coveredRules(catalogue.rules, suite.scenarios).filter((r) => !values.uncovered || r.scenarios.length === 0);
+  const rows = coveredRules(catalogue.rules, suite.scenarios).filter(
+    (r) => !values.uncovered || r.scenarios.length === 0,
+  );
   if (values.markdown) {
     io.stdout.write(renderRulesPage(rows, rulesPageOptions(packageRoot(), suite.scenarios)));
     return 0;
@@ -53,7 +55,12 @@ export async function rulesCommand(argv: string[], io: CliIo): Promise<number> {
       section = r.section;
       io.stdout.write(`\n${/^\d/.test(section) ? '§' : ''}${section}\n`);
     }
-    const note = r.subject && r.subject !== 'server' ? ` [binds the ${r.subject}]` : r.checkable === false ? ' [not checkable]' : '';
+    const note =
+      r.subject && r.subject !== 'server'
+        ? ` [binds the ${r.subject}]`
+        : r.checkable === false
+          ? ' [not checkable]'
+          : '';
     io.stdout.write(`  ${r.level.padEnd(6)} ${r.id}${note}\n         ${r.text}\n`);
     io.stdout.write(`         ${r.level} because${r.source ? ` (${r.source})` : ''}: “${r.quote}”\n`);
     io.stdout.write(`         ${r.scenarios.length ? `covered by: ${r.scenarios.join(', ')}` : 'uncovered'}\n`);

@@ -20,57 +20,7 @@ import { loadVariantProfile } from '../variant-profile.js';
 import { EMBEDDED_TOKEN_TTL, embeddedProfile } from '../embedded.js';
 import { faultList, listOption, parse } from '../args.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';
-
-const HELP = `Usage: conform run [options]
-
-Replays the scenarios against a target and writes compliance reports.
-
-Target:
-  --target URL          Base URL of the target (overrides the profile's target.http / target.https by scheme)
-  --profile FILE        The target's profile (default: the reference server's, reference-server/profile.yaml)
-  --embedded            Start the bundled reference server in-process on a free loopback port and run against it
-  --fault NAME          With --embedded: switch on a reference-server fault mode (repeatable; see conform serve --list-faults)
-  --variant NAME        With --embedded: choose an open point of the spec differently (repeatable; see conform serve
-                        --list-variants); the profile gets the variant's keys
-  --insecure            Accept any TLS certificate
-  --ca FILE             Trust this CA certificate (PEM)
-
-Selection:
-  --specs PATH          Scenario file or folder (repeatable; default: the bundled specs/)
-  --rules FILE          Requirement catalogue (default: specs/rules.yaml)
-  --vectors FILE        Known-answer vectors the signers must reproduce before anything is sent
-                        (default: specs/vectors/auth.yaml)
-  --filter TEXT         Only scenarios whose id, rule id or tag contains TEXT (repeatable)
-
-Properties:
-  --seed N              Seed for every generator (default: random; the report records it)
-  --runs N              Property runs per property-based scenario (default ${RUN_OPTION_SPEC.runs.default})
-  --replay PATH         fast-check path of one counterexample (from the report) to replay directly
-
-Requests:
-  --concurrency N       Scenarios in flight at once, each on its own keep-alive connection (default
-                        ${RUN_OPTION_SPEC.concurrency.default}; 1 runs them one after another in catalogue order). Verdicts and reports
-                        do not depend on it; scenarios marked exclusive run alone
-  --timeout MS          Per-request timeout (default ${RUN_OPTION_SPEC.timeoutMs.default})
-  --max-response-bytes N  Largest response body read (default ${RUN_OPTION_SPEC.maxResponseBytes.default})
-  --keep                Leave the articles the run creates on the target (default: they are deleted when the run
-                        ends, where the target deletes; what cannot be deleted is reported)
-
-CI:
-  --shard I/N           Run the I-th of N deterministic shards (merge their report.json with conform merge)
-  --baseline FILE       Expected failures (YAML list of scenario ids): they do not fail the run, and listed
-                        scenarios that now pass are reported so the baseline can shrink
-  --write-baseline FILE Write the current failures as a baseline file
-
-Output:
-  --report-dir DIR      Where reports go (default reports/); report.json is always written
-  --reporter LIST       Comma-separated reporters: ${REPORTER_NAMES.join(', ')} (default: all)
-                        On GitHub Actions ($GITHUB_STEP_SUMMARY set) the Markdown summary is appended there and
-                        failures are printed as annotations at the scenario's file and line
-  --strict              SHOULD and MAY failures also fail the run
-  --quiet               Print failures and the summary only
-  --no-color            No ANSI colours (also: NO_COLOR set, or output not a terminal)
-`;
+import { RUN_HELP } from './run-help.js';
 
 export interface RunCommandOptions {
   target?: string;
@@ -141,20 +91,31 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     const m = /^(\d+)\/(\d+)$/.exec(values.shard);
     const index = Number(m?.[1]);
     const total = Number(m?.[2]);
-    if (!m || total < 1 || index < 1 || index > total) throw new ConformError('CONFORM_USAGE', `--shard expects I/N with 1 <= I <= N, got "${values.shard}"`);
+    if (!m || total < 1 || index < 1 || index > total)
+      throw new ConformError('CONFORM_USAGE', `--shard expects I/N with 1 <= I <= N, got "${values.shard}"`);
     shard = { index, total };
   }
   for (const r of reporters) {
-    if (!REPORTER_NAMES.includes(r)) throw new ConformError('CONFORM_USAGE', `unknown reporter "${r}" (known: ${REPORTER_NAMES.join(', ')})`);
+    if (!REPORTER_NAMES.includes(r))
+      throw new ConformError('CONFORM_USAGE', `unknown reporter "${r}" (known: ${REPORTER_NAMES.join(', ')})`);
   }
   if (values.target !== undefined && !/^https?:\/\/[^\s/]+/.test(values.target)) {
     throw new ConformError('CONFORM_USAGE', `--target expects an http:// or https:// URL, got "${values.target}"`);
   }
-  if (values.target !== undefined && values.embedded) throw new ConformError('CONFORM_USAGE', '--target and --embedded cannot be combined');
+  if (values.target !== undefined && values.embedded)
+    throw new ConformError('CONFORM_USAGE', '--target and --embedded cannot be combined');
   const faults = faultList(values.fault, parseFaultNames);
-  if (faults.length > 0 && !values.embedded) throw new ConformError('CONFORM_USAGE', '--fault needs --embedded (or run `conform serve --fault NAME` and point --target at it)');
+  if (faults.length > 0 && !values.embedded)
+    throw new ConformError(
+      'CONFORM_USAGE',
+      '--fault needs --embedded (or run `conform serve --fault NAME` and point --target at it)',
+    );
   const variants = faultList(values.variant, parseVariantNames);
-  if (variants.length > 0 && !values.embedded) throw new ConformError('CONFORM_USAGE', '--variant needs --embedded (or run `conform serve --variant NAME --profile-out FILE` and point --target and --profile at it)');
+  if (variants.length > 0 && !values.embedded)
+    throw new ConformError(
+      'CONFORM_USAGE',
+      '--variant needs --embedded (or run `conform serve --variant NAME --profile-out FILE` and point --target and --profile at it)',
+    );
   const abs = (p: string) => path.resolve(io.cwd, p);
   return {
     ...(values.target !== undefined ? { target: values.target } : {}),
@@ -193,16 +154,26 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
   };
 }
 
-
 /** The command line that reproduces one scenario's result. */
-export function replayCommand(options: RunCommandOptions, io: CliIo, scenarioId: string, counterexamplePath?: string): string {
+export function replayCommand(
+  options: RunCommandOptions,
+  io: CliIo,
+  scenarioId: string,
+  counterexamplePath?: string,
+): string {
   const rel = (p: string) => path.relative(io.cwd, p) || '.';
   const parts = ['conform', 'run', '--filter', scenarioId, '--seed', String(options.seed)];
   if (options.runs !== RUN_OPTION_SPEC.runs.default) parts.push('--runs', String(options.runs));
-  if (options.embedded) parts.push('--embedded', ...options.faults.flatMap((f) => ['--fault', f]), ...options.variants.flatMap((v) => ['--variant', v]));
+  if (options.embedded)
+    parts.push(
+      '--embedded',
+      ...options.faults.flatMap((f) => ['--fault', f]),
+      ...options.variants.flatMap((v) => ['--variant', v]),
+    );
   if (options.target) parts.push('--target', options.target);
   if (options.profileFile !== defaults.profile()) parts.push('--profile', rel(options.profileFile));
-  if (options.specs.length !== 1 || options.specs[0] !== defaults.specs()) options.specs.forEach((s) => parts.push('--specs', rel(s)));
+  if (options.specs.length !== 1 || options.specs[0] !== defaults.specs())
+    options.specs.forEach((s) => parts.push('--specs', rel(s)));
   if (counterexamplePath) parts.push('--replay', counterexamplePath);
   return parts.map((p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
@@ -210,29 +181,46 @@ export function replayCommand(options: RunCommandOptions, io: CliIo, scenarioId:
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const options = parseRunArgs(argv, io);
   if (options === 'help') {
-    io.stdout.write(HELP);
+    io.stdout.write(RUN_HELP);
     return 0;
   }
   await assertSignersAgree(options.vectorsFile);
   const catalogue = loadRulesSync(options.rulesFile);
   const suite = loadSuiteSync(options.specs, catalogue);
   let profile = loadVariantProfile(options.profileFile, parseVariantNames(options.variants));
-  const baseline = options.baselineFile ? await loadBaseline(options.baselineFile, new Set(suite.scenarios.map((s) => s.id))) : undefined;
+  const baseline = options.baselineFile
+    ? await loadBaseline(options.baselineFile, new Set(suite.scenarios.map((s) => s.id)))
+    : undefined;
   const selected = selectScenarios(suite.scenarios, options.filter);
   if (selected.length === 0) {
-    io.stderr.write(`conform run: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`);
+    io.stderr.write(
+      `conform run: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`,
+    );
     return 2;
   }
   const server = options.embedded
-    ? await startServer({ port: 0, httpsPort: 0, tokenTtl: EMBEDDED_TOKEN_TTL, faults: parseFaultNames(options.faults), variants: parseVariantNames(options.variants) })
+    ? await startServer({
+        port: 0,
+        httpsPort: 0,
+        tokenTtl: EMBEDDED_TOKEN_TTL,
+        faults: parseFaultNames(options.faults),
+        variants: parseVariantNames(options.variants),
+      })
     : undefined;
   try {
     if (server) profile = embeddedProfile(profile, server);
     const bases = basesFor(server ? undefined : options.target, profile);
-    if (!bases) throw new ConformError('CONFORM_USAGE', 'no target: pass --target URL, set target.http in the profile, or use --embedded');
-    const ca = options.ca !== undefined
-      ? await readFile(options.ca, 'utf8').catch((err: Error) => { throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`); })
-      : server?.certificate;
+    if (!bases)
+      throw new ConformError(
+        'CONFORM_USAGE',
+        'no target: pass --target URL, set target.http in the profile, or use --embedded',
+      );
+    const ca =
+      options.ca !== undefined
+        ? await readFile(options.ca, 'utf8').catch((err: Error) => {
+            throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`);
+          })
+        : server?.certificate;
     const client = createHttpClient({
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
@@ -240,7 +228,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       ...(ca !== undefined ? { ca } : {}),
     });
     const printer = options.reporters.includes('console')
-      ? createConsoleReporter({ write: (s) => io.stdout.write(s), color: options.color, verbose: !options.quiet, strict: options.strict, live: options.live })
+      ? createConsoleReporter({
+          write: (s) => io.stdout.write(s),
+          color: options.color,
+          verbose: !options.quiet,
+          strict: options.strict,
+          live: options.live,
+        })
       : undefined;
     let run: RunResult;
     try {
@@ -269,8 +263,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       run = applyBaseline(run, baseline);
       const b = run.baseline;
       if (printer && b) {
-        io.stdout.write(`Baseline ${path.relative(io.cwd, baseline.file) || baseline.file}: ${b.stillFailing.length} expected failure${b.stillFailing.length === 1 ? '' : 's'} still failing`);
-        io.stdout.write(b.nowPassing.length ? `; now passing, remove from the baseline: ${b.nowPassing.join(', ')}\n` : '\n');
+        io.stdout.write(
+          `Baseline ${path.relative(io.cwd, baseline.file) || baseline.file}: ${b.stillFailing.length} expected failure${b.stillFailing.length === 1 ? '' : 's'} still failing`,
+        );
+        io.stdout.write(
+          b.nowPassing.length ? `; now passing, remove from the baseline: ${b.nowPassing.join(', ')}\n` : '\n',
+        );
       }
     }
     const written = await writeReports(run, options.reporters, options.reportDir, io);

@@ -25,7 +25,10 @@ schema's descriptions) and docs/rules.md (the catalogue, from specs/rules.yaml a
 export function generatedSchemas(): Record<string, string> {
   const out: Record<string, string> = {};
   const emit = (name: string, schema: z.ZodType, title: string) => {
-    const json = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }), title } as Record<string, unknown>;
+    const json = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }), title } as Record<
+      string,
+      unknown
+    >;
     if (name.startsWith('report.')) delete json['additionalProperties'];
     out[name] = `${JSON.stringify(json, null, 2)}\n`;
   };
@@ -37,14 +40,21 @@ export function generatedSchemas(): Record<string, string> {
 }
 
 export async function schemasCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parse(argv, { write: { type: 'boolean' }, check: { type: 'boolean' }, dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const { values } = parse(argv, {
+    write: { type: 'boolean' },
+    check: { type: 'boolean' },
+    dir: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     io.stdout.write(HELP);
     return 0;
   }
   const dir = values.dir !== undefined ? path.resolve(io.cwd, values.dir) : path.join(packageRoot(), 'specs', 'schema');
   const schemas = generatedSchemas();
-  const files: Array<{ file: string; text(current: string | undefined): string }> = Object.entries(schemas).map(([name, text]) => ({ file: path.join(dir, name), text: () => text }));
+  const files: Array<{ file: string; text(current: string | undefined): string }> = Object.entries(schemas).map(
+    ([name, text]) => ({ file: path.join(dir, name), text: () => text }),
+  );
   const pages = generatedPages(packageRoot(), JSON.parse(schemas['profile.v1.schema.json'] ?? '{}') as JsonSchema);
   files.push(...pages.map((p) => ({ file: path.join(packageRoot(), p.file), text: p.text })));
   let stale = 0;

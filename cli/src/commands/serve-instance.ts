@@ -3,20 +3,40 @@
  * takes its settings over IPC (cluster/protocol.ts), reports its URLs, and runs until told to stop, until its
  * parent goes away (the IPC channel closes), or until SIGINT/SIGTERM. Not for direct use.
  */
-import { DEFAULT_MAX_CONNECTIONS, ReferenceServerError, parseFaultNames, parseVariantNames, startServer, type RunningServer } from '../../../reference-server/src/index.js';
-import { InstanceReportSchema, StartMessageSchema, StopMessageSchema, type InstanceReport, type StartMessage } from '../cluster/protocol.js';
+import {
+  DEFAULT_MAX_CONNECTIONS,
+  ReferenceServerError,
+  parseFaultNames,
+  parseVariantNames,
+  startServer,
+  type RunningServer,
+} from '../../../reference-server/src/index.js';
+import {
+  InstanceReportSchema,
+  StartMessageSchema,
+  StopMessageSchema,
+  type InstanceReport,
+  type StartMessage,
+} from '../cluster/protocol.js';
 import type { CliIo } from '../io.js';
 
 export async function serveInstanceCommand(_argv: string[], io: CliIo): Promise<number> {
   const send = process.send?.bind(process);
   if (send === undefined) {
-    io.stderr.write('conform serve-instance: started by `conform serve --instances N`, which passes its settings over IPC; not for direct use\n');
+    io.stderr.write(
+      'conform serve-instance: started by `conform serve --instances N`, which passes its settings over IPC; not for direct use\n',
+    );
     return 2;
   }
   const report = (r: InstanceReport) => void send(InstanceReportSchema.parse(r));
   const parsed = StartMessageSchema.safeParse(await nextMessage());
   if (!parsed.success) {
-    report({ type: 'failed', instance: 1, message: `invalid start message: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, usage: true });
+    report({
+      type: 'failed',
+      instance: 1,
+      message: `invalid start message: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      usage: true,
+    });
     process.disconnect();
     return 2;
   }
@@ -32,7 +52,12 @@ export async function serveInstanceCommand(_argv: string[], io: CliIo): Promise<
     process.disconnect();
     return 2;
   }
-  report({ type: 'listening', instance: start.instance, url: server.url, ...(server.httpsUrl ? { httpsUrl: server.httpsUrl } : {}) });
+  report({
+    type: 'listening',
+    instance: start.instance,
+    url: server.url,
+    ...(server.httpsUrl ? { httpsUrl: server.httpsUrl } : {}),
+  });
   await stopped;
   await server.close();
   if (process.connected) process.disconnect();

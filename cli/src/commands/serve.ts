@@ -2,10 +2,26 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConformError } from '../../../harness/src/errors.js';
-import { DEFAULT_PREFIX, FAULTS, ReferenceServerError, VARIANTS, displayRedisUrl, parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
+import {
+  DEFAULT_PREFIX,
+  FAULTS,
+  ReferenceServerError,
+  VARIANTS,
+  displayRedisUrl,
+  parseFaultNames,
+  parseVariantNames,
+  startServer,
+} from '../../../reference-server/src/index.js';
 import { startCluster, type ClusterInstance, type RunningCluster } from '../cluster/supervisor.js';
 import { defaults } from '../io.js';
-import { SERVE_OPTIONS, clusterSettings, serveSettings, type ClusterSettings, type ServeSettings, type ServeValues } from '../serve-options.js';
+import {
+  SERVE_OPTIONS,
+  clusterSettings,
+  serveSettings,
+  type ClusterSettings,
+  type ServeSettings,
+  type ServeValues,
+} from '../serve-options.js';
 import { variantProfileText } from '../variant-profile.js';
 import { intOption, parse } from '../args.js';
 import type { CliIo } from '../io.js';
@@ -66,7 +82,17 @@ Limits (see the README's "Limits" section):
 `;
 
 /** Errors of the machine rather than of conform: a port taken, a data directory that cannot be used. */
-const ENVIRONMENT_ERRORS = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'ENOSPC', 'EISDIR', 'EEXIST']);
+const ENVIRONMENT_ERRORS = new Set([
+  'EADDRINUSE',
+  'EADDRNOTAVAIL',
+  'EACCES',
+  'EPERM',
+  'ENOTDIR',
+  'EROFS',
+  'ENOSPC',
+  'EISDIR',
+  'EEXIST',
+]);
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, SERVE_OPTIONS);
@@ -75,18 +101,28 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (values['list-faults'] || values['list-variants']) {
-    const entries: [string, string][] = values['list-faults'] ? Object.entries(FAULTS) : Object.entries(VARIANTS).map(([name, v]) => [name, v.description]);
+    const entries: [string, string][] = values['list-faults']
+      ? Object.entries(FAULTS)
+      : Object.entries(VARIANTS).map(([name, v]) => [name, v.description]);
     const width = Math.max(...entries.map(([k]) => k.length));
     for (const [name, description] of entries) io.stdout.write(`${name.padEnd(width)}  ${description}\n`);
     return 0;
   }
   const settings = await serveSettings(values, io);
   const cluster = clusterSettings(values, settings.faults);
-  const httpsPort = values['https-port'] === 'off' ? undefined : (intOption(values['https-port'], 'https-port', 0, 65535) ?? 8443);
+  const httpsPort =
+    values['https-port'] === 'off' ? undefined : (intOption(values['https-port'], 'https-port', 0, 65535) ?? 8443);
   const port = intOption(values.port, 'port', 0, 65535) ?? 8080;
   const log = values.quiet ? () => {} : (line: string) => io.stderr.write(`${line}\n`);
   if (cluster !== undefined && cluster.instances > 1) {
-    const running = await startCluster({ settings, cluster, port, ...(httpsPort !== undefined ? { httpsPort } : {}), quiet: values.quiet ?? false, log }).catch(environmentError);
+    const running = await startCluster({
+      settings,
+      cluster,
+      port,
+      ...(httpsPort !== undefined ? { httpsPort } : {}),
+      quiet: values.quiet ?? false,
+      log,
+    }).catch(environmentError);
     try {
       // Listen for the signals before anything says the cluster is up: a stop sent at once must stop it cleanly.
       const stopped = (io.untilSignal ?? untilSignal)();
@@ -115,7 +151,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   await writeOutputs(values, io, variants, server, []);
   const urls = [server.url, server.httpsUrl].filter(Boolean).join(' and ');
   const shared = cluster?.redis ? `, sharing its state through ${displayRedisUrl(cluster.redis.url)}` : '';
-  io.stdout.write(`conform reference server listening on ${urls}${shared}${faults.length ? ` with fault${faults.length > 1 ? 's' : ''} ${faults.join(', ')}` : ''}${variants.length ? ` (variant${variants.length > 1 ? 's' : ''} ${variants.join(', ')})` : ''}\n`);
+  io.stdout.write(
+    `conform reference server listening on ${urls}${shared}${faults.length ? ` with fault${faults.length > 1 ? 's' : ''} ${faults.join(', ')}` : ''}${variants.length ? ` (variant${variants.length > 1 ? 's' : ''} ${variants.join(', ')})` : ''}\n`,
+  );
   await stopped;
   await server.close();
   return 0;
@@ -127,33 +165,53 @@ function environmentError(err: unknown): never {
     const io = err.code === 'REF_JOURNAL_WRITE_FAILED' || err.code === 'REF_REDIS_UNAVAILABLE';
     throw new ConformError(io ? 'CONFORM_IO' : 'CONFORM_USAGE', err.message, { cause: err });
   }
-  if (ENVIRONMENT_ERRORS.has(String((err as NodeJS.ErrnoException).code))) throw new ConformError('CONFORM_IO', (err as Error).message);
+  if (ENVIRONMENT_ERRORS.has(String((err as NodeJS.ErrnoException).code)))
+    throw new ConformError('CONFORM_IO', (err as Error).message);
   throw err;
 }
 
 /** `--cert-out` and `--profile-out` (the profile lists the instances of a cluster). */
-async function writeOutputs(values: ServeValues, io: CliIo, variants: readonly string[], server: { url: string; httpsUrl?: string; certificate?: string }, instances: readonly ClusterInstance[]): Promise<void> {
-  if (values['cert-out'] && server.certificate) await writeFile(path.resolve(io.cwd, values['cert-out']), server.certificate);
+async function writeOutputs(
+  values: ServeValues,
+  io: CliIo,
+  variants: readonly string[],
+  server: { url: string; httpsUrl?: string; certificate?: string },
+  instances: readonly ClusterInstance[],
+): Promise<void> {
+  if (values['cert-out'] && server.certificate)
+    await writeFile(path.resolve(io.cwd, values['cert-out']), server.certificate);
   if (!values['profile-out']) return;
   const target = {
     http: server.url,
     https: server.httpsUrl ?? null,
     insecure: server.httpsUrl !== undefined,
-    ...(instances.length > 0 ? { instances: instances.map((i) => ({ http: i.url, ...(i.httpsUrl ? { https: i.httpsUrl } : {}) })) } : {}),
+    ...(instances.length > 0
+      ? { instances: instances.map((i) => ({ http: i.url, ...(i.httpsUrl ? { https: i.httpsUrl } : {}) })) }
+      : {}),
   };
   const parsed = parseVariantNames(variants);
   const header = `# Profile of: conform serve${parsed.map((v) => ` --variant ${v}`).join('')}${instances.length > 0 ? ` --instances ${instances.length}` : ''}\n`;
-  await writeFile(path.resolve(io.cwd, values['profile-out']), header + variantProfileText(defaults.profile(), parsed, { target }));
+  await writeFile(
+    path.resolve(io.cwd, values['profile-out']),
+    header + variantProfileText(defaults.profile(), parsed, { target }),
+  );
 }
 
 /** What `conform serve --instances N` prints at start: each instance (pid, URLs), then the balancer. */
 function clusterBanner(running: RunningCluster, cluster: ClusterSettings, settings: ServeSettings): string {
-  const store = cluster.redis ? `sharing articles, nonces and OAuth credentials through ${displayRedisUrl(cluster.redis.url)} (keys {${cluster.redis.prefix ?? DEFAULT_PREFIX}}:…)` : 'each keeping its own state (the broken design, on purpose)';
+  const store = cluster.redis
+    ? `sharing articles, nonces and OAuth credentials through ${displayRedisUrl(cluster.redis.url)} (keys {${cluster.redis.prefix ?? DEFAULT_PREFIX}}:…)`
+    : 'each keeping its own state (the broken design, on purpose)';
   const lines = [`conform reference cluster: ${running.instances.length} instances ${store}`];
-  for (const i of running.instances) lines.push(`  instance ${i.instance} (pid ${i.pid}): ${[i.url, i.httpsUrl].filter(Boolean).join(' ')}`);
+  for (const i of running.instances)
+    lines.push(`  instance ${i.instance} (pid ${i.pid}): ${[i.url, i.httpsUrl].filter(Boolean).join(' ')}`);
   const urls = [running.url, running.httpsUrl].filter(Boolean).join(' and ');
-  const faults = settings.faults.length ? ` with fault${settings.faults.length > 1 ? 's' : ''} ${settings.faults.join(', ')}` : '';
-  lines.push(`conform reference server listening on ${urls} (a round-robin balancer over the ${running.instances.length} instances)${faults}`);
+  const faults = settings.faults.length
+    ? ` with fault${settings.faults.length > 1 ? 's' : ''} ${settings.faults.join(', ')}`
+    : '';
+  lines.push(
+    `conform reference server listening on ${urls} (a round-robin balancer over the ${running.instances.length} instances)${faults}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,7 +1,14 @@
 /** `conform sign`: prints the authentication headers the harness would send, to debug a server with curl. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { basicHeader, bodyHash, formatSpecDate, hmacDigest, hmacHeader, signedMessage } from '../../../harness/src/auth/signers.js';
+import {
+  basicHeader,
+  bodyHash,
+  formatSpecDate,
+  hmacDigest,
+  hmacHeader,
+  signedMessage,
+} from '../../../harness/src/auth/signers.js';
 import { ConformError } from '../../../harness/src/errors.js';
 import { loadProfileSync } from '../../../harness/src/profile/load.js';
 import { parse } from '../args.js';
@@ -50,7 +57,8 @@ export async function signCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const scheme = values.scheme;
-  if (scheme !== 'basic' && scheme !== 'hmac' && scheme !== 'hmac-nonce') throw new ConformError('CONFORM_USAGE', '--scheme must be basic, hmac or hmac-nonce');
+  if (scheme !== 'basic' && scheme !== 'hmac' && scheme !== 'hmac-nonce')
+    throw new ConformError('CONFORM_USAGE', '--scheme must be basic, hmac or hmac-nonce');
   if (!values.user) throw new ConformError('CONFORM_USAGE', '--user is required');
   const profile = values.profile ? loadProfileSync(path.resolve(io.cwd, values.profile)) : undefined;
   const fromProfile = profile?.users.find((u) => u.name === values.user);
@@ -62,17 +70,27 @@ export async function signCommand(argv: string[], io: CliIo): Promise<number> {
   let message: string | undefined;
   if (scheme === 'basic') {
     const password = values.password ?? fromProfile?.password;
-    if (password === undefined) throw new ConformError('CONFORM_USAGE', 'basic needs --password (or --profile with the user\'s password)');
+    if (password === undefined)
+      throw new ConformError('CONFORM_USAGE', "basic needs --password (or --profile with the user's password)");
     headers.push(['Authorization', basicHeader(values.user, password)]);
   } else {
     const secret = values.secret ?? fromProfile?.secret;
-    if (secret === undefined) throw new ConformError('CONFORM_USAGE', `${scheme} needs --secret (or --profile with the user's secret)`);
-    const body = values['body-file'] !== undefined ? await readFile(path.resolve(io.cwd, values['body-file'])) : values.body;
-    const withHash = (values['body-hash'] ?? profile?.auth.bodyHash ?? false) && (method === 'PUT' || method === 'POST');
+    if (secret === undefined)
+      throw new ConformError('CONFORM_USAGE', `${scheme} needs --secret (or --profile with the user's secret)`);
+    const body =
+      values['body-file'] !== undefined ? await readFile(path.resolve(io.cwd, values['body-file'])) : values.body;
+    const withHash =
+      (values['body-hash'] ?? profile?.auth.bodyHash ?? false) && (method === 'PUT' || method === 'POST');
     const nonce = scheme === 'hmac-nonce' ? (values.nonce ?? String(Date.now()) + '000') : undefined;
-    if (nonce !== undefined && !/^\d{1,20}$/.test(nonce)) throw new ConformError('CONFORM_USAGE', '--nonce must be 1 to 20 digits');
+    if (nonce !== undefined && !/^\d{1,20}$/.test(nonce))
+      throw new ConformError('CONFORM_USAGE', '--nonce must be 1 to 20 digits');
     const date = scheme === 'hmac-nonce' ? (values.date ?? formatSpecDate(new Date())) : undefined;
-    message = signedMessage({ method, path: target, ...(nonce !== undefined ? { nonce, date: date ?? '' } : {}), ...(withHash ? { bodyHash: bodyHash(body) } : {}) });
+    message = signedMessage({
+      method,
+      path: target,
+      ...(nonce !== undefined ? { nonce, date: date ?? '' } : {}),
+      ...(withHash ? { bodyHash: bodyHash(body) } : {}),
+    });
     const headerName = values.header ?? profile?.auth.hmacHeader ?? 'Authentication';
     headers.push([headerName, hmacHeader(values.user, hmacDigest(secret, message), nonce)]);
     if (date !== undefined) headers.push(['Date', date]);

@@ -21,7 +21,11 @@ function readIfExists(file: string): string {
 
 /** How docs/rules.md of the package at `root` links: SPEC.md's sections in docs/spec.md, scenario files from docs/. */
 export function rulesPageOptions(root: string, scenarios: readonly Pick<Scenario, 'id' | 'file'>[]): RulesPageOptions {
-  return { spec: readIfExists(path.join(root, 'docs', 'spec.md')), pageDir: path.join(root, 'docs'), files: new Map(scenarios.map((s) => [s.id, s.file])) };
+  return {
+    spec: readIfExists(path.join(root, 'docs', 'spec.md')),
+    pageDir: path.join(root, 'docs'),
+    files: new Map(scenarios.map((s) => [s.id, s.file])),
+  };
 }
 
 /** docs/rules.md of the package at `root`, from its catalogue and scenarios. */
@@ -40,7 +44,13 @@ export function generatedPages(root: string, profileSchema: JsonSchema): Generat
     { file: 'docs/rules.md', text: () => rulesPage(root) },
     {
       file: 'docs/profile-keys.md',
-      text: (current) => replaceGeneratedRegion(current ?? '', 'profile keys', renderProfileKeys(profileSchema, readIfExists(path.join(root, 'docs', 'open-points.md'))), 'docs/profile-keys.md'),
+      text: (current) =>
+        replaceGeneratedRegion(
+          current ?? '',
+          'profile keys',
+          renderProfileKeys(profileSchema, readIfExists(path.join(root, 'docs', 'open-points.md'))),
+          'docs/profile-keys.md',
+        ),
     },
   ];
 }

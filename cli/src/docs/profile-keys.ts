@@ -46,11 +46,17 @@ export interface ProfileKey {
 const UNDESCRIBED: Record<string, { description: string; default?: string }> = {
   $schema: { description: 'The JSON Schema of the file, for editors; conform does not read it.' },
   target: { description: 'Where the target listens.' },
-  users: { description: 'The users the harness authenticates as: two or more, for cross-user checks.', default: 'none' },
+  users: {
+    description: 'The users the harness authenticates as: two or more, for cross-user checks.',
+    default: 'none',
+  },
   'users[].name': { description: 'User name.' },
   articles: { description: 'The article resources (§2, §4).' },
   options: { description: 'OPTIONS (§4.3).' },
-  protected: { description: 'Resources that need authentication.', default: '`/` and `/users/{user}/financialrecords` (§4.4)' },
+  protected: {
+    description: 'Resources that need authentication.',
+    default: '`/` and `/users/{user}/financialrecords` (§4.4)',
+  },
   'protected[].path': { description: 'Path template; `{user}` stands for a user name.' },
   auth: { description: 'Authentication (§5): the schemes the target supports and how it applies them.' },
   'auth.oauth2': { description: 'OAuth 2.0 client credentials and bearer tokens (docs/oauth.md). Unset: no OAuth 2.' },
@@ -58,7 +64,7 @@ const UNDESCRIBED: Record<string, { description: string; default?: string }> = {
   'auth.oauth2.clientSecret': { description: 'Client secret.' },
   'auth.oauth2.otherClient.clientId': { description: "The second client's id." },
   'auth.oauth2.otherClient.clientSecret': { description: "The second client's secret." },
-  'auth.oauth2.otherClient.user': { description: 'The user the second client acts for (not the first client\'s).' },
+  'auth.oauth2.otherClient.user': { description: "The user the second client acts for (not the first client's)." },
   'auth.oauth1.consumerKey': { description: 'Consumer key.' },
   'auth.oauth1.consumerSecret': { description: 'Consumer secret.' },
   'auth.oauth1.otherConsumer.consumerKey': { description: "The second consumer's key." },
@@ -83,8 +89,16 @@ export function profileKeys(schema: JsonSchema): ProfileKey[] {
     for (const [name, s] of Object.entries(object.properties ?? {})) {
       const path = prefix === '' ? name : `${prefix}.${name}`;
       const { description, defaultText } = splitDefault(s.description ?? UNDESCRIBED[path]?.description ?? '');
-      const stated = defaultText ?? (s.description === undefined ? UNDESCRIBED[path]?.default : undefined) ?? UNSTATED_DEFAULTS[path];
-      const key: ProfileKey = { path, type: typeOf(s), required: object.required?.includes(name) ?? false, description };
+      const stated =
+        defaultText ??
+        (s.description === undefined ? UNDESCRIBED[path]?.default : undefined) ??
+        UNSTATED_DEFAULTS[path];
+      const key: ProfileKey = {
+        path,
+        type: typeOf(s),
+        required: object.required?.includes(name) ?? false,
+        description,
+      };
       if (stated !== undefined) key.default = stated;
       const inCode = code.get(path);
       if (inCode !== undefined && stated !== undefined && !agrees(stated, inCode)) key.codeDefault = inCode;
@@ -112,15 +126,31 @@ function codeDefaults(): Map<string, string> {
   const data: ProfileData = {
     auth: {
       oauth2: { tokenEndpoint: '/t', clientId: 'c', clientSecret: 's' },
-      oauth1: { consumerKey: 'k', consumerSecret: 's', temporaryEndpoint: '/t', authorizeEndpoint: '/a', tokenEndpoint: '/t' },
+      oauth1: {
+        consumerKey: 'k',
+        consumerSecret: 's',
+        temporaryEndpoint: '/t',
+        authorizeEndpoint: '/a',
+        tokenEndpoint: '/t',
+      },
     },
   };
-  const given = new Set(['auth.oauth2.tokenEndpoint', 'auth.oauth2.clientId', 'auth.oauth2.clientSecret', 'auth.oauth1.consumerKey', 'auth.oauth1.consumerSecret', 'auth.oauth1.temporaryEndpoint', 'auth.oauth1.authorizeEndpoint', 'auth.oauth1.tokenEndpoint']);
+  const given = new Set([
+    'auth.oauth2.tokenEndpoint',
+    'auth.oauth2.clientId',
+    'auth.oauth2.clientSecret',
+    'auth.oauth1.consumerKey',
+    'auth.oauth1.consumerSecret',
+    'auth.oauth1.temporaryEndpoint',
+    'auth.oauth1.authorizeEndpoint',
+    'auth.oauth1.tokenEndpoint',
+  ]);
   const out = new Map<string, string>();
   const walk = (value: unknown, path: string) => {
     if (given.has(path)) return;
     if (Array.isArray(value)) {
-      if (value.every((v) => typeof v !== 'object')) out.set(path, value.length === 0 ? 'none' : `[${value.join(', ')}]`);
+      if (value.every((v) => typeof v !== 'object'))
+        out.set(path, value.length === 0 ? 'none' : `[${value.join(', ')}]`);
     } else if (typeof value === 'object' && value !== null) {
       for (const [k, v] of Object.entries(value)) walk(v, path === '' ? k : `${path}.${k}`);
     } else if (value !== undefined) out.set(path, String(value));
@@ -178,7 +208,10 @@ function defaultCell(text: string): string {
 function range(s: JsonSchema): string {
   const max = s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER ? s.maximum : undefined;
   if (s.minimum !== undefined && max !== undefined) return ` ${s.minimum}–${max}`;
-  const parts = [s.exclusiveMinimum !== undefined ? `> ${s.exclusiveMinimum}` : s.minimum !== undefined ? `≥ ${s.minimum}` : '', max !== undefined ? `≤ ${max}` : ''];
+  const parts = [
+    s.exclusiveMinimum !== undefined ? `> ${s.exclusiveMinimum}` : s.minimum !== undefined ? `≥ ${s.minimum}` : '',
+    max !== undefined ? `≤ ${max}` : '',
+  ];
   const text = parts.filter((p) => p !== '').join(', ');
   return text === '' ? '' : ` ${text}`;
 }
@@ -199,7 +232,8 @@ export function silentKeys(openPoints: string): Map<string, 'learned' | 'describ
   for (const line of section.split('\n')) {
     const cells = line.split(/(?<!\\)\|/).map((c) => c.trim());
     if (cells.length < 4 || cells[1] === 'Key' || /^-+$/.test(cells[1] ?? '')) continue;
-    for (const m of (cells[1] ?? '').matchAll(/`([^`]+)`/g)) out.set(m[1] ?? '', /^Learned\b/.test(cells[2] ?? '') ? 'learned' : 'described');
+    for (const m of (cells[1] ?? '').matchAll(/`([^`]+)`/g))
+      out.set(m[1] ?? '', /^Learned\b/.test(cells[2] ?? '') ? 'learned' : 'described');
   }
   return out;
 }
@@ -217,11 +251,19 @@ export function renderProfileKeys(schema: JsonSchema, openPoints = ''): string {
   const disagreements: ProfileKey[] = [];
   for (const top of keys.filter((k) => !k.path.includes('.') && !k.path.includes('['))) {
     out.push(`### ${code(top.path)}`, '', '| key | type | default | description |', '|---|---|---|---|');
-    for (const k of keys.filter((k) => k.path === top.path || k.path.startsWith(`${top.path}.`) || k.path.startsWith(`${top.path}[]`))) {
+    for (const k of keys.filter(
+      (k) => k.path === top.path || k.path.startsWith(`${top.path}.`) || k.path.startsWith(`${top.path}[]`),
+    )) {
       const type = k.required ? `${k.type}, required` : k.type;
-      let dflt = k.codeDefault !== undefined ? `${code(k.codeDefault)} (see below)` : k.default !== undefined ? defaultCell(k.default) : '—';
+      let dflt =
+        k.codeDefault !== undefined
+          ? `${code(k.codeDefault)} (see below)`
+          : k.default !== undefined
+            ? defaultCell(k.default)
+            : '—';
       const when = silent.get(k.path);
-      if (when === 'learned') dflt = `learned from the target when unset ([how](${SILENT}))${dflt === '—' || dflt.startsWith('unset') ? '' : `; the schema's default: ${dflt}`}`;
+      if (when === 'learned')
+        dflt = `learned from the target when unset ([how](${SILENT}))${dflt === '—' || dflt.startsWith('unset') ? '' : `; the schema's default: ${dflt}`}`;
       else if (when === 'described') dflt = `${dflt} ([when unset](${SILENT}))`;
       out.push(`| ${code(k.path)} | ${cell(type)} | ${dflt.replace(/\|/g, '\\|')} | ${cell(k.description)} |`);
       if (k.codeDefault !== undefined) disagreements.push(k);
@@ -229,8 +271,14 @@ export function renderProfileKeys(schema: JsonSchema, openPoints = ''): string {
     out.push('');
   }
   if (disagreements.length > 0) {
-    out.push("Where the schema's description (what an editor shows) states another default than the code that applies it, the table gives the code's:", '');
-    for (const k of disagreements) out.push(`- ${code(k.path)}: the description says ${code(k.default ?? '')}; \`resolveProfile\` fills in ${code(k.codeDefault ?? '')}.`);
+    out.push(
+      "Where the schema's description (what an editor shows) states another default than the code that applies it, the table gives the code's:",
+      '',
+    );
+    for (const k of disagreements)
+      out.push(
+        `- ${code(k.path)}: the description says ${code(k.default ?? '')}; \`resolveProfile\` fills in ${code(k.codeDefault ?? '')}.`,
+      );
     out.push('');
   }
   return out.join('\n');

@@ -11,8 +11,13 @@ import { createSlugger, headingText, markdownHeadings } from './slug.js';
 export type CoveredRule = Rule & { scenarios: string[] };
 
 /** The catalogue's live rules, each with the ids of the scenarios that list it, in catalogue order. */
-export function coveredRules(rules: readonly Rule[], scenarios: readonly Pick<Scenario, 'id' | 'rules'>[]): CoveredRule[] {
-  return rules.filter((r) => !r.retired).map((r) => ({ ...r, scenarios: scenarios.filter((s) => s.rules.includes(r.id)).map((s) => s.id) }));
+export function coveredRules(
+  rules: readonly Rule[],
+  scenarios: readonly Pick<Scenario, 'id' | 'rules'>[],
+): CoveredRule[] {
+  return rules
+    .filter((r) => !r.retired)
+    .map((r) => ({ ...r, scenarios: scenarios.filter((s) => s.rules.includes(r.id)).map((s) => s.id) }));
 }
 
 /** Section number → heading of SPEC.md ("4.1" → "4.1 PUT on a known resource URL"), with its anchor in `specPage`. */
@@ -62,10 +67,10 @@ export function renderRulesPage(rules: readonly CoveredRule[], options: RulesPag
     '',
     'Every normative statement conform checks, from [`specs/rules.yaml`](../specs/rules.yaml): the statements of',
     '[SPEC.md](spec.md) (§1–§8) and those of the standards it relies on (a rule with a `source`). Each rule has a stable',
-    "id, a level — the words' level ([VERDICTS.md §1](verdicts.md#1-every-expectation-rests-on-words): \"must\" → MUST;",
+    'id, a level — the words\' level ([VERDICTS.md §1](verdicts.md#1-every-expectation-rests-on-words): "must" → MUST;',
     '"may", "can" → MAY; an RFC\'s SHOULD stays SHOULD) —, its text, the exact words the level rests on, and the',
     "scenarios that check it. A scenario's level is the strongest level among its server rules; rules that bind the",
-    "client or the deployment are listed for the record and never raise it. `conform rules` prints the same catalogue",
+    'client or the deployment are listed for the record and never raise it. `conform rules` prints the same catalogue',
     '(`--json` for tools, `--uncovered` for the rules no scenario checks, `--markdown` for this page).',
     '',
     `${rules.length} rules, ${covered} covered, ${rules.length - covered} uncovered.`,
@@ -77,7 +82,9 @@ export function renderRulesPage(rules: readonly CoveredRule[], options: RulesPag
   ];
   for (const [section, list] of groups) {
     const count = (level: Level) => list.filter((r) => r.level === level).length;
-    out.push(`| [${prose(title(section))}](#${anchors.get(section) ?? ''}) | ${list.length} | ${LEVELS.map(count).join(' | ')} | ${list.filter((r) => r.scenarios.length === 0).length} |`);
+    out.push(
+      `| [${prose(title(section))}](#${anchors.get(section) ?? ''}) | ${list.length} | ${LEVELS.map(count).join(' | ')} | ${list.filter((r) => r.scenarios.length === 0).length} |`,
+    );
   }
   for (const [section, list] of groups) {
     out.push('', `## ${prose(title(section))}`, '');
@@ -85,16 +92,30 @@ export function renderRulesPage(rules: readonly CoveredRule[], options: RulesPag
     if (spec) out.push(`The words are SPEC.md's: [§${spec.title}](${spec.link}).`, '');
     for (const r of list) out.push(...renderRule(r, options), '');
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 function renderRule(r: CoveredRule, options: RulesPageOptions): string[] {
-  const binds = r.subject && r.subject !== 'server' ? ` · binds the ${r.subject} (never raises a scenario's level)` : '';
+  const binds =
+    r.subject && r.subject !== 'server' ? ` · binds the ${r.subject} (never raises a scenario's level)` : '';
   const checkable = r.checkable === false ? ' · not checkable from outside' : '';
   const source = r.source ? ` · ${sourceLink(r.source)}` : '';
   const lines = [`### ${r.id}`, '', `**${r.level}**${source}${binds}${checkable}`, '', prose(r.text), ''];
-  lines.push(...r.quote.trim().split('\n').map((l) => (l.trim() === '' ? '>' : `> ${prose(l)}`)), '');
-  lines.push(r.scenarios.length === 0 ? 'Covered by no scenario.' : `Covered by ${r.scenarios.map((id) => scenarioLink(id, options)).join(', ')}.`);
+  lines.push(
+    ...r.quote
+      .trim()
+      .split('\n')
+      .map((l) => (l.trim() === '' ? '>' : `> ${prose(l)}`)),
+    '',
+  );
+  lines.push(
+    r.scenarios.length === 0
+      ? 'Covered by no scenario.'
+      : `Covered by ${r.scenarios.map((id) => scenarioLink(id, options)).join(', ')}.`,
+  );
   return lines;
 }
 

@@ -52,7 +52,12 @@ export function markdownHeadings(markdown: string): string[] {
     if (fence !== undefined) continue;
     const atx = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
     if (atx) headings.push(atx[1] ?? '');
-    else if (/^ {0,3}(=+|-+)[ \t]*$/.test(line) && previous.trim() !== '' && !/^ {0,3}([-*+]|\d+[.)]|>|\|)/.test(previous)) headings.push(previous.trim());
+    else if (
+      /^ {0,3}(=+|-+)[ \t]*$/.test(line) &&
+      previous.trim() !== '' &&
+      !/^ {0,3}([-*+]|\d+[.)]|>|\|)/.test(previous)
+    )
+      headings.push(previous.trim());
     previous = atx ? '' : line;
   }
   return headings;

@@ -8,7 +8,14 @@ import type { HttpRequest } from '../http/client.js';
 import { formEncode, percentEncodeAll } from '../http/percent.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
 import { applyDigestMutation, applyMutation, applyPasswordMutation, type Mutation } from './mutations.js';
-import { mutatePlaintext, oauth1BaseString, oauth1Header, oauth1Plaintext, oauth1Signature, oauthEncode } from './oauth1.js';
+import {
+  mutatePlaintext,
+  oauth1BaseString,
+  oauth1Header,
+  oauth1Plaintext,
+  oauth1Signature,
+  oauthEncode,
+} from './oauth1.js';
 import { basicHeader, bodyHash, formatSpecDate, hmacDigest, hmacHeader, signedMessage } from './signers.js';
 
 /** What a step can authenticate as: a profile scheme, or the OAuth 2 client itself (at the token endpoint). */
@@ -71,8 +78,14 @@ export interface AuthOptions {
   omitParams?: ReadonlyArray<'oauth_nonce' | 'oauth_timestamp' | 'oauth_version'>;
 }
 
+/** Applies credentials of a scheme and user to a request, or says why it cannot. */
 export interface Authenticator {
-  apply(request: HttpRequest, scheme: AuthScheme, user: string, options?: AuthOptions): { ok: true; request: HttpRequest } | { ok: false; reason: string };
+  apply(
+    request: HttpRequest,
+    scheme: AuthScheme,
+    user: string,
+    options?: AuthOptions,
+  ): { ok: true; request: HttpRequest } | { ok: false; reason: string };
   /** A nonce no earlier request of this process used: 16 digits from the clock and a counter. */
   freshNonce(): string;
   /** The same signers (clock, nonce counter) for another profile: the one the harness learned (harness/src/learn). */
@@ -87,6 +100,7 @@ export interface AuthenticatorDeps {
   freshNonce?: () => string;
 }
 
+/** The harness's own implementation of the spec's schemes (Basic, HMAC, OAuth 2 and 1): it signs requests for scenarios and fetches tokens; it shares no code with the reference server. */
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const now = deps.now ?? (() => new Date());
   const { profile } = deps;
@@ -108,14 +122,18 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     const path = target.pathname + (profile.auth.signedPathIncludesQuery ? target.search : '');
     switch (scheme) {
       case 'basic': {
-        if (user.password === undefined) return { ok: false, reason: `the profile gives user "${keyOwner}" no password for Basic` };
-        const password = options.passwordMutation ? applyPasswordMutation(user.password, options.passwordMutation) : user.password;
+        if (user.password === undefined)
+          return { ok: false, reason: `the profile gives user "${keyOwner}" no password for Basic` };
+        const password = options.passwordMutation
+          ? applyPasswordMutation(user.password, options.passwordMutation)
+          : user.password;
         headers['authorization'] = basicHeader(user.name, password);
         break;
       }
       case 'hmac':
       case 'hmac-nonce': {
-        if (user.secret === undefined) return { ok: false, reason: `the profile gives user "${keyOwner}" no secret for signed requests` };
+        if (user.secret === undefined)
+          return { ok: false, reason: `the profile gives user "${keyOwner}" no secret for signed requests` };
         const sign = options.signAs ?? {};
         const method = sign.method ?? request.method;
         const withBody = profile.auth.bodyHash && options.bodyHash !== false && (method === 'PUT' || method === 'POST');
@@ -130,7 +148,9 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
         const message = signedMessage({
           method,
           path: sign.path ?? path,
-          ...(nonce !== undefined && !sign.simple ? { nonce: sign.nonce ?? nonce, date: options.omitDate ? '' : (sign.date ?? date ?? '') } : {}),
+          ...(nonce !== undefined && !sign.simple
+            ? { nonce: sign.nonce ?? nonce, date: options.omitDate ? '' : (sign.date ?? date ?? '') }
+            : {}),
           ...(hash !== undefined ? { bodyHash: hash } : {}),
         });
         let digest = hmacDigest(user.secret, message);
@@ -147,13 +167,19 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   };
 
   /** RFC 6750 bearer tokens, and RFC 6749 §2.3.1 client authentication at the token endpoint. */
-  const oauth2 = (request: HttpRequest, scheme: 'oauth2' | 'oauth2-client', options: AuthOptions): ReturnType<Authenticator['apply']> => {
+  const oauth2 = (
+    request: HttpRequest,
+    scheme: 'oauth2' | 'oauth2-client',
+    options: AuthOptions,
+  ): ReturnType<Authenticator['apply']> => {
     const settings = profile.auth.oauth2;
     if (!settings) return { ok: false, reason: 'the profile has no auth.oauth2 settings' };
     const headers = { ...request.headers };
     if (scheme === 'oauth2') {
-      if (options.token === undefined) return { ok: false, reason: 'oauth2 needs a token (capture access_token from the token endpoint)' };
-      headers['authorization'] = `Bearer ${options.tokenMutation ? applyMutation(options.token, options.tokenMutation) : options.token}`;
+      if (options.token === undefined)
+        return { ok: false, reason: 'oauth2 needs a token (capture access_token from the token endpoint)' };
+      headers['authorization'] =
+        `Bearer ${options.tokenMutation ? applyMutation(options.token, options.tokenMutation) : options.token}`;
       return { ok: true, request: { ...request, headers } };
     }
     const client = options.otherClient ? settings.otherClient : settings;
@@ -161,18 +187,26 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     // Basic unless the profile offers only form fields; form fields only where the profile declares them (RFC 6749
     // §2.3.1: servers must support Basic, and may support the NOT RECOMMENDED body parameters).
     const how = options.clientAuth ?? (settings.clientAuth.includes('basic') ? 'basic' : 'form');
-    if (how === 'form' && !settings.clientAuth.includes('form')) return { ok: false, reason: 'the profile does not list form in auth.oauth2.clientAuth' };
-    if (how !== 'form' && !settings.clientAuth.includes('basic')) return { ok: false, reason: 'the profile does not list basic in auth.oauth2.clientAuth' };
-    const secret = options.clientSecret !== undefined ? '' : options.secretMutation ? applyPasswordMutation(client.clientSecret, options.secretMutation) : client.clientSecret;
+    if (how === 'form' && !settings.clientAuth.includes('form'))
+      return { ok: false, reason: 'the profile does not list form in auth.oauth2.clientAuth' };
+    if (how !== 'form' && !settings.clientAuth.includes('basic'))
+      return { ok: false, reason: 'the profile does not list basic in auth.oauth2.clientAuth' };
+    const secret =
+      options.clientSecret !== undefined
+        ? ''
+        : options.secretMutation
+          ? applyPasswordMutation(client.clientSecret, options.secretMutation)
+          : client.clientSecret;
     if (how === 'form') {
       const fields = `client_id=${formEncode(client.clientId)}${options.clientSecret === 'omit' ? '' : `&client_secret=${formEncode(secret)}`}`;
       const body = typeof request.body === 'string' && request.body !== '' ? `${request.body}&${fields}` : fields;
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
       return { ok: true, request: { ...request, headers, body } };
     }
-    headers['authorization'] = how === 'basic-encoded'
-      ? basicHeader(percentEncodeAll(client.clientId), percentEncodeAll(secret))
-      : basicHeader(formEncode(client.clientId), formEncode(secret));
+    headers['authorization'] =
+      how === 'basic-encoded'
+        ? basicHeader(percentEncodeAll(client.clientId), percentEncodeAll(secret))
+        : basicHeader(formEncode(client.clientId), formEncode(secret));
     return { ok: true, request: { ...request, headers } };
   };
 
@@ -184,7 +218,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     // asConsumer: name that other consumer and sign with its own secret.
     const wanted = options.asConsumer ?? options.secretOf ?? settings.consumerKey;
     const signer = wanted === settings.consumerKey ? settings : settings.otherConsumer;
-    if (!signer || signer.consumerKey !== wanted) return { ok: false, reason: `the profile has no OAuth 1 consumer "${wanted}" (auth.oauth1.otherConsumer)` };
+    if (!signer || signer.consumerKey !== wanted)
+      return { ok: false, reason: `the profile has no OAuth 1 consumer "${wanted}" (auth.oauth1.otherConsumer)` };
     const named = options.asConsumer !== undefined ? signer.consumerKey : settings.consumerKey;
     const method = options.signatureMethod ?? 'HMAC-SHA1';
     const omit: readonly string[] = options.omitParams ?? [];
@@ -225,7 +260,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
         return { ok: true, request: { ...request, headers } };
       case 'query': {
         const u = new URL(request.url);
-        return { ok: true, request: { ...request, url: `${u.origin}${u.pathname}${u.search ? `${u.search}&` : '?'}${encoded}` } };
+        return {
+          ok: true,
+          request: { ...request, url: `${u.origin}${u.pathname}${u.search ? `${u.search}&` : '?'}${encoded}` },
+        };
       }
       case 'form': {
         headers['content-type'] ??= 'application/x-www-form-urlencoded';

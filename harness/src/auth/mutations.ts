@@ -93,9 +93,15 @@ export function applyDigestMutation(digest: string, m: Mutation): string {
       break;
     case 'replace':
     case 'flipCase': {
-      const i = data.length === 0 ? 0 : Math.min(data.length - 1, m.kind === 'replace' ? m.index % Math.max(1, digest.length) : m.index % Math.max(1, data.length));
+      const i =
+        data.length === 0
+          ? 0
+          : Math.min(
+              data.length - 1,
+              m.kind === 'replace' ? m.index % Math.max(1, digest.length) : m.index % Math.max(1, data.length),
+            );
       const value = B64.indexOf(data[i] ?? 'A');
-      next = data.slice(0, i) + B64[(Math.max(0, value) ^ 0b100000)]! + data.slice(i + 1) + digest.slice(data.length);
+      next = data.slice(0, i) + B64[Math.max(0, value) ^ 0b100000]! + data.slice(i + 1) + digest.slice(data.length);
       break;
     }
     default: {
@@ -103,7 +109,9 @@ export function applyDigestMutation(digest: string, m: Mutation): string {
       throw new Error(`unknown mutation ${JSON.stringify(never)}`);
     }
   }
-  return changes(next) ? next : `${data.length > 0 ? B64[(B64.indexOf(data[0]!) ^ 0b100000)] : 'A'}${data.slice(1)}${digest.slice(data.length)}`;
+  return changes(next)
+    ? next
+    : `${data.length > 0 ? B64[B64.indexOf(data[0]!) ^ 0b100000] : 'A'}${data.slice(1)}${digest.slice(data.length)}`;
 }
 
 /** A password as a server that prepares it per RFC 8265 OpaqueString (PRECIS) compares it: NFC, non-ASCII spaces as U+0020. */

@@ -13,25 +13,38 @@ export const oauthEncode = percentEncode;
 /** §3.4.1.2: scheme and host lowercased, the default port dropped, no query or fragment. */
 export function baseStringUri(url: string): string {
   const u = new URL(url);
-  const defaultPort = (u.protocol === 'http:' && u.port === '80') || (u.protocol === 'https:' && u.port === '443') || u.port === '';
+  const defaultPort =
+    (u.protocol === 'http:' && u.port === '80') || (u.protocol === 'https:' && u.port === '443') || u.port === '';
   return `${u.protocol.toLowerCase()}//${u.hostname.toLowerCase()}${defaultPort ? '' : `:${u.port}`}${u.pathname || '/'}`;
 }
 
 /** §3.4.1: method, base string URI and the normalized parameters (query, form body, protocol parameters). */
-export function oauth1BaseString(method: string, url: string, formBody: string, protocol: ReadonlyArray<readonly [string, string]>): string {
+export function oauth1BaseString(
+  method: string,
+  url: string,
+  formBody: string,
+  protocol: ReadonlyArray<readonly [string, string]>,
+): string {
   const query = new URL(url).search.replace(/^\?/, '');
   // Query and body pairs are decoded to bytes and encoded again byte for byte (§3.4.1.3.2): `%FF` stays `%FF`.
-  const decoded = [...formPairBytes(query), ...formPairBytes(formBody)].map(([k, v]) => [percentEncodeBytes(k), percentEncodeBytes(v)] as const);
-  const own = protocol.filter(([k]) => k !== 'oauth_signature' && k !== 'realm').map(([k, v]) => [oauthEncode(k), oauthEncode(v)] as const);
-  const pairs = [...decoded, ...own]
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const decoded = [...formPairBytes(query), ...formPairBytes(formBody)].map(
+    ([k, v]) => [percentEncodeBytes(k), percentEncodeBytes(v)] as const,
+  );
+  const own = protocol
+    .filter(([k]) => k !== 'oauth_signature' && k !== 'realm')
+    .map(([k, v]) => [oauthEncode(k), oauthEncode(v)] as const);
+  const pairs = [...decoded, ...own].sort((a, b) =>
+    a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0,
+  );
   const normalized = pairs.map(([k, v]) => `${k}=${v}`).join('&');
   return [oauthEncode(method.toUpperCase()), oauthEncode(baseStringUri(url)), oauthEncode(normalized)].join('&');
 }
 
 /** §3.4.2: base64 HMAC-SHA1 keyed with `enc(consumerSecret)&enc(tokenSecret)`. */
 export function oauth1Signature(baseString: string, consumerSecret: string, tokenSecret = ''): string {
-  return createHmac('sha1', `${oauthEncode(consumerSecret)}&${oauthEncode(tokenSecret)}`).update(baseString).digest('base64');
+  return createHmac('sha1', `${oauthEncode(consumerSecret)}&${oauthEncode(tokenSecret)}`)
+    .update(baseString)
+    .digest('base64');
 }
 
 /** §3.5.1: `OAuth realm="…", name="value", …` with encoded names and values. */
@@ -53,7 +66,10 @@ export function oauth1Plaintext(consumerSecret: string, tokenSecret = ''): strin
 export function mutatePlaintext(signature: string, m: Mutation): string {
   const decoded = (v: string): string | undefined => {
     try {
-      return v.split('&').map((part) => decodeURIComponent(part)).join('\u0000');
+      return v
+        .split('&')
+        .map((part) => decodeURIComponent(part))
+        .join('\u0000');
     } catch {
       return undefined;
     }

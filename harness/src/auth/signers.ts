@@ -16,7 +16,9 @@ export function hmacDigest(secret: string, message: string): string {
 
 /** Standard base64 of SHA-256 over the exact body bytes (the hash of nothing when there is no body). */
 export function bodyHash(body: string | Uint8Array | undefined): string {
-  return createHash('sha256').update(body === undefined ? Buffer.alloc(0) : typeof body === 'string' ? Buffer.from(body, 'utf8') : body).digest('base64');
+  return createHash('sha256')
+    .update(body === undefined ? Buffer.alloc(0) : typeof body === 'string' ? Buffer.from(body, 'utf8') : body)
+    .digest('base64');
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

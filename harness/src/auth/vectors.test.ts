@@ -27,12 +27,23 @@ describe('harness signers against the known-answer vectors', () => {
   it('binds verb, path, date and nonce: any change changes the digest (property)', () => {
     const part = fc.string({ minLength: 1, maxLength: 12 });
     fc.assert(
-      fc.property(part, part, fc.stringMatching(/^[0-9]{1,20}$/), fc.integer({ min: 0, max: 3 }), (p1, p2, nonce, which) => {
-        fc.pre(p1 !== p2);
-        const base = { method: 'GET', path: `/${p1}`, date: '22 Nov 2026 10:00:00', nonce };
-        const changed = [{ ...base, method: 'HEAD' }, { ...base, path: `/${p2}` }, { ...base, date: '22 Nov 2026 10:00:01' }, { ...base, nonce: `${nonce}0` }][which]!;
-        expect(hmacDigest('k', signedMessage(changed))).not.toBe(hmacDigest('k', signedMessage(base)));
-      }),
+      fc.property(
+        part,
+        part,
+        fc.stringMatching(/^[0-9]{1,20}$/),
+        fc.integer({ min: 0, max: 3 }),
+        (p1, p2, nonce, which) => {
+          fc.pre(p1 !== p2);
+          const base = { method: 'GET', path: `/${p1}`, date: '22 Nov 2026 10:00:00', nonce };
+          const changed = [
+            { ...base, method: 'HEAD' },
+            { ...base, path: `/${p2}` },
+            { ...base, date: '22 Nov 2026 10:00:01' },
+            { ...base, nonce: `${nonce}0` },
+          ][which]!;
+          expect(hmacDigest('k', signedMessage(changed))).not.toBe(hmacDigest('k', signedMessage(base)));
+        },
+      ),
       { seed: 3, numRuns: 300 },
     );
     expect(basicHeader('a', 'b:c')).toBe(`Basic ${Buffer.from('a:b:c').toString('base64')}`);
@@ -52,6 +63,8 @@ describe('harness OAuth 1.0a signer against the known-answer vectors', () => {
     const v = await loadOAuthVectors(OAUTH);
     const c = v.oauth1[0]!;
     const wrong = c.oauth.map(([k, val]) => [k, k === 'oauth_nonce' ? 'chapoh' : val] as [string, string]);
-    expect(oauth1Signature(oauth1BaseString(c.method, c.url, c.body, wrong), c.consumerSecret, c.tokenSecret)).not.toBe(c.signature);
+    expect(oauth1Signature(oauth1BaseString(c.method, c.url, c.body, wrong), c.consumerSecret, c.tokenSecret)).not.toBe(
+      c.signature,
+    );
   });
 });

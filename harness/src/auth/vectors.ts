@@ -12,14 +12,30 @@ import { ConformError } from '../errors.js';
 import { oauth1BaseString, oauth1Signature } from './oauth1.js';
 import { basicHeader, bodyHash, hmacDigest, hmacHeader, signedMessage } from './signers.js';
 
-const Signed = z.object({ name: z.string(), user: z.string(), secret: z.string(), method: z.string(), path: z.string(), message: z.string(), digest: z.string(), header: z.string() });
+const Signed = z.object({
+  name: z.string(),
+  user: z.string(),
+  secret: z.string(),
+  method: z.string(),
+  path: z.string(),
+  message: z.string(),
+  digest: z.string(),
+  header: z.string(),
+});
 export const VectorsSchema = z.object({
   version: z.literal(1),
   hmacSha256: z.array(z.object({ name: z.string(), keyHex: z.string(), dataHex: z.string(), macHex: z.string() })),
   basic: z.array(z.object({ name: z.string(), user: z.string(), password: z.string(), header: z.string() })),
   hmacSimple: z.array(Signed),
   hmacNonce: z.array(Signed.extend({ date: z.string(), nonce: z.string(), dateText: z.string() })),
-  hmacBodyHash: z.array(Signed.extend({ date: z.string().optional(), nonce: z.string().optional(), body: z.string(), bodyHash: z.string() })),
+  hmacBodyHash: z.array(
+    Signed.extend({
+      date: z.string().optional(),
+      nonce: z.string().optional(),
+      body: z.string(),
+      bodyHash: z.string(),
+    }),
+  ),
 });
 export type AuthVectors = z.infer<typeof VectorsSchema>;
 
@@ -57,6 +73,7 @@ export function checkOAuthSigner(v: OAuthVectors): string[] {
   return out;
 }
 
+/** Loads the known-answer vectors (`specs/vectors/auth.yaml`) the signers must reproduce before a run sends anything. */
 export async function loadAuthVectors(file: string): Promise<AuthVectors> {
   return VectorsSchema.parse(parse(await readFile(file, 'utf8')));
 }
@@ -68,7 +85,11 @@ export function checkSigners(v: AuthVectors): string[] {
     if (got !== want) out.push(`${what}: got ${got}, expected ${want}`);
   };
   for (const c of v.hmacSha256) {
-    expectEq(c.name, createHmac('sha256', Buffer.from(c.keyHex, 'hex')).update(Buffer.from(c.dataHex, 'hex')).digest('hex'), c.macHex);
+    expectEq(
+      c.name,
+      createHmac('sha256', Buffer.from(c.keyHex, 'hex')).update(Buffer.from(c.dataHex, 'hex')).digest('hex'),
+      c.macHex,
+    );
   }
   for (const c of v.basic) expectEq(`Basic: ${c.name}`, basicHeader(c.user, c.password), c.header);
   for (const c of v.hmacSimple) {
@@ -83,7 +104,12 @@ export function checkSigners(v: AuthVectors): string[] {
   }
   for (const c of v.hmacBodyHash) {
     expectEq(`body hash: ${c.name}`, bodyHash(c.body), c.bodyHash);
-    const message = signedMessage({ method: c.method, path: c.path, ...(c.nonce !== undefined ? { date: c.date ?? '', nonce: c.nonce } : {}), bodyHash: c.bodyHash });
+    const message = signedMessage({
+      method: c.method,
+      path: c.path,
+      ...(c.nonce !== undefined ? { date: c.date ?? '', nonce: c.nonce } : {}),
+      bodyHash: c.bodyHash,
+    });
     expectEq(`body hash message: ${c.name}`, message, c.message);
     expectEq(`body hash header: ${c.name}`, hmacHeader(c.user, hmacDigest(c.secret, message), c.nonce), c.header);
   }
@@ -96,8 +122,14 @@ export function checkSigners(v: AuthVectors): string[] {
  */
 export async function assertSignersAgree(file: string): Promise<void> {
   const oauthFile = path.join(path.dirname(file), 'oauth.yaml');
-  const problems = [...checkSigners(await loadAuthVectors(file)), ...(existsSync(oauthFile) ? checkOAuthSigner(await loadOAuthVectors(oauthFile)) : [])];
+  const problems = [
+    ...checkSigners(await loadAuthVectors(file)),
+    ...(existsSync(oauthFile) ? checkOAuthSigner(await loadOAuthVectors(oauthFile)) : []),
+  ];
   if (problems.length > 0) {
-    throw new ConformError('CONFORM_SELF_TEST', `the harness's own signers fail the known-answer vectors in ${file}; refusing to judge any target:\n  ${problems.join('\n  ')}`);
+    throw new ConformError(
+      'CONFORM_SELF_TEST',
+      `the harness's own signers fail the known-answer vectors in ${file}; refusing to judge any target:\n  ${problems.join('\n  ')}`,
+    );
   }
 }

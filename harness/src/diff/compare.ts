@@ -42,7 +42,11 @@ function byStep(transcript: readonly RawExchange[]): Map<number, RawExchange[]> 
 const answerOrder = (x: RawExchange) => x.response?.status ?? 1000;
 
 /** Pairs the exchanges of both transcripts (see the module comment). */
-export function pairExchanges(reference: readonly RawExchange[], target: readonly RawExchange[], scenario: Pick<StepScenario, 'steps'>): Slot[] {
+export function pairExchanges(
+  reference: readonly RawExchange[],
+  target: readonly RawExchange[],
+  scenario: Pick<StepScenario, 'steps'>,
+): Slot[] {
   const [r, t] = [byStep(reference), byStep(target)];
   const steps = [...new Set([...r.keys(), ...t.keys()])].sort((a, b) => a - b);
   const slots: Slot[] = [];
@@ -57,7 +61,13 @@ export function pairExchanges(reference: readonly RawExchange[], target: readonl
       seen.set(x.request.method, k);
       const match = ts.filter((y) => y.request.method === x.request.method)[k - 1];
       if (match) taken.add(match);
-      slots.push({ step, ...(x.stepName ? { stepName: x.stepName } : {}), exchange: k, reference: x, ...(match ? { target: match } : {}) });
+      slots.push({
+        step,
+        ...(x.stepName ? { stepName: x.stepName } : {}),
+        exchange: k,
+        reference: x,
+        ...(match ? { target: match } : {}),
+      });
     }
     const counts = new Map<string, number>();
     for (const y of ts) {
@@ -78,8 +88,14 @@ function stoppedText(outcome: { kind: 'pass' | 'fail' | 'error'; step?: number }
  * Compares two transcripts of the same values; see {@link pairExchanges} for how exchanges are paired. The requests
  * one side sent after the other stopped early (its run failed or errored) are one difference.
  */
-export function compareTranscripts(reference: readonly RawExchange[], target: readonly RawExchange[], ctx: CompareContext): Comparison {
-  const optionalNames = [...new Set([...ctx.reference.profile.articles.optionalFields, ...ctx.target.profile.articles.optionalFields])];
+export function compareTranscripts(
+  reference: readonly RawExchange[],
+  target: readonly RawExchange[],
+  ctx: CompareContext,
+): Comparison {
+  const optionalNames = [
+    ...new Set([...ctx.reference.profile.articles.optionalFields, ...ctx.target.profile.articles.optionalFields]),
+  ];
   const fields: readonly FieldDef[] = [...FIELDS, ...optionalFieldDefs(optionalNames)];
   const differences: Difference[] = [];
   const ignored: Record<string, number> = {};
@@ -87,7 +103,14 @@ export function compareTranscripts(reference: readonly RawExchange[], target: re
   const slots = pairExchanges(reference, target, ctx.scenario);
   const lastPaired = slots.reduce((at, s, i) => (s.reference && s.target ? i : at), -1);
   const tail = slots.slice(lastPaired + 1);
-  const missing: Side | undefined = tail.length === 0 ? undefined : tail.every((s) => !s.target) ? 'target' : tail.every((s) => !s.reference) ? 'reference' : undefined;
+  const missing: Side | undefined =
+    tail.length === 0
+      ? undefined
+      : tail.every((s) => !s.target)
+        ? 'target'
+        : tail.every((s) => !s.reference)
+          ? 'reference'
+          : undefined;
   const stoppedOutcome = missing ? ctx.outcomes?.[missing] : undefined;
   const stoppedEarly = stoppedOutcome !== undefined && stoppedOutcome.kind !== 'pass' ? stoppedOutcome : undefined;
   /** The single difference that stands for the one-sided tail, and what it has absorbed so far. */
@@ -132,13 +155,15 @@ export function compareTranscripts(reference: readonly RawExchange[], target: re
       continue;
     }
     if (r.status === undefined || t.status === undefined) {
-      if (r.error !== t.error && !same('transport', { reference: r, target: t })) differences.push(difference('transport', describeAnswer(r), describeAnswer(t)));
+      if (r.error !== t.error && !same('transport', { reference: r, target: t }))
+        differences.push(difference('transport', describeAnswer(r), describeAnswer(t)));
       continue;
     }
     for (const def of fields) {
       if (def.applies && !def.applies(r, t)) continue;
       if (JSON.stringify(def.key(r)) === JSON.stringify(def.key(t))) continue;
-      if (!same(def.field, { reference: r, target: t })) differences.push(difference(def.field, def.show(r), def.show(t)));
+      if (!same(def.field, { reference: r, target: t }))
+        differences.push(difference(def.field, def.show(r), def.show(t)));
     }
   }
   return { differences, ignored };

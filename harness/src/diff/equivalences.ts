@@ -33,12 +33,17 @@ export interface EquivalenceRule {
 type BothPair = FieldPair & { reference: Observation; target: Observation };
 
 /** A predicate over two present observations (false when either side has none). */
-const whenBoth = (f: (p: BothPair) => boolean) => (p: FieldPair): boolean =>
-  p.reference !== undefined && p.target !== undefined && f(p as BothPair);
+const whenBoth =
+  (f: (p: BothPair) => boolean) =>
+  (p: FieldPair): boolean =>
+    p.reference !== undefined && p.target !== undefined && f(p as BothPair);
 
 /** Both statuses are in the set. */
-const statusesIn = (set: readonly number[]) => whenBoth(({ reference: r, target: t }) =>
-  r.status !== undefined && t.status !== undefined && set.includes(r.status) && set.includes(t.status));
+const statusesIn = (set: readonly number[]) =>
+  whenBoth(
+    ({ reference: r, target: t }) =>
+      r.status !== undefined && t.status !== undefined && set.includes(r.status) && set.includes(t.status),
+  );
 
 /** Methods whose support a resource may or may not have, as the profiles say. */
 export function openMethods(kind: ResourceKind, a: ResolvedProfile, b: ResolvedProfile): string[] {
@@ -48,7 +53,13 @@ export function openMethods(kind: ResourceKind, a: ResolvedProfile, b: ResolvedP
 }
 
 /** The challenge scheme name each profile scheme is announced with. */
-const CHALLENGE_NAME: Record<Scheme, string> = { basic: 'basic', hmac: 'hmac', 'hmac-nonce': 'hmac', oauth2: 'bearer', oauth1: 'oauth' };
+const CHALLENGE_NAME: Record<Scheme, string> = {
+  basic: 'basic',
+  hmac: 'hmac',
+  'hmac-nonce': 'hmac',
+  oauth2: 'bearer',
+  oauth1: 'oauth',
+};
 
 /** Challenge names that only one of the two profiles offers a scheme for. */
 function oneSidedChallenges(a: ResolvedProfile, b: ResolvedProfile): Set<string> {
@@ -71,9 +82,15 @@ export const EQUIVALENCES: readonly EquivalenceRule[] = [
     id: 'replace-status',
     field: 'status',
     why: 'status of a successful replace (§4.1 rule 5 "not shown"): each side answers a status its own articles.replaceStatus lists',
-    same: whenBoth(({ reference: r, target: t, referenceSide, targetSide }) =>
-      r.method === 'PUT' && t.method === 'PUT' && r.status !== undefined && t.status !== undefined &&
-      referenceSide.profile.articles.replaceStatus.includes(r.status) && targetSide.profile.articles.replaceStatus.includes(t.status)),
+    same: whenBoth(
+      ({ reference: r, target: t, referenceSide, targetSide }) =>
+        r.method === 'PUT' &&
+        t.method === 'PUT' &&
+        r.status !== undefined &&
+        t.status !== undefined &&
+        referenceSide.profile.articles.replaceStatus.includes(r.status) &&
+        targetSide.profile.articles.replaceStatus.includes(t.status),
+    ),
   },
   {
     // §7 rule 2: failure statuses are not shown; §4.5: nor are media types. All three refuse the request body.
@@ -107,9 +124,11 @@ export const EQUIVALENCES: readonly EquivalenceRule[] = [
     // §5.4: the answer to credentials that do not open a resource is not shown; 404 hides that the records exist.
     id: 'records-hidden',
     field: 'status',
-    why: "another user's records may be refused with 403 or hidden with 404 (§5.4 \"not shown\")",
+    why: 'another user\'s records may be refused with 403 or hidden with 404 (§5.4 "not shown")',
     same: (p) =>
-      statusesIn([403, 404])(p) && isOwnerOnly(p.reference!.path, p.referenceSide.profile) && isOwnerOnly(p.target!.path, p.targetSide.profile),
+      statusesIn([403, 404])(p) &&
+      isOwnerOnly(p.reference!.path, p.referenceSide.profile) &&
+      isOwnerOnly(p.target!.path, p.targetSide.profile),
   },
   {
     // §4.3: Allow is the answer of OPTIONS; RFC 9110 §15.5.6 requires it on 405. Anywhere else it is incidental.
@@ -117,7 +136,8 @@ export const EQUIVALENCES: readonly EquivalenceRule[] = [
     field: 'allow',
     why: 'Allow is compared on OPTIONS 2xx answers and on 405 answers only; elsewhere (or when one side said 501) it is incidental',
     same: whenBoth(({ reference: r, target: t }) => {
-      const options2xx = r.method === 'OPTIONS' && [r.status, t.status].every((s) => s !== undefined && s >= 200 && s < 300);
+      const options2xx =
+        r.method === 'OPTIONS' && [r.status, t.status].every((s) => s !== undefined && s >= 200 && s < 300);
       return !(options2xx || (r.status === 405 && t.status === 405));
     }),
   },
@@ -140,8 +160,11 @@ export const EQUIVALENCES: readonly EquivalenceRule[] = [
     why: 'a request for a method the spec leaves open on that resource (see allow-open-methods), sent on one side only because its Allow listed it',
     same: ({ reference, target, referenceSide, targetSide }) => {
       const present = reference ?? target;
-      return (reference === undefined) !== (target === undefined) && present !== undefined &&
-        openMethods(present.resource, referenceSide.profile, targetSide.profile).includes(present.method);
+      return (
+        (reference === undefined) !== (target === undefined) &&
+        present !== undefined &&
+        openMethods(present.resource, referenceSide.profile, targetSide.profile).includes(present.method)
+      );
     },
   },
   {
@@ -149,14 +172,19 @@ export const EQUIVALENCES: readonly EquivalenceRule[] = [
     id: 'profile-sized-loop',
     field: 'exchange',
     why: 'a request sent on one side only by a step that loops over a list the profile gives (users, protectedPaths, profile.*): the profiles differ in length, not the servers in behaviour',
-    same: ({ reference, target, step }) => (reference === undefined) !== (target === undefined) && step?.each !== undefined && PROFILE_LISTS.has(firstName(step.each)),
+    same: ({ reference, target, step }) =>
+      (reference === undefined) !== (target === undefined) &&
+      step?.each !== undefined &&
+      PROFILE_LISTS.has(firstName(step.each)),
   },
   {
     // §2: which of /articles/<id> and /article/<id> is canonical is not shown.
     id: 'location-alias',
     field: 'location',
     why: 'a Location in the item shape and one in an alias shape the profile declares are the same (§2 "which form is canonical: not shown")',
-    same: whenBoth(({ reference: r, target: t }) => ['item', 'alias'].includes(r.location) && ['item', 'alias'].includes(t.location)),
+    same: whenBoth(
+      ({ reference: r, target: t }) => ['item', 'alias'].includes(r.location) && ['item', 'alias'].includes(t.location),
+    ),
   },
   {
     // §5.4 "which resources require which scheme: not shown"; each profile lists the schemes its server offers.
@@ -198,7 +226,10 @@ export const EQUIVALENCES: readonly EquivalenceRule[] = [
     same: ({ field, referenceSide, targetSide }) => {
       if (!field.startsWith('article.')) return false;
       const name = field.slice('article.'.length);
-      return referenceSide.profile.articles.optionalFields.includes(name) !== targetSide.profile.articles.optionalFields.includes(name);
+      return (
+        referenceSide.profile.articles.optionalFields.includes(name) !==
+        targetSide.profile.articles.optionalFields.includes(name)
+      );
     },
   },
 ];

@@ -24,7 +24,11 @@ export function priceKey(price: string | null): string | null {
   return `${normalizeDecimal(price) ?? price}|${/^\s*[+-]?\d+\.\d+\s*$/.test(price) ? 'fractional' : 'no fractional part'}`;
 }
 
-function articleField(name: string, read: (o: Observation) => string | null, key: (v: string | null) => unknown = (v) => v): FieldDef {
+function articleField(
+  name: string,
+  read: (o: Observation) => string | null,
+  key: (v: string | null) => unknown = (v) => v,
+): FieldDef {
   return { field: `article.${name}`, applies: bothArticles, key: (o) => key(read(o)), show: (o) => read(o) };
 }
 
@@ -34,7 +38,11 @@ export const FIELDS: readonly FieldDef[] = [
   // A set: order, spacing and repetition of the members are incidental.
   { field: 'allow', key: (o) => o.allow ?? null, show: (o) => o.allow ?? null },
   // The verdict only (absent, item shape, alias shape, other): absolute vs relative and the ids themselves are free.
-  { field: 'location', key: (o) => o.location, show: (o) => (o.locationPath !== undefined ? `${o.location} (${o.locationPath})` : o.location) },
+  {
+    field: 'location',
+    key: (o) => o.location,
+    show: (o) => (o.locationPath !== undefined ? `${o.location} (${o.locationPath})` : o.location),
+  },
   // Scheme names, case-insensitive; realms and other auth-params are the server's.
   { field: 'www-authenticate', key: (o) => o.challenges, show: (o) => o.challenges },
   // Article or not (or empty): the formats of non-article bodies are never compared.

@@ -4,15 +4,21 @@
  * XML as data). Pure.
  */
 import type { Bases, RawExchange } from '../runner/exec-types.js';
-import { headerValue, parseAllow } from '../runner/expect.js';
+import { headerValue, parseAllow } from '../runner/response-parts.js';
 import { locationPath, shapeRegex } from '../runner/location.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import { readArticleXml } from '../xml/article-xml.js';
 import type { ArticleData, LocationVerdict, Observation, ResourceKind, SideContext } from './types.js';
 
 /** The side's base URL that a request URL was sent under (the longest matching one; an instance's, too). */
-export function baseUrlOf(url: string, bases: Bases, instances: ReadonlyArray<{ http?: string; https?: string }> = []): string {
-  const candidates = [bases.primary, bases.plain, bases.tls, ...instances.flatMap((i) => [i.http, i.https])].filter((b): b is string => b !== undefined);
+export function baseUrlOf(
+  url: string,
+  bases: Bases,
+  instances: ReadonlyArray<{ http?: string; https?: string }> = [],
+): string {
+  const candidates = [bases.primary, bases.plain, bases.tls, ...instances.flatMap((i) => [i.http, i.https])].filter(
+    (b): b is string => b !== undefined,
+  );
   const matching = candidates.filter((b) => url.startsWith(b.replace(/\/$/, '')));
   return matching.sort((a, b) => b.length - a.length)[0] ?? bases.primary;
 }
@@ -79,10 +85,17 @@ export function challengeSchemes(value: string | undefined): string[] {
   return [...names].sort();
 }
 
-function locationVerdict(x: RawExchange, base: string, profile: ResolvedProfile): { verdict: LocationVerdict; path?: string } {
+function locationVerdict(
+  x: RawExchange,
+  base: string,
+  profile: ResolvedProfile,
+): { verdict: LocationVerdict; path?: string } {
   const loc = x.response ? headerValue(x.response, 'location') : undefined;
   if (loc === undefined) return { verdict: 'absent' };
-  const r = locationPath(loc, x.request.url, base, { own: profile.target.origins ?? [], strict: profile.target.origins !== undefined });
+  const r = locationPath(loc, x.request.url, base, {
+    own: profile.target.origins ?? [],
+    strict: profile.target.origins !== undefined,
+  });
   if ('problem' in r) return { verdict: 'invalid', path: loc };
   const p = r.path.split('?')[0]!;
   if (shapeRegex(profile.articles.item).test(p)) return { verdict: 'item', path: r.path };
@@ -110,7 +123,14 @@ function articleOf(text: string, optionalNames: readonly string[]): ArticleData 
 export function observe(x: RawExchange, side: SideContext, optionalNames: readonly string[]): Observation {
   const base = baseUrlOf(x.request.url, side.bases, side.profile.target.instances);
   const path = pathBelow(x.request.url, base);
-  const obs: Observation = { method: x.request.method, path, resource: resourceKind(path, side.profile), location: 'absent', challenges: [], body: 'empty' };
+  const obs: Observation = {
+    method: x.request.method,
+    path,
+    resource: resourceKind(path, side.profile),
+    location: 'absent',
+    challenges: [],
+    body: 'empty',
+  };
   const res = x.response;
   if (!res) {
     obs.error = x.error?.code ?? 'NO_RESPONSE';

@@ -16,7 +16,16 @@ import { scenarioSeed } from '../runner/scenario.js';
 import type { Scenario, Suite } from '../suite/types.js';
 import { compareTranscripts } from './compare.js';
 import { EQUIVALENCES } from './equivalences.js';
-import type { DiffEvent, DiffResult, Difference, GroupedDifference, OutcomeCounts, ScenarioDiff, Side, SideContext } from './types.js';
+import type {
+  DiffEvent,
+  DiffResult,
+  Difference,
+  GroupedDifference,
+  OutcomeCounts,
+  ScenarioDiff,
+  Side,
+  SideContext,
+} from './types.js';
 import { drawValues } from './values.js';
 
 /** One side of a diff: what it is (profile, bases) and how to reach it. */
@@ -84,11 +93,14 @@ export function groupDifferences(perRun: ReadonlyArray<readonly Difference[]>): 
 }
 
 function skipReason(scenario: Scenario, reference: Session, target: Session): string | undefined {
-  if (scenario.kind === 'model') return 'a model scenario has no steps to compare: run it against each target with conform run';
+  if (scenario.kind === 'model')
+    return 'a model scenario has no steps to compare: run it against each target with conform run';
   // Each side's session decides as `conform run` does (capabilities, the out-of-band listener's reachability).
   const r = reference.skipReason(scenario);
   const t = target.skipReason(scenario);
-  const reasons = [r ? `reference profile: ${r}` : undefined, t ? `target profile: ${t}` : undefined].filter((x) => x !== undefined);
+  const reasons = [r ? `reference profile: ${r}` : undefined, t ? `target profile: ${t}` : undefined].filter(
+    (x) => x !== undefined,
+  );
   if (reasons.length > 0) return reasons.join('; ');
   // Both sides get the same generated values, sized by the reference's declared limit: a body over one side's limit
   // may be under the other's, and each side is free to take what it declares it takes (§8 "not shown").
@@ -108,7 +120,12 @@ interface Context {
   options: RunDiffOptions;
 }
 
-async function diffScenario(scenario: Scenario, index: number, c: Context, idle: ExecDeps['idle']): Promise<ScenarioDiff> {
+async function diffScenario(
+  scenario: Scenario,
+  index: number,
+  c: Context,
+  idle: ExecDeps['idle'],
+): Promise<ScenarioDiff> {
   const extras = idle ? { idle } : {};
   const reference = c.sessions.reference.scenarioDeps(index, extras);
   const target = c.sessions.target.scenarioDeps(index, extras);
@@ -119,13 +136,28 @@ async function diffScenario(scenario: Scenario, index: number, c: Context, idle:
   }
 }
 
-async function diffScenarioWith(scenario: Scenario, c: Context, execReference: ExecDeps, execTarget: ExecDeps): Promise<ScenarioDiff> {
+async function diffScenarioWith(
+  scenario: Scenario,
+  c: Context,
+  execReference: ExecDeps,
+  execTarget: ExecDeps,
+): Promise<ScenarioDiff> {
   const started = performance.now();
   const base = { id: scenario.id, title: scenario.title, file: scenario.file };
   const outcomes = { reference: emptyCounts(), target: emptyCounts() };
   const skipped = skipReason(scenario, c.sessions.reference, c.sessions.target);
   if (skipped || scenario.kind !== 'steps') {
-    return { ...base, status: 'skipped', reason: skipped ?? 'not a scenario of steps', runs: 0, requests: { reference: 0, target: 0 }, outcomes, differences: [], ignored: {}, durationMs: 0 };
+    return {
+      ...base,
+      status: 'skipped',
+      reason: skipped ?? 'not a scenario of steps',
+      runs: 0,
+      requests: { reference: 0, target: 0 },
+      outcomes,
+      differences: [],
+      ignored: {},
+      durationMs: 0,
+    };
   }
   const seed = scenarioSeed(c.options.seed, scenario.id);
   const valueSets = drawValues(scenario, c.options.seed, c.options.runs, c.reference.profile, c.target.profile);
@@ -139,14 +171,20 @@ async function diffScenarioWith(scenario: Scenario, c: Context, execReference: E
     requests.target += t.requests;
     count(outcomes.reference, r);
     count(outcomes.target, t);
-    const cmp = compareTranscripts(r.transcript, t.transcript, { scenario, reference: c.reference, target: c.target, outcomes: { reference: r, target: t } });
+    const cmp = compareTranscripts(r.transcript, t.transcript, {
+      scenario,
+      reference: c.reference,
+      target: c.target,
+      outcomes: { reference: r, target: t },
+    });
     perRun.push(cmp.differences);
     for (const [id, n] of Object.entries(cmp.ignored)) ignored[id] = (ignored[id] ?? 0) + n;
   }
   const differences = groupDifferences(perRun);
   const values: Record<string, Record<string, unknown>> = {};
   perRun.forEach((d, i) => {
-    if (d.length > 0 && scenario.given.length > 0) values[String(i + 1)] = JSON.parse(JSON.stringify(valueSets[i])) as Record<string, unknown>;
+    if (d.length > 0 && scenario.given.length > 0)
+      values[String(i + 1)] = JSON.parse(JSON.stringify(valueSets[i])) as Record<string, unknown>;
   });
   const result: ScenarioDiff = {
     ...base,
@@ -164,14 +202,24 @@ async function diffScenarioWith(scenario: Scenario, c: Context, execReference: E
 
 /** One side's session: its probe, what it learns, its credentials, its cleanup — as `conform run` has them. */
 function sideSession(side: DiffSideDeps, options: RunDiffOptions): Promise<Session> {
-  return openSession(side, { bases: side.bases, seed: options.seed, maxTranscript: options.maxTranscript ?? 10_000, ...(options.now ? { now: options.now } : {}) });
+  return openSession(side, {
+    bases: side.bases,
+    seed: options.seed,
+    maxTranscript: options.maxTranscript ?? 10_000,
+    ...(options.now ? { now: options.now } : {}),
+  });
 }
 
 /**
  * Runs the selected scenarios of `suite` against both sides with the same values and compares every exchange.
  * A side that cannot be reached at all ends the diff before any scenario runs (`unreachable`).
  */
-export async function runDiff(suite: Suite, reference: DiffSideDeps, target: DiffSideDeps, options: RunDiffOptions): Promise<DiffResult> {
+export async function runDiff(
+  suite: Suite,
+  reference: DiffSideDeps,
+  target: DiffSideDeps,
+  options: RunDiffOptions,
+): Promise<DiffResult> {
   const now = options.now ?? (() => new Date());
   const startedAt = now();
   const t0 = performance.now();
@@ -189,7 +237,8 @@ export async function runDiff(suite: Suite, reference: DiffSideDeps, target: Dif
       exclusive: (s) => s.exclusive,
       priority: waitsForClock,
       run: (scenario, index, _lane, idle) => diffScenario(scenario, index, c, idle),
-      onStart: (index) => options.onEvent?.({ type: 'scenario-start', index, total: selected.length, id: selected[index]!.id }),
+      onStart: (index) =>
+        options.onEvent?.({ type: 'scenario-start', index, total: selected.length, id: selected[index]!.id }),
       onOrdered: (index, result) => options.onEvent?.({ type: 'scenario-end', index, total: selected.length, result }),
     });
     scenarios.push(...results);

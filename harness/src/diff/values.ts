@@ -18,7 +18,11 @@ export function valueProfile(gen: string, reference: ResolvedProfile, target: Re
   const windows = [reference.auth.window, target.auth.window];
   const window = gen === 'skewOutside' ? Math.max(...windows) : Math.min(...windows);
   const windowMargin = Math.max(reference.auth.windowMargin, target.auth.windowMargin);
-  return { ...reference, articles: { ...reference.articles, optionalFields }, auth: { ...reference.auth, window, windowMargin } };
+  return {
+    ...reference,
+    articles: { ...reference.articles, optionalFields },
+    auth: { ...reference.auth, window, windowMargin },
+  };
 }
 
 /** How many value sets a scenario gets: 1 when it generates nothing, else `runs` (or its own fixed count if lower). */
@@ -27,11 +31,23 @@ export function runCount(scenario: Pick<Scenario, 'property' | 'runs'>, runs: nu
 }
 
 /** Draws the value sets of one scenario: `fc.sample` seeded with `scenarioSeed(seed, id)`. */
-export function drawValues(scenario: Scenario, seed: number, runs: number, reference: ResolvedProfile, target: ResolvedProfile): Array<Record<string, unknown>> {
+export function drawValues(
+  scenario: Scenario,
+  seed: number,
+  runs: number,
+  reference: ResolvedProfile,
+  target: ResolvedProfile,
+): Array<Record<string, unknown>> {
   const numRuns = runCount(scenario, runs);
   const givens = scenario.given.map((g) => drawnGiven(g, valueProfile(g.gen, reference, target)));
-  const arb: fc.Arbitrary<Record<string, unknown>> = givens.length > 0 ? fc.record(Object.fromEntries(givens.map((g) => [g.name, g.arb]))) : fc.constant({});
+  const arb: fc.Arbitrary<Record<string, unknown>> =
+    givens.length > 0 ? fc.record(Object.fromEntries(givens.map((g) => [g.name, g.arb]))) : fc.constant({});
   // The cases first, as a run does (runner/scenario.ts), then random values.
   const examples = coverExamples(givens, scenarioSeed(seed, scenario.id), numRuns);
-  return [...examples, ...(numRuns > examples.length ? fc.sample(arb, { seed: scenarioSeed(seed, scenario.id), numRuns: numRuns - examples.length }) : [])];
+  return [
+    ...examples,
+    ...(numRuns > examples.length
+      ? fc.sample(arb, { seed: scenarioSeed(seed, scenario.id), numRuns: numRuns - examples.length })
+      : []),
+  ];
 }

@@ -8,6 +8,7 @@ import { runStepScenario, type ScenarioRunOptions } from '../runner/scenario.js'
 import type { ScenarioResult } from '../runner/types.js';
 import type { Scenario } from '../suite/types.js';
 
+/** Runs one scenario (its steps, or its model) and returns its result; the session around it is the caller's. */
 export function runScenario(scenario: Scenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
   switch (scenario.kind) {
     case 'steps':

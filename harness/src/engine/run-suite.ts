@@ -13,6 +13,7 @@ import { RUN_OPTION_SPEC } from '../runner/options.js';
 export { profileRedactor, scenarioUniq } from './session.js';
 export { exitCodeFor } from '../runner/verdict.js';
 
+/** How {@link runSuite} runs: bases, seed, property runs, filter, concurrency, strictness, timeouts. */
 export interface RunSuiteOptions {
   /** Where to send requests: the primary base URL, and the plain and TLS ones when known. */
   bases: Bases;
@@ -33,6 +34,7 @@ export interface RunSuiteOptions {
   keep?: boolean;
 }
 
+/** What {@link runSuite} runs with: the HTTP client, the resolved profile, the authenticator, an optional event sink. */
 export interface RunSuiteDeps {
   client: HttpClient;
   profile: ResolvedProfile;
@@ -44,7 +46,9 @@ export interface RunSuiteDeps {
 /** Scenarios whose id, a rule id or a tag contains one of the filter texts (all when the filter is empty). */
 export function selectScenarios(scenarios: readonly Scenario[], filter: readonly string[]): Scenario[] {
   if (filter.length === 0) return [...scenarios];
-  return scenarios.filter((s) => filter.some((f) => s.id.includes(f) || s.rules.some((r) => r.includes(f)) || s.tags.some((t) => t.includes(f))));
+  return scenarios.filter((s) =>
+    filter.some((f) => s.id.includes(f) || s.rules.some((r) => r.includes(f)) || s.tags.some((t) => t.includes(f))),
+  );
 }
 
 /** The scenarios of one shard: a deterministic round-robin over the selection, so shards stay balanced by kind. */
@@ -66,6 +70,7 @@ export function withoutUserinfo(url: string): string {
   }
 }
 
+/** Runs the scenarios of `suite` against a target (one session: probe, learning, scenarios, cleanup) and returns the whole run; `conform run` writes it as `report.json`. */
 export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: RunSuiteDeps): Promise<RunResult> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
@@ -76,9 +81,16 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   emit({ type: 'run-start', total: selected.length, target: baseUrl, seed: options.seed });
   const session = await openSession(deps, { bases: options.bases, seed: options.seed });
   if (session.learning && session.learning.learned.length > 0) {
-    emit({ type: 'learned', learned: session.learning.learned.map((l) => ({ ...l, how: session.redactor.text(l.how) })) });
+    emit({
+      type: 'learned',
+      learned: session.learning.learned.map((l) => ({ ...l, how: session.redactor.text(l.how) })),
+    });
   }
-  const runOptions = { runs: options.runs, seed: options.seed, ...(options.replayPath ? { replayPath: options.replayPath } : {}) };
+  const runOptions = {
+    runs: options.runs,
+    seed: options.seed,
+    ...(options.replayPath ? { replayPath: options.replayPath } : {}),
+  };
   const results = await runAll(selected, {
     // A target that did not answer the probe is tried one scenario at a time, as before: the first answer it gives
     // lets the rest run; none at all, and each is reported unreachable without sending anything.
@@ -88,14 +100,19 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     first: (s) => s.kind === 'steps' && s.steps.some((step) => step.atRunEnd === true),
     run: async (scenario, index, _lane, idle, atRunEnd) => {
       const result = await session.run(scenario, index, runOptions, { idle, atRunEnd });
-      if ((result.status === 'failed' || result.status === 'errored') && options.replayCommand) result.replay = options.replayCommand(result, options.seed);
+      if ((result.status === 'failed' || result.status === 'errored') && options.replayCommand)
+        result.replay = options.replayCommand(result, options.seed);
       return result;
     },
-    onStart: (index, running) => emit({ type: 'scenario-start', index, total: selected.length, scenario: selected[index]!, running }),
+    onStart: (index, running) =>
+      emit({ type: 'scenario-start', index, total: selected.length, scenario: selected[index]!, running }),
     onSettled: (index, result, done) => emit({ type: 'scenario-settled', index, total: selected.length, result, done }),
     onOrdered: (index, result) => emit({ type: 'scenario-end', index, total: selected.length, result }),
   });
-  const report = await session.finish({ ...(options.keep ? { keep: true } : {}), onCleanup: (articles) => emit({ type: 'cleanup-start', articles }) });
+  const report = await session.finish({
+    ...(options.keep ? { keep: true } : {}),
+    onCleanup: (articles) => emit({ type: 'cleanup-start', articles }),
+  });
   const run: RunResult = {
     schemaVersion: 1,
     tool: { name: 'conform', version: options.version },
@@ -122,9 +139,12 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
  * first, so their waits overlap the rest (and a request replayed at the end was signed at the start).
  */
 export function waitsForClock(scenario: Scenario): number {
-  return scenario.kind === 'steps' && scenario.steps.some((step) => step.wait !== undefined || step.atRunEnd === true) ? 1 : 0;
+  return scenario.kind === 'steps' && scenario.steps.some((step) => step.wait !== undefined || step.atRunEnd === true)
+    ? 1
+    : 0;
 }
 
+/** Counts of scenario results by status, as `report.json`'s `summary`. */
 export function summarize(results: readonly ScenarioResult[]): RunSummary {
   const s: RunSummary = { total: results.length, passed: 0, failed: 0, errored: 0, skipped: 0 };
   for (const r of results) s[r.status]++;
@@ -133,19 +153,21 @@ export function summarize(results: readonly ScenarioResult[]): RunSummary {
 
 /** Rule status from the scenarios that cover it in this run; rules no selected scenario covers are `uncovered`. */
 export function ruleResults(suite: Suite, results: readonly ScenarioResult[]): RuleResult[] {
-  return suite.catalogue.rules.filter((r) => !r.retired).map((rule) => {
-    const covering = results.filter((r) => r.rules.includes(rule.id));
-    const status = ruleStatus(covering, rule.id);
-    return {
-      id: rule.id,
-      section: rule.section,
-      level: rule.level,
-      text: rule.text,
-      quote: rule.quote,
-      ...(rule.source ? { source: rule.source } : {}),
-      ...(rule.subject ? { subject: rule.subject } : {}),
-      status,
-      scenarios: covering.map((c) => c.id),
-    };
-  });
+  return suite.catalogue.rules
+    .filter((r) => !r.retired)
+    .map((rule) => {
+      const covering = results.filter((r) => r.rules.includes(rule.id));
+      const status = ruleStatus(covering, rule.id);
+      return {
+        id: rule.id,
+        section: rule.section,
+        level: rule.level,
+        text: rule.text,
+        quote: rule.quote,
+        ...(rule.source ? { source: rule.source } : {}),
+        ...(rule.subject ? { subject: rule.subject } : {}),
+        status,
+        scenarios: covering.map((c) => c.id),
+      };
+    });
 }

@@ -71,7 +71,12 @@ export interface Session {
    */
   scenarioDeps(index: number, extras?: Pick<ExecDeps, 'idle' | 'atRunEnd'>): { deps: ExecDeps; close(): Promise<void> };
   /** Runs one scenario as `conform run` does: skipped, unreachable, or run on its own connections. */
-  run(scenario: Scenario, index: number, options: ScenarioRunOptions, extras?: Pick<ExecDeps, 'idle' | 'atRunEnd'>): Promise<ScenarioResult>;
+  run(
+    scenario: Scenario,
+    index: number,
+    options: ScenarioRunOptions,
+    extras?: Pick<ExecDeps, 'idle' | 'atRunEnd'>,
+  ): Promise<ScenarioResult>;
   /** Deletes what the run created (unless `keep`), and says what was learned and what was left. */
   finish(options?: { keep?: boolean; onCleanup?: (articles: number) => void }): Promise<SessionReport>;
 }
@@ -113,14 +118,26 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
   const runTag = randomBytes(4).toString('hex');
   const primary = options.bases.primary;
   const probe = await deps.client.send({ method: 'OPTIONS', url: primary.replace(/\/$/, '') + '/', headers: {} });
-  const unreachable = !probe.ok && probe.error.code !== 'BAD_RESPONSE' && probe.error.code !== 'RESPONSE_TOO_LARGE' ? redactor.text(`${primary}: ${probe.error.message}`) : undefined;
+  const unreachable =
+    !probe.ok && probe.error.code !== 'BAD_RESPONSE' && probe.error.code !== 'RESPONSE_TOO_LARGE'
+      ? redactor.text(`${primary}: ${probe.error.message}`)
+      : undefined;
   let reached = unreachable === undefined;
-  const learning = unreachable === undefined && options.learn !== false ? await learnSilent(deps, options.bases, redactor, runTag) : undefined;
+  const learning =
+    unreachable === undefined && options.learn !== false
+      ? await learnSilent(deps, options.bases, redactor, runTag)
+      : undefined;
   const profile = learning?.profile ?? deps.profile;
   const authenticator = learning ? deps.authenticator.withProfile(profile) : deps.authenticator;
   const secret = (v: string) => redactor.add(v);
   // One token source for the run, on the run's own connection: tokens outlive the scenario that first needed them.
-  const approver = createApprover({ client: deps.client, profile, authenticator, secret, ...(learning?.approval ? { known: learning.approval } : {}) });
+  const approver = createApprover({
+    client: deps.client,
+    profile,
+    authenticator,
+    secret,
+    ...(learning?.approval ? { known: learning.approval } : {}),
+  });
   const tokens: TokenSource = createTokenSource({ client: deps.client, profile, authenticator, secret, approver });
   // Every article the scenarios create is noted, to be deleted when the run ends.
   const ledger = createLedger(profile, options.bases);
@@ -145,7 +162,8 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
   };
 
   const skipReason: Session['skipReason'] = (scenario) =>
-    missingCapability(scenario.requires, profile) ?? (scenario.requires.includes('oob') ? oobUnreachable(primary, profile.oob.url) : null);
+    missingCapability(scenario.requires, profile) ??
+    (scenario.requires.includes('oob') ? oobUnreachable(primary, profile.oob.url) : null);
 
   const session: Session = {
     profile,
@@ -161,9 +179,26 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     scenarioDeps,
     async run(scenario, index, runOptions, extras) {
       const missing = skipReason(scenario);
-      if (missing) return { ...resultBase(scenario), status: 'skipped', reason: missing, requests: 0, runs: 0, durationMs: 0, transcript: [] };
+      if (missing)
+        return {
+          ...resultBase(scenario),
+          status: 'skipped',
+          reason: missing,
+          requests: 0,
+          runs: 0,
+          durationMs: 0,
+          transcript: [],
+        };
       if (unreachable && !reached) {
-        return { ...resultBase(scenario), status: 'errored', reason: `target unreachable: ${unreachable}`, requests: 0, runs: 0, durationMs: 0, transcript: [] };
+        return {
+          ...resultBase(scenario),
+          status: 'errored',
+          reason: `target unreachable: ${unreachable}`,
+          requests: 0,
+          runs: 0,
+          durationMs: 0,
+          transcript: [],
+        };
       }
       const own = scenarioDeps(index, extras);
       try {
@@ -190,9 +225,15 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
       const learned = learning?.learned.map((l) => ({ ...l, how: redactor.text(l.how) })) ?? [];
       return {
         ...(learned.length > 0 ? { learned } : {}),
-        ...(learning && learning.exchanges.length > 0 ? { learning: learning.exchanges.slice(0, MAX_LEARNING_EXCHANGES).map((x) => redactExchange(x, redactor)) } : {}),
+        ...(learning && learning.exchanges.length > 0
+          ? { learning: learning.exchanges.slice(0, MAX_LEARNING_EXCHANGES).map((x) => redactExchange(x, redactor)) }
+          : {}),
         ...(leftovers.length > 0 ? { leftovers } : {}),
-        cleanup: { created: created.length + ledger.missed(), deleted: finishOptions.keep ? 0 : created.length - left.length, ...(finishOptions.keep ? { kept: true } : {}) },
+        cleanup: {
+          created: created.length + ledger.missed(),
+          deleted: finishOptions.keep ? 0 : created.length - left.length,
+          ...(finishOptions.keep ? { kept: true } : {}),
+        },
       };
     },
   };
@@ -203,13 +244,28 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
  * Learns what the profile is silent on (harness/src/learn), on a connection of its own; undefined when the profile
  * declares every learnable key and pins or does not need the OAuth 1 approval.
  */
-async function learnSilent(deps: SessionDeps, bases: Bases, redactor: Redactor, runTag: string): Promise<LearnOutcome | undefined> {
+async function learnSilent(
+  deps: SessionDeps,
+  bases: Bases,
+  redactor: Redactor,
+  runTag: string,
+): Promise<LearnOutcome | undefined> {
   const silent = LEARNABLE_KEYS.filter((k) => !deps.profile.declared.has(k));
-  const approvalOpen = deps.profile.auth.oauth1 !== undefined && deps.profile.auth.oauth1.approval === undefined && !deps.profile.declared.has('auth.schemes');
+  const approvalOpen =
+    deps.profile.auth.oauth1 !== undefined &&
+    deps.profile.auth.oauth1.approval === undefined &&
+    !deps.profile.declared.has('auth.schemes');
   if (silent.length === 0 && !approvalOpen) return undefined;
   const client = deps.client.session();
   try {
-    return await learnOpenPoints({ client, bases, profile: deps.profile, authenticator: deps.authenticator, redactor, uniq: scenarioUniq(runTag, SESSION_INDEX) });
+    return await learnOpenPoints({
+      client,
+      bases,
+      profile: deps.profile,
+      authenticator: deps.authenticator,
+      redactor,
+      uniq: scenarioUniq(runTag, SESSION_INDEX),
+    });
   } finally {
     await client.close();
   }

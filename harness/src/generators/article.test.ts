@@ -2,9 +2,21 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BOUNDS } from '../profile/schema.js';
 import type { ArticleBounds } from '../profile/schema.js';
-import { articleArb, codePointLength, compareDecimal, priceArb, priceBeyondArb, titleArb, titleBeyondArb } from './article.js';
+import {
+  articleArb,
+  codePointLength,
+  compareDecimal,
+  priceArb,
+  priceBeyondArb,
+  titleArb,
+  titleBeyondArb,
+} from './article.js';
 
-const BOUNDS: ArticleBounds[] = [DEFAULT_BOUNDS, { priceScale: 4, priceMax: '999999.9999', titleMaxLength: 200 }, { priceScale: 1, priceMax: '5', titleMaxLength: 3 }];
+const BOUNDS: ArticleBounds[] = [
+  DEFAULT_BOUNDS,
+  { priceScale: 4, priceMax: '999999.9999', titleMaxLength: 200 },
+  { priceScale: 1, priceMax: '5', titleMaxLength: 3 },
+];
 
 /** Fraction digits the value of a decimal text needs (trailing zeros do not count). */
 function neededScale(price: string): number {
@@ -30,16 +42,19 @@ describe('article values and the profile bounds', () => {
     );
   });
 
-  it.each(BOUNDS)('beyond %o: every price exceeds them by value (never only by trailing zeros), every title by length', (bounds) => {
-    fc.assert(
-      fc.property(priceBeyondArb(bounds), titleBeyondArb(bounds.titleMaxLength), (price, title) => {
-        expect(price).toMatch(/^[0-9]+\.[0-9]+$/);
-        expect(neededScale(price) > bounds.priceScale || compareDecimal(price, bounds.priceMax) > 0).toBe(true);
-        expect(codePointLength(title)).toBeGreaterThan(bounds.titleMaxLength);
-        expect(title).toBe(title.trim());
-      }),
-    );
-  });
+  it.each(BOUNDS)(
+    'beyond %o: every price exceeds them by value (never only by trailing zeros), every title by length',
+    (bounds) => {
+      fc.assert(
+        fc.property(priceBeyondArb(bounds), titleBeyondArb(bounds.titleMaxLength), (price, title) => {
+          expect(price).toMatch(/^[0-9]+\.[0-9]+$/);
+          expect(neededScale(price) > bounds.priceScale || compareDecimal(price, bounds.priceMax) > 0).toBe(true);
+          expect(codePointLength(title)).toBeGreaterThan(bounds.titleMaxLength);
+          expect(title).toBe(title.trim());
+        }),
+      );
+    },
+  );
 
   it('the bound itself is drawn: a title of exactly titleMaxLength and a price equal to priceMax', () => {
     const titles = fc.sample(titleArb(40, 64), { numRuns: 400, seed: 1 });
@@ -51,7 +66,8 @@ describe('article values and the profile bounds', () => {
     fc.assert(
       fc.property(articleArb([], { values: 'beyond' }, DEFAULT_BOUNDS), (a) => {
         const titleBeyond = codePointLength(a.title) > DEFAULT_BOUNDS.titleMaxLength;
-        const priceBeyond = neededScale(a.price) > DEFAULT_BOUNDS.priceScale || compareDecimal(a.price, DEFAULT_BOUNDS.priceMax) > 0;
+        const priceBeyond =
+          neededScale(a.price) > DEFAULT_BOUNDS.priceScale || compareDecimal(a.price, DEFAULT_BOUNDS.priceMax) > 0;
         expect(titleBeyond || priceBeyond).toBe(true);
         expect(a.currency).toMatch(/^[a-z]{3}$/);
       }),

@@ -26,9 +26,11 @@ const SHORTCUT_BAIT = ['  ', '\t', '\n', ' \t ', 'e\u0301', 'ﬁ', 'Ａ', '²', 
 const EDGE_SPACE = ['', '', '', ' ', '  ', '\t', '\n '];
 
 /** Characters XML 1.0 cannot carry in element content without normalization: controls, CR, lone surrogates. */
-const XML_UNSAFE = /[\u0000-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+const XML_UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
 /** {@link XML_UNSAFE} but for tab and newline, which element content carries as they are. */
-const XML_UNSAFE_KEEP_SPACE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+const XML_UNSAFE_KEEP_SPACE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
 
 /** `lead + middle + trail` within `max` code points: the edges are kept (they are the point), the middle is cut. */
 function fitCodePoints(lead: string, middle: string, trail: string, max: number): string {
@@ -91,7 +93,10 @@ export function titleOfLengthArb(length: number): fc.Arbitrary<string> {
  * values a target may refuse, and must never store cut.
  */
 export function titleBeyondArb(maxCodePoints: number): fc.Arbitrary<string> {
-  const extra = fc.oneof({ weight: 2, arbitrary: fc.constant(1) }, { weight: 3, arbitrary: fc.integer({ min: 2, max: 64 }) });
+  const extra = fc.oneof(
+    { weight: 2, arbitrary: fc.constant(1) },
+    { weight: 3, arbitrary: fc.integer({ min: 2, max: 64 }) },
+  );
   return extra.chain((n) => titleOfLengthArb(maxCodePoints + n));
 }
 
@@ -117,14 +122,19 @@ export function compareDecimal(a: string, b: string): number {
  * `12.50`), integer part without leading zeros, value at most `priceMax` (and now and then exactly it). Precision
  * stays within what the target declares it stores exactly; losing a digit or the fractional part is a failure.
  */
-export function priceArb(bounds: Pick<ArticleBounds, 'priceScale' | 'priceMax'> = { priceScale: 4, priceMax: '999999.9999' }): fc.Arbitrary<string> {
+export function priceArb(
+  bounds: Pick<ArticleBounds, 'priceScale' | 'priceMax'> = { priceScale: 4, priceMax: '999999.9999' },
+): fc.Arbitrary<string> {
   const [maxInt] = splitDecimal(bounds.priceMax);
   const small = maxInt < 99n ? maxInt : 99n;
   const intPart = fc.oneof(fc.bigInt({ min: 0n, max: small }), fc.bigInt({ min: small, max: maxInt }));
   const scale = bounds.priceScale;
   const fraction = fc.oneof(
     { weight: 2, arbitrary: fc.stringMatching(new RegExp(`^[0-9]{1,${scale}}$`)) },
-    { weight: 1, arbitrary: fc.constantFrom('0', '00', '50', '10', '000', '9999', '05').filter((f) => f.length <= scale) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('0', '00', '50', '10', '000', '9999', '05').filter((f) => f.length <= scale),
+    },
   );
   const drawn = fc
     .tuple(intPart, fraction)
@@ -161,12 +171,36 @@ export function priceBeyondArb(bounds: Pick<ArticleBounds, 'priceScale' | 'price
     .map(([i, f, last]) => `${i}.${f}${last}`);
   const ceiling = (maxInt + 1n) * 1000n;
   const tooLarge = fc
-    .tuple(fc.bigInt({ min: maxInt + 1n, max: ceiling < 10n ** 18n ? ceiling : 10n ** 18n - 1n }), fc.stringMatching(new RegExp(`^[0-9]{1,${scale}}$`)))
+    .tuple(
+      fc.bigInt({ min: maxInt + 1n, max: ceiling < 10n ** 18n ? ceiling : 10n ** 18n - 1n }),
+      fc.stringMatching(new RegExp(`^[0-9]{1,${scale}}$`)),
+    )
     .map(([i, f]) => `${i}.${f}`);
   return fc.oneof(tooPrecise, tooLarge);
 }
 
-const CURRENCIES = ['eur', 'usd', 'gbp', 'jpy', 'chf', 'sek', 'nok', 'dkk', 'pln', 'czk', 'cad', 'aud', 'nzd', 'inr', 'cny', 'brl', 'mxn', 'zar', 'krw', 'sgd'];
+const CURRENCIES = [
+  'eur',
+  'usd',
+  'gbp',
+  'jpy',
+  'chf',
+  'sek',
+  'nok',
+  'dkk',
+  'pln',
+  'czk',
+  'cad',
+  'aud',
+  'nzd',
+  'inr',
+  'cny',
+  'brl',
+  'mxn',
+  'zar',
+  'krw',
+  'sgd',
+];
 
 /** Lowercase ISO 4217 codes (real ones: a target may validate against the list). */
 export function currencyArb(): fc.Arbitrary<string> {
@@ -175,9 +209,7 @@ export function currencyArb(): fc.Arbitrary<string> {
 
 /** URL slugs: lowercase letters and digits in hyphen-separated words, 1–40 characters. */
 export function slugArb(): fc.Arbitrary<string> {
-  return fc
-    .array(fc.stringMatching(/^[a-z0-9]{1,8}$/), { minLength: 1, maxLength: 4 })
-    .map((words) => words.join('-'));
+  return fc.array(fc.stringMatching(/^[a-z0-9]{1,8}$/), { minLength: 1, maxLength: 4 }).map((words) => words.join('-'));
 }
 
 export interface ArticleOptions {
@@ -194,17 +226,29 @@ export interface ArticleOptions {
 }
 
 /** The bounds used when none are given: what the reference server declares. */
-const WIDE_BOUNDS: ArticleBounds = { priceScale: 4, priceMax: '999999.9999', titleMaxLength: 200 };
+export const WIDE_BOUNDS: ArticleBounds = { priceScale: 4, priceMax: '999999.9999', titleMaxLength: 200 };
 
 /** Whole articles; `optionalFields` are the profile's `articles.optionalFields`, `bounds` its `articles.bounds`. */
-export function articleArb(optionalFields: readonly string[], options: ArticleOptions = {}, bounds: ArticleBounds = WIDE_BOUNDS): fc.Arbitrary<ArticleValue> {
+export function articleArb(
+  optionalFields: readonly string[],
+  options: ArticleOptions = {},
+  bounds: ArticleBounds = WIDE_BOUNDS,
+): fc.Arbitrary<ArticleValue> {
   const mode = options.optional ?? 'never';
   const text = () => titleArb(60, bounds.titleMaxLength);
   const fieldArb = (name: string) =>
-    mode === 'always' ? text().map((v) => [name, v] as const) : fc.option(text().map((v) => [name, v] as const), { nil: undefined });
-  const fields = mode === 'never' || optionalFields.length === 0
-    ? fc.constant({})
-    : fc.tuple(...optionalFields.map(fieldArb)).map((pairs) => Object.fromEntries(pairs.filter((p) => p !== undefined)) as Record<string, string>);
+    mode === 'always'
+      ? text().map((v) => [name, v] as const)
+      : fc.option(
+          text().map((v) => [name, v] as const),
+          { nil: undefined },
+        );
+  const fields =
+    mode === 'never' || optionalFields.length === 0
+      ? fc.constant({})
+      : fc
+          .tuple(...optionalFields.map(fieldArb))
+          .map((pairs) => Object.fromEntries(pairs.filter((p) => p !== undefined)) as Record<string, string>);
   const title = titleArb(40, bounds.titleMaxLength);
   const price = priceArb(bounds);
   if (options.values === 'oversized') {
@@ -221,47 +265,4 @@ export function articleArb(optionalFields: readonly string[], options: ArticleOp
       fields,
     }),
   );
-}
-
-/** An invalid article body: one defect of a §2 representation, and the XML that carries it. */
-export interface InvalidArticle {
-  defect: string;
-  xml: string;
-}
-
-/**
- * The defects {@link invalidArticleArb} draws, one at a time; the first ones come first when fast-check shrinks.
- * Each breaks one sentence of §2: the root `article`, a `title`, a `price` "written with a fractional part", and
- * its currency "a lowercase currency code".
- */
-export const ARTICLE_DEFECTS = ['integer price', 'uppercase currency', 'currency not a code', 'no title', 'second title', 'other root', 'no price', 'no currency'] as const;
-
-/**
- * Invalid articles: a valid article (inside `bounds`) with exactly one defect of {@link ARTICLE_DEFECTS}. Shrinks
- * to the shortest article with the first defect that still shows the failure.
- */
-export function invalidArticleArb(bounds: ArticleBounds = WIDE_BOUNDS, only?: ArticleDefect): fc.Arbitrary<InvalidArticle> {
-  // Each defect as likely as any other (fast-check biases constantFrom toward its first values). That every defect
-  // is tried at all is the runner's doing: the generator's cases ({@link invalidArticleCases}) come first.
-  const defect = only === undefined ? fc.noBias(fc.constantFrom(...ARTICLE_DEFECTS)) : fc.constant(only);
-  return fc.record({ a: articleArb([], {}, bounds), defect }).map(({ a, defect }) => ({ defect, xml: invalidXml(a, defect) }));
-}
-
-/** One arbitrary per defect of {@link ARTICLE_DEFECTS}, in that order: the cases a run tries first. */
-export function invalidArticleCases(bounds: ArticleBounds = WIDE_BOUNDS): Array<fc.Arbitrary<InvalidArticle>> {
-  return ARTICLE_DEFECTS.map((d) => invalidArticleArb(bounds, d));
-}
-
-export type ArticleDefect = (typeof ARTICLE_DEFECTS)[number];
-
-function invalidXml(a: ArticleValue, defect: ArticleDefect): string {
-  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
-  const currency = defect === 'uppercase currency' ? a.currency.toUpperCase() : defect === 'currency not a code' ? 'euro' : a.currency;
-  const priceText = defect === 'integer price' ? (a.price.split('.')[0] ?? '0') : a.price;
-  const title = defect === 'no title' ? '' : `<title>${esc(a.title)}</title>`;
-  const second = defect === 'second title' ? `<title>${esc(`${a.title} (second)`)}</title>` : '';
-  const attr = defect === 'no currency' ? '' : ` currency="${esc(currency)}"`;
-  const price = defect === 'no price' ? '' : `<price${attr}>${esc(priceText)}</price>`;
-  const root = defect === 'other root' ? 'item' : 'article';
-  return `<?xml version="1.0" encoding="UTF-8"?><${root}>${title}${second}${price}</${root}>`;
 }

@@ -4,23 +4,44 @@ import { formatSpecDate } from '../auth/signers.js';
 import { INT64_NONCES, malformedDateArb, noncePrefixArb, skewInsideArb, skewOutsideArb } from './auth.js';
 
 /** Seconds between the Date the harness writes for `skew` (whole seconds) and the instant it was written. */
-const written = (now: number, skew: number) => (Date.parse(`${formatSpecDate(new Date(now + skew * 1000))} GMT`) - now) / 1000;
+const written = (now: number, skew: number) =>
+  (Date.parse(`${formatSpecDate(new Date(now + skew * 1000))} GMT`) - now) / 1000;
 
 describe('clock skews (VERDICTS.md §3)', () => {
   it('a skew outside the window is outside by more than the margin, as written in whole seconds', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 86_400 }), fc.nat(30), fc.integer({ min: 1.7e12, max: 1.9e12 }), (window, margin, now) => {
-        return fc.assert(fc.property(skewOutsideArb(window, margin), (skew) => Math.abs(written(now, skew)) > window + margin), { numRuns: 20 }) === undefined;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 86_400 }),
+        fc.nat(30),
+        fc.integer({ min: 1.7e12, max: 1.9e12 }),
+        (window, margin, now) => {
+          return (
+            fc.assert(
+              fc.property(skewOutsideArb(window, margin), (skew) => Math.abs(written(now, skew)) > window + margin),
+              { numRuns: 20 },
+            ) === undefined
+          );
+        },
+      ),
       { numRuns: 100 },
     );
   });
 
   it('a skew inside the window stays at least the margin inside it, as written in whole seconds', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 60, max: 86_400 }), fc.nat(30), fc.integer({ min: 1.7e12, max: 1.9e12 }), (window, margin, now) => {
-        return fc.assert(fc.property(skewInsideArb(window, margin), (skew) => Math.abs(written(now, skew)) <= window - margin), { numRuns: 20 }) === undefined;
-      }),
+      fc.property(
+        fc.integer({ min: 60, max: 86_400 }),
+        fc.nat(30),
+        fc.integer({ min: 1.7e12, max: 1.9e12 }),
+        (window, margin, now) => {
+          return (
+            fc.assert(
+              fc.property(skewInsideArb(window, margin), (skew) => Math.abs(written(now, skew)) <= window - margin),
+              { numRuns: 20 },
+            ) === undefined
+          );
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -43,7 +64,12 @@ function readableDate(value: string): boolean {
   if (Number.isNaN(ms)) return false;
   const d = new Date(ms);
   const two = (n: number) => String(n).padStart(2, '0');
-  const [day, mon, year, dow] = [two(d.getUTCDate()), MONTHS[d.getUTCMonth()]!, d.getUTCFullYear(), DAYS[d.getUTCDay()]!];
+  const [day, mon, year, dow] = [
+    two(d.getUTCDate()),
+    MONTHS[d.getUTCMonth()]!,
+    d.getUTCFullYear(),
+    DAYS[d.getUTCDay()]!,
+  ];
   const hm = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
   const hms = `${hm}:${two(d.getUTCSeconds())}`;
   const shapes = [
@@ -60,7 +86,10 @@ function readableDate(value: string): boolean {
 
 describe('malformed dates (VERDICTS.md §1: no invented MUST)', () => {
   it('are dates under no reasonable reading, so a server that reads any well-formed date still refuses them', () => {
-    fc.assert(fc.property(malformedDateArb(), (value) => !readableDate(value)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(malformedDateArb(), (value) => !readableDate(value)),
+      { numRuns: 2000 },
+    );
   });
 
   it('the other shapes are dates a lenient reader takes', () => {
@@ -82,7 +111,12 @@ describe('nonce prefixes (within what the target accepts)', () => {
   });
 
   it('with min 1 every nonce is beyond 2^53; wider bounds allow four digits and leading zeros', () => {
-    fc.assert(fc.property(noncePrefixArb(3, INT64_NONCES, 1), (prefix) => BigInt(`${prefix}${'0'.repeat(16)}`) > 2n ** 53n && full(prefix) <= 9223372036854775807n));
+    fc.assert(
+      fc.property(
+        noncePrefixArb(3, INT64_NONCES, 1),
+        (prefix) => BigInt(`${prefix}${'0'.repeat(16)}`) > 2n ** 53n && full(prefix) <= 9223372036854775807n,
+      ),
+    );
     const wide = { max: 99999999999999999999n, leadingZeros: true };
     const seen = fc.sample(noncePrefixArb(4, wide), 500);
     expect(seen.some((p) => p.startsWith('0'))).toBe(true);

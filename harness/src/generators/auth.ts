@@ -30,13 +30,18 @@ export const INT64_NONCES: NonceBounds = { max: 9223372036854775807n, leadingZer
  * `bounds.leadingZeros` (then zeros-only prefixes are weighted in). A prefix that cannot fit is left out (`''`).
  */
 export function noncePrefixArb(maxLength = 4, bounds: NonceBounds = INT64_NONCES, minLength = 0): fc.Arbitrary<string> {
-  const fits = (prefix: string) => BigInt(prefix === '' ? '0' : prefix) * 10n ** BigInt(FRESH_DIGITS) + (10n ** BigInt(FRESH_DIGITS) - 1n) <= bounds.max;
-  const lengths = Array.from({ length: Math.max(0, Math.min(4, maxLength)) + 1 }, (_, n) => n).filter((n) => n >= minLength && fits(n === 0 ? '' : `1${'0'.repeat(n - 1)}`));
+  const fits = (prefix: string) =>
+    BigInt(prefix === '' ? '0' : prefix) * 10n ** BigInt(FRESH_DIGITS) + (10n ** BigInt(FRESH_DIGITS) - 1n) <=
+    bounds.max;
+  const lengths = Array.from({ length: Math.max(0, Math.min(4, maxLength)) + 1 }, (_, n) => n).filter(
+    (n) => n >= minLength && fits(n === 0 ? '' : `1${'0'.repeat(n - 1)}`),
+  );
   if (lengths.length === 0 || (lengths.length === 1 && lengths[0] === 0)) return fc.constant('');
   const longest = Math.max(...lengths);
   const shortest = Math.min(...lengths);
   const first = bounds.leadingZeros ? '[0-9]' : '[1-9]';
-  const digits = shortest === 0 ? `(?:${first}[0-9]{0,${longest - 1}})?` : `${first}[0-9]{${shortest - 1},${longest - 1}}`;
+  const digits =
+    shortest === 0 ? `(?:${first}[0-9]{0,${longest - 1}})?` : `${first}[0-9]{${shortest - 1},${longest - 1}}`;
   const options = [fc.stringMatching(new RegExp(`^${digits}$`))];
   if (shortest === 0) options.push(fc.constant(''));
   if (bounds.leadingZeros) options.push(fc.stringMatching(new RegExp(`^0{${Math.max(1, shortest)},${longest}}$`)));
@@ -67,7 +72,10 @@ export function skewOutsideArb(window: number, margin: number): fc.Arbitrary<num
   const magnitude = fc.oneof(
     fc.integer({ min: edge, max: edge + 120 }),
     fc.integer({ min: edge, max: 400 * 86_400 }),
-    fc.integer({ min: 1, max: 400 }).map((days) => days * 86_400).filter((s) => s >= edge),
+    fc
+      .integer({ min: 1, max: 400 })
+      .map((days) => days * 86_400)
+      .filter((s) => s >= edge),
   );
   return fc.tuple(magnitude, fc.boolean()).map(([m, past]) => (past ? -m : m));
 }
@@ -122,7 +130,10 @@ export function digestMutationArb(): fc.Arbitrary<Mutation> {
   return fc.oneof(
     fc.record({ kind: fc.constant('replace' as const), index: fc.nat(43), char: fc.constantFrom(...BASE64) }),
     // Long prefixes as often as short ones: a server that compares only a prefix is caught by a long one.
-    fc.record({ kind: fc.constant('truncate' as const), length: fc.oneof(fc.nat(43), fc.integer({ min: 8, max: 42 })) }),
+    fc.record({
+      kind: fc.constant('truncate' as const),
+      length: fc.oneof(fc.nat(43), fc.integer({ min: 8, max: 42 })),
+    }),
     fc.record({ kind: fc.constant('drop' as const), index: fc.nat(43) }),
     fc.record({ kind: fc.constant('flipCase' as const), index: fc.nat(43) }),
     fc.record({ kind: fc.constant('extend' as const), suffix: fc.constantFrom('A', '=', 'x1') }),
@@ -133,9 +144,16 @@ export function digestMutationArb(): fc.Arbitrary<Mutation> {
 export function passwordMutationArb(): fc.Arbitrary<Mutation> {
   return fc.oneof(
     fc.record({ kind: fc.constant('prefix' as const), length: fc.nat(64) }),
-    fc.record({ kind: fc.constant('extend' as const), suffix: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }) }),
+    fc.record({
+      kind: fc.constant('extend' as const),
+      suffix: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }),
+    }),
     fc.record({ kind: fc.constant('flipCase' as const), index: fc.nat(64) }),
-    fc.record({ kind: fc.constant('replace' as const), index: fc.nat(64), char: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) }),
+    fc.record({
+      kind: fc.constant('replace' as const),
+      index: fc.nat(64),
+      char: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+    }),
     fc.record({ kind: fc.constant('drop' as const), index: fc.nat(64) }),
   );
 }

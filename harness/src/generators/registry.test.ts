@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ARTICLE_DEFECTS, type InvalidArticle } from './article.js';
+import { ARTICLE_DEFECTS, type InvalidArticle } from './invalid-article.js';
 import { coverExamples, GENERATORS } from './registry.js';
 import { resolveProfile } from '../profile/schema.js';
 
@@ -35,7 +35,8 @@ describe('coverExamples', () => {
     const cases = given.cases ?? [];
     expect(cases).toHaveLength(ARTICLE_DEFECTS.length);
     cases.forEach((arb, i) => {
-      for (const v of fc.sample(arb, { seed: i, numRuns: 20 }) as InvalidArticle[]) expect(v.defect).toBe(ARTICLE_DEFECTS[i]);
+      for (const v of fc.sample(arb, { seed: i, numRuns: 20 }) as InvalidArticle[])
+        expect(v.defect).toBe(ARTICLE_DEFECTS[i]);
     });
   });
 });

@@ -5,6 +5,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 
+/** A request as the harness sends it: method, absolute URL, header fields (a list repeats a field), body bytes. */
 export interface HttpRequest {
   method: string;
   /** Absolute URL. */
@@ -14,6 +15,7 @@ export interface HttpRequest {
   body?: string | Uint8Array;
 }
 
+/** A response as the harness judges it: status, header fields by lower-case name, body bytes (bounded). */
 export interface HttpResponse {
   status: number;
   /** Lowercased names; repeated headers are arrays. */
@@ -39,8 +41,10 @@ export interface TransportError {
   cause?: string;
 }
 
+/** The outcome of a send: the response, or the transport error (timeout, refused, reset, TLS, too large). */
 export type SendResult = { ok: true; response: HttpResponse } | { ok: false; error: TransportError };
 
+/** Settings of {@link createHttpClient}, all optional. */
 export interface HttpClientOptions {
   /** Whole-request timeout (headers and body), ms. Default 10 000. */
   timeoutMs?: number;
@@ -63,6 +67,7 @@ export interface SendOptions {
   concurrent?: boolean;
 }
 
+/** Sends requests and reports transport failures as {@link SendResult} values. */
 export interface HttpClient {
   send(request: HttpRequest, options?: SendOptions): Promise<SendResult>;
   /**
@@ -74,6 +79,7 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
+/** An HTTP client over undici: per-request timeout, bounded response bodies, one keep-alive connection per scenario (`session()`), TLS trust from `ca`/`insecure`; transport failures come back as values, never thrown. */
 export function createHttpClient(options: HttpClientOptions = {}, dispatcher?: Dispatcher): HttpClient {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxBytes = options.maxResponseBytes ?? 1024 * 1024;
@@ -94,7 +100,18 @@ export function createHttpClient(options: HttpClientOptions = {}, dispatcher?: D
   const send = (req: HttpRequest, sendOptions: SendOptions, own: Dispatcher): Promise<SendResult> => {
     const via = sendOptions.concurrent ? (pool ??= dispatcher ?? makeAgent(256)) : own;
     const target = splitUrl(req.url);
-    return exchange(via, { origin: target.origin, path: target.path, method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body ?? null }, timeoutMs, maxBytes);
+    return exchange(
+      via,
+      {
+        origin: target.origin,
+        path: target.path,
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        body: req.body ?? null,
+      },
+      timeoutMs,
+      maxBytes,
+    );
   };
   const session = (): HttpClient => {
     let own: Dispatcher | undefined;
@@ -136,8 +153,10 @@ export function splitUrl(url: string): { origin: string; path: string } {
     const path = url.slice(slash);
     const prefix = url.slice(0, slash);
     let origin = ORIGINS.get(prefix);
-    if (origin === undefined && ORIGINS.size < 64 && /^https?:\/\/[A-Za-z0-9.\-[\]:]+$/.test(prefix)) ORIGINS.set(prefix, (origin = new URL(prefix).origin));
-    if (origin !== undefined && PLAIN_PATH.test(path) && !path.endsWith('?') && !DOT_SEGMENT.test(path.split('?')[0]!)) return { origin, path };
+    if (origin === undefined && ORIGINS.size < 64 && /^https?:\/\/[A-Za-z0-9.\-[\]:]+$/.test(prefix))
+      ORIGINS.set(prefix, (origin = new URL(prefix).origin));
+    if (origin !== undefined && PLAIN_PATH.test(path) && !path.endsWith('?') && !DOT_SEGMENT.test(path.split('?')[0]!))
+      return { origin, path };
   }
   const u = new URL(url);
   return { origin: u.origin, path: u.pathname + u.search };
@@ -148,7 +167,12 @@ export function splitUrl(url: string): { origin: string; path: string } {
  * its size and one timer for the whole exchange, so a body that trickles a byte at a time ends at the deadline like
  * one that stalls. Transport failures are data.
  */
-function exchange(via: Dispatcher, options: Dispatcher.DispatchOptions, timeoutMs: number, maxBytes: number): Promise<SendResult> {
+function exchange(
+  via: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<SendResult> {
   return new Promise<SendResult>((resolve) => {
     const started = performance.now();
     let controller: Dispatcher.DispatchController | undefined;
@@ -167,7 +191,14 @@ function exchange(via: Dispatcher, options: Dispatcher.DispatchOptions, timeoutM
       finish({ ok: false, error });
       if (controller && !controller.aborted) controller.abort(new Error(error.message));
     };
-    const timer = setTimeout(() => fail({ code: 'TIMEOUT', message: `no complete response within ${timeoutMs} ms` + (status === 0 ? '' : ' (the body did not finish)') }), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        fail({
+          code: 'TIMEOUT',
+          message: `no complete response within ${timeoutMs} ms` + (status === 0 ? '' : ' (the body did not finish)'),
+        }),
+      timeoutMs,
+    );
     try {
       via.dispatch(options, {
         onRequestStart: (c) => {
@@ -185,7 +216,8 @@ function exchange(via: Dispatcher, options: Dispatcher.DispatchOptions, timeoutM
         },
         onResponseData: (_c, chunk) => {
           size += chunk.length;
-          if (size > maxBytes) fail({ code: 'RESPONSE_TOO_LARGE', message: `response body larger than ${maxBytes} bytes` });
+          if (size > maxBytes)
+            fail({ code: 'RESPONSE_TOO_LARGE', message: `response body larger than ${maxBytes} bytes` });
           else chunks.push(chunk);
         },
         onResponseEnd: () => {
@@ -206,17 +238,32 @@ export function transportErrorOf(err: unknown, timeoutMs: number, maxBytes: numb
   const code = e.code ?? e.cause?.code ?? e.name ?? 'UNKNOWN';
   const msg = e.message ?? String(err);
   const out = (c: TransportErrorCode, message: string): TransportError => ({ code: c, message, cause: code });
-  if (aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'TimeoutError' || code === 'AbortError') {
+  if (
+    aborted ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'TimeoutError' ||
+    code === 'AbortError'
+  ) {
     return out('TIMEOUT', `no complete response within ${timeoutMs} ms (${code})`);
   }
   if (code === 'ECONNREFUSED') return out('CONNECTION_REFUSED', `connection refused: ${msg}`);
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') return out('CONNECTION_RESET', `connection closed or reset by the target: ${e.cause?.message ?? msg}`);
-  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return out('RESPONSE_TOO_LARGE', `response body larger than ${maxBytes} bytes`);
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED')
+    return out('CONNECTION_RESET', `connection closed or reset by the target: ${e.cause?.message ?? msg}`);
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
+    return out('RESPONSE_TOO_LARGE', `response body larger than ${maxBytes} bytes`);
   // undici's parser errors carry no `code` (its table maps names to numbers), only the name HTTPParserError.
-  if (e.name === 'HTTPParserError' || code.startsWith('HPE_') || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+  if (
+    e.name === 'HTTPParserError' ||
+    code.startsWith('HPE_') ||
+    code === 'UND_ERR_INFO' ||
+    code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'
+  ) {
     return out('BAD_RESPONSE', `the target answered something that is not valid HTTP/1.1: ${msg}`);
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return out('DNS', `host not found: ${msg}`);
-  if (/CERT|SSL|TLS|self[- ]signed|ERR_SSL/i.test(code + ' ' + msg)) return out('TLS', `TLS failure: ${msg} (use --insecure or --ca for a self-signed target)`);
+  if (/CERT|SSL|TLS|self[- ]signed|ERR_SSL/i.test(code + ' ' + msg))
+    return out('TLS', `TLS failure: ${msg} (use --insecure or --ca for a self-signed target)`);
   return out('OTHER', msg);
 }

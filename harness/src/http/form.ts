@@ -6,10 +6,15 @@ import { percentDecode } from './percent.js';
  * urlencoded parser does: byte-exact, for OAuth 1 base strings.
  */
 export function formPairBytes(text: string): Array<[Uint8Array, Uint8Array]> {
-  return text.split('&').filter((part) => part !== '').map((part) => {
-    const i = part.indexOf('=');
-    return i < 0 ? [percentDecode(part, true), new Uint8Array()] : [percentDecode(part.slice(0, i), true), percentDecode(part.slice(i + 1), true)];
-  });
+  return text
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const i = part.indexOf('=');
+      return i < 0
+        ? [percentDecode(part, true), new Uint8Array()]
+        : [percentDecode(part.slice(0, i), true), percentDecode(part.slice(i + 1), true)];
+    });
 }
 
 /** Form text as pairs of text (bytes that are not UTF-8 become U+FFFD), in order, duplicates kept. */

@@ -17,21 +17,31 @@ describe('percent-encoding, byte-exact', () => {
   });
 
   it('round-trips any bytes (property)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
-      expect(Buffer.from(percentDecode(percentEncodeBytes(bytes))).equals(Buffer.from(bytes))).toBe(true);
-      expect(percentEncodeBytes(bytes)).toMatch(/^(?:[A-Za-z0-9\-._~]|%[0-9A-F]{2})*$/);
-    }), { seed: 3, numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        expect(Buffer.from(percentDecode(percentEncodeBytes(bytes))).equals(Buffer.from(bytes))).toBe(true);
+        expect(percentEncodeBytes(bytes)).toMatch(/^(?:[A-Za-z0-9\-._~]|%[0-9A-F]{2})*$/);
+      }),
+      { seed: 3, numRuns: 2000 },
+    );
   });
 
   it('round-trips any text as UTF-8 (property)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (text) => {
-      expect(Buffer.from(percentDecode(percentEncode(text))).toString('utf8')).toBe(text);
-      expect(Buffer.from(percentDecode(formEncode(text), true)).toString('utf8')).toBe(text);
-    }), { seed: 4, numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (text) => {
+        expect(Buffer.from(percentDecode(percentEncode(text))).toString('utf8')).toBe(text);
+        expect(Buffer.from(percentDecode(formEncode(text), true)).toString('utf8')).toBe(text);
+      }),
+      { seed: 4, numRuns: 2000 },
+    );
   });
 
   it('form pairs: in order, duplicates kept, empty parts skipped, a pair without "=" has an empty value', () => {
-    expect(formPairs('a=1&&b&a=%20+x')).toEqual([['a', '1'], ['b', ''], ['a', '  x']]);
+    expect(formPairs('a=1&&b&a=%20+x')).toEqual([
+      ['a', '1'],
+      ['b', ''],
+      ['a', '  x'],
+    ]);
     expect(formPairBytes('')).toEqual([]);
   });
 });

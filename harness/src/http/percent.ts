@@ -9,7 +9,15 @@ const HEX = '0123456789ABCDEF';
 
 /** RFC 3986 §2.3 unreserved: ALPHA, DIGIT, "-", ".", "_", "~". */
 function unreserved(b: number): boolean {
-  return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || b === 0x2d || b === 0x2e || b === 0x5f || b === 0x7e;
+  return (
+    (b >= 0x41 && b <= 0x5a) ||
+    (b >= 0x61 && b <= 0x7a) ||
+    (b >= 0x30 && b <= 0x39) ||
+    b === 0x2d ||
+    b === 0x2e ||
+    b === 0x5f ||
+    b === 0x7e
+  );
 }
 
 /** Every byte but the unreserved ones as `%XX` (uppercase hex); `all` encodes the unreserved ones too. */
@@ -37,7 +45,8 @@ export function formEncode(text: string): string {
   return percentEncode(text).replace(/%20/g, '+');
 }
 
-const hexValue = (c: number): number => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1);
+const hexValue = (c: number): number =>
+  c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
 
 /**
  * The bytes `text` stands for: `%XX` decoded, "+" as a space when `plusAsSpace` (form bodies and queries), anything

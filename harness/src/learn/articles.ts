@@ -20,7 +20,12 @@ export interface ArticleContext {
   learn: (key: string, value: unknown, how: string) => void;
   send: (r: HttpRequest) => Promise<HttpResponse | undefined>;
   line: (r: HttpRequest, res: HttpResponse | undefined) => string;
-  withCredentials: (request: HttpRequest, scheme: Scheme, user: string, options?: AuthOptions) => Promise<HttpRequest | string>;
+  withCredentials: (
+    request: HttpRequest,
+    scheme: Scheme,
+    user: string,
+    options?: AuthOptions,
+  ) => Promise<HttpRequest | string>;
   deps: { bases: Bases; uniq: () => string };
   resourceFor: (user: string) => string | undefined;
   leftovers: string[];
@@ -31,7 +36,10 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
   const { p, silent, learn, send, line, deps } = c;
   const primarySecure = deps.bases.primary.startsWith('https:');
   const scheme = chooseScheme(p, primarySecure) ?? (deps.bases.tls ? chooseScheme(p, true) : undefined);
-  const base = scheme !== undefined && !primarySecure && p.auth.tlsOnly.includes(scheme) && deps.bases.tls ? deps.bases.tls : deps.bases.primary;
+  const base =
+    scheme !== undefined && !primarySecure && p.auth.tlsOnly.includes(scheme) && deps.bases.tls
+      ? deps.bases.tls
+      : deps.bases.primary;
   const user = scheme === undefined ? undefined : schemeUser(p, scheme);
   const signed = scheme === 'hmac' || scheme === 'hmac-nonce';
   const created: string[] = [];
@@ -45,13 +53,21 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
   // A write the target takes: each media type (when silent), with and without the body hash (when silent).
   const mediaTypes = silent('articles.mediaType') ? MEDIA_TYPES : [p.articles.mediaType];
   const hashes = signed && silent('auth.bodyHash') ? [false, true] : [undefined];
-  const write = async (method: 'POST' | 'PUT', path: string): Promise<{ res?: HttpResponse; notes: string[]; mediaType?: string; hash?: boolean }> => {
+  const write = async (
+    method: 'POST' | 'PUT',
+    path: string,
+  ): Promise<{ res?: HttpResponse; notes: string[]; mediaType?: string; hash?: boolean }> => {
     const notes: string[] = [];
     for (const mediaType of mediaTypes) {
       for (const hash of hashes) {
-        const r = await credentialed({ method, url: join(base, path), headers: { 'content-type': mediaType }, body: PROBE_ARTICLE }, hash === false ? { bodyHash: false } : {});
+        const r = await credentialed(
+          { method, url: join(base, path), headers: { 'content-type': mediaType }, body: PROBE_ARTICLE },
+          hash === false ? { bodyHash: false } : {},
+        );
         const res = await send(r);
-        notes.push(`${line(r, res)} (${mediaType}${hash === undefined ? '' : hash ? ', body hash' : ', no body hash'})`);
+        notes.push(
+          `${line(r, res)} (${mediaType}${hash === undefined ? '' : hash ? ', body hash' : ', no body hash'})`,
+        );
         if (res !== undefined && ok(res)) return { res, notes, mediaType, ...(hash !== undefined ? { hash } : {}) };
         if (res?.status === 415) break;
       }
@@ -78,7 +94,12 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
     p.auth.bodyHash = made.hash;
     learn('auth.bodyHash', made.hash, made.notes.join('; '));
   }
-  const how = (r: HttpRequest) => ({ method: r.method, url: r.url, headers: { 'content-type': p.articles.mediaType }, body: PROBE_ARTICLE });
+  const how = (r: HttpRequest) => ({
+    method: r.method,
+    url: r.url,
+    headers: { 'content-type': p.articles.mediaType },
+    body: PROBE_ARTICLE,
+  });
 
   if (silent('articles.writeAuth') && scheme !== undefined) {
     const anonymous = how({ method: 'POST', url: join(base, p.articles.collection), headers: {} });
@@ -91,12 +112,22 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
 
   if (silent('articles.clientChosenPut')) {
     const slug = putSlug ?? `probe-${deps.uniq()}`;
-    const r = putSlug !== undefined ? undefined : await credentialed(how({ method: 'PUT', url: join(base, item(slug)), headers: {} }), made.hash === false ? { bodyHash: false } : {});
+    const r =
+      putSlug !== undefined
+        ? undefined
+        : await credentialed(
+            how({ method: 'PUT', url: join(base, item(slug)), headers: {} }),
+            made.hash === false ? { bodyHash: false } : {},
+          );
     const res = r === undefined ? made.res : await send(r);
     const offered = !(res !== undefined && res.status >= 400 && res.status < 500) && (res === undefined || ok(res));
     if (ok(res)) remember(item(slug));
     p.articles.clientChosenPut = offered;
-    learn('articles.clientChosenPut', offered, r === undefined ? `a PUT to a fresh URL: ${made.notes.at(-1) ?? ''}` : `a PUT to a fresh URL: ${line(r, res)}`);
+    learn(
+      'articles.clientChosenPut',
+      offered,
+      r === undefined ? `a PUT to a fresh URL: ${made.notes.at(-1) ?? ''}` : `a PUT to a fresh URL: ${line(r, res)}`,
+    );
   }
 
   const article = created[0];

@@ -2,7 +2,8 @@
 import type { HttpResponse } from '../http/client.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
 
-export const join = (base: string, path: string) => base.replace(/\/$/, '') + (path.startsWith('/') ? path : `/${path}`);
+export const join = (base: string, path: string) =>
+  base.replace(/\/$/, '') + (path.startsWith('/') ? path : `/${path}`);
 export const ok = (r: HttpResponse | undefined): boolean => r !== undefined && r.status >= 200 && r.status < 300;
 export const header = (r: HttpResponse, name: string) => [r.headers[name] ?? []].flat()[0];
 

@@ -71,7 +71,6 @@ export const LEARNABLE_KEYS = [
   'auth.oauth2.ttl',
 ] as const;
 
-
 export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   const declared = deps.profile.declared;
   const silent = (key: string) => !declared.has(key);
@@ -87,24 +86,49 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   if (silent('auth.bodyHash')) probe.auth.bodyHash = true;
   if (silent('auth.signedPathIncludesQuery')) probe.auth.signedPathIncludesQuery = true;
   const auth = deps.authenticator.withProfile(probe);
-  const tokens = createTokenSource({ client: deps.client, profile: probe, authenticator: auth, secret: (v) => deps.redactor.add(v) });
+  const tokens = createTokenSource({
+    client: deps.client,
+    profile: probe,
+    authenticator: auth,
+    secret: (v) => deps.redactor.add(v),
+  });
 
   const send = async (request: HttpRequest): Promise<HttpResponse | undefined> => {
     const sent = await deps.client.send(request);
-    exchanges.push({ step: 0, stepName: 'learning', request, ...(sent.ok ? { response: sent.response } : { error: sent.error }) });
+    exchanges.push({
+      step: 0,
+      stepName: 'learning',
+      request,
+      ...(sent.ok ? { response: sent.response } : { error: sent.error }),
+    });
     return sent.ok ? sent.response : undefined;
   };
-  const line = (r: HttpRequest, res: HttpResponse | undefined) => `${r.method} ${new URL(r.url).pathname} → ${res === undefined ? 'no answer' : res.status}`;
-  const baseFor = (scheme: Scheme | undefined) => (scheme !== undefined && p.auth.tlsOnly.includes(scheme) && deps.bases.tls ? deps.bases.tls : deps.bases.primary);
+  const line = (r: HttpRequest, res: HttpResponse | undefined) =>
+    `${r.method} ${new URL(r.url).pathname} → ${res === undefined ? 'no answer' : res.status}`;
+  const baseFor = (scheme: Scheme | undefined) =>
+    scheme !== undefined && p.auth.tlsOnly.includes(scheme) && deps.bases.tls ? deps.bases.tls : deps.bases.primary;
 
   /** A request with `scheme`'s credentials (OAuth tokens obtained first); undefined with the reason when it cannot be made. */
-  const withCredentials = async (request: HttpRequest, scheme: Scheme, user: string, options: AuthOptions = {}): Promise<HttpRequest | string> => {
+  const withCredentials = async (
+    request: HttpRequest,
+    scheme: Scheme,
+    user: string,
+    options: AuthOptions = {},
+  ): Promise<HttpRequest | string> => {
     let extra: AuthOptions = {};
     if (scheme === 'oauth2' || scheme === 'oauth1') {
-      const got = await (scheme === 'oauth2' ? tokens.oauth2(user, baseFor(scheme)) : tokens.oauth1(user, baseFor(scheme)));
+      const got = await (scheme === 'oauth2'
+        ? tokens.oauth2(user, baseFor(scheme))
+        : tokens.oauth1(user, baseFor(scheme)));
       for (const x of got.exchanges) exchanges.push({ step: 0, stepName: 'learning', ...x });
       if (!got.ok) return got.reason;
-      if (scheme === 'oauth2' && got.expiresIn !== undefined && silent('auth.oauth2.ttl') && p.auth.oauth2 && p.auth.oauth2.ttl === undefined) {
+      if (
+        scheme === 'oauth2' &&
+        got.expiresIn !== undefined &&
+        silent('auth.oauth2.ttl') &&
+        p.auth.oauth2 &&
+        p.auth.oauth2.ttl === undefined
+      ) {
         p.auth.oauth2.ttl = got.expiresIn;
         learn('auth.oauth2.ttl', got.expiresIn, `the token endpoint gave expires_in ${got.expiresIn}`);
       }
@@ -124,7 +148,11 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
       const user = schemeUser(p, scheme);
       const path = user === undefined ? undefined : resourceFor(user);
       if (user === undefined || path === undefined) continue;
-      const made = await withCredentials({ method: 'GET', url: join(baseFor(scheme), path), headers: {} }, scheme, user);
+      const made = await withCredentials(
+        { method: 'GET', url: join(baseFor(scheme), path), headers: {} },
+        scheme,
+        user,
+      );
       if (typeof made === 'string') {
         notes.push(`${scheme}: ${made}`);
         continue;
@@ -134,7 +162,11 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
       notes.push(`${scheme}: ${line(made, res)}`);
     }
     p.auth.schemes = works;
-    learn('auth.schemes', works, notes.join('; ') || 'no scheme could be tried: the profile gives no credentials or no protected resource');
+    learn(
+      'auth.schemes',
+      works,
+      notes.join('; ') || 'no scheme could be tried: the profile gives no credentials or no protected resource',
+    );
   }
 
   // --- the query in the signed path
@@ -148,7 +180,11 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
       const first = typeof withQuery === 'string' ? undefined : await send(withQuery);
       if (ok(first)) {
         p.auth.signedPathIncludesQuery = true;
-        learn('auth.signedPathIncludesQuery', true, `${line(withQuery as HttpRequest, first)}, signed over path and query`);
+        learn(
+          'auth.signedPathIncludesQuery',
+          true,
+          `${line(withQuery as HttpRequest, first)}, signed over path and query`,
+        );
       } else {
         const without = await withCredentials({ method: 'GET', url, headers: {} }, signed, user, { signAs: { path } });
         const second = typeof without === 'string' ? undefined : await send(without);
@@ -166,16 +202,30 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
 
   // --- articles
   const leftovers: string[] = [];
-  const articleKeys = ['articles.mediaType', 'auth.bodyHash', 'articles.writeAuth', 'articles.clientChosenPut', 'articles.readable', 'articles.deletable', 'options.implemented'];
+  const articleKeys = [
+    'articles.mediaType',
+    'auth.bodyHash',
+    'articles.writeAuth',
+    'articles.clientChosenPut',
+    'articles.readable',
+    'articles.deletable',
+    'options.implemented',
+  ];
   if (articleKeys.some(silent)) {
     await learnArticles({ p, silent, learn, send, line, withCredentials, deps, resourceFor, leftovers });
   }
 
   // Whatever the trials did not need to settle keeps its default (signed requests without a body hash when no write
   // could be tried with one).
-  if (silent('auth.bodyHash') && !learned.some((l) => l.key === 'auth.bodyHash')) p.auth.bodyHash = deps.profile.auth.bodyHash;
+  if (silent('auth.bodyHash') && !learned.some((l) => l.key === 'auth.bodyHash'))
+    p.auth.bodyHash = deps.profile.auth.bodyHash;
   const approval = tokens.approver.way();
-  if (approval && silent('auth.oauth1.approval')) learn('auth.oauth1.approval', approval, `the owner approved with ${approval.scheme}, by ${approval.kind === 'get' ? 'GET with the token' : approval.kind === 'form' ? "submitting the authorize page's form" : 'POST with the token in a form body'}`);
+  if (approval && silent('auth.oauth1.approval'))
+    learn(
+      'auth.oauth1.approval',
+      approval,
+      `the owner approved with ${approval.scheme}, by ${approval.kind === 'get' ? 'GET with the token' : approval.kind === 'form' ? "submitting the authorize page's form" : 'POST with the token in a form body'}`,
+    );
   return { profile: p, learned, ...(approval ? { approval } : {}), exchanges, leftovers };
 }
 

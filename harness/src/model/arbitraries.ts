@@ -14,16 +14,27 @@ import { ConcurrentCommand, OpCommand, type ModelCommand } from './commands.js';
  * with them is what shows fields kept from before.
  */
 export function modelArticleArb(optionalFields: readonly string[]): fc.Arbitrary<ArticleValue> {
-  return fc.record({ n: fc.nat({ max: 99 }), price: fc.constantFrom('0.5', '1.5', '9.9'), currency: fc.constantFrom('eur', 'usd', 'jpy'), keep: fc.boolean() }).map(({ n, price, currency, keep }) => ({
-    title: `article ${n} & <co>`,
-    price,
-    currency,
-    fields: keep ? Object.fromEntries(optionalFields.map((f) => [f, `${f} ${n}`])) : {},
-  }));
+  return fc
+    .record({
+      n: fc.nat({ max: 99 }),
+      price: fc.constantFrom('0.5', '1.5', '9.9'),
+      currency: fc.constantFrom('eur', 'usd', 'jpy'),
+      keep: fc.boolean(),
+    })
+    .map(({ n, price, currency, keep }) => ({
+      title: `article ${n} & <co>`,
+      price,
+      currency,
+      fields: keep ? Object.fromEntries(optionalFields.map((f) => [f, `${f} ${n}`])) : {},
+    }));
 }
 
 /** The command arbitraries a model scenario draws from, for this profile. */
-export function commandArbitraries(deps: Pick<ExecDeps, 'profile' | 'bases'>, options: ModelOptions, leftOut: ReadonlySet<string> = new Set()): Array<fc.Arbitrary<ModelCommand>> {
+export function commandArbitraries(
+  deps: Pick<ExecDeps, 'profile' | 'bases'>,
+  options: ModelOptions,
+  leftOut: ReadonlySet<string> = new Set(),
+): Array<fc.Arbitrary<ModelCommand>> {
   const { profile } = deps;
   const a = profile.articles;
   const kinds = new Set(options.commands ?? ['put', 'post', 'get', 'delete', 'options', 'concurrent']);
@@ -34,12 +45,17 @@ export function commandArbitraries(deps: Pick<ExecDeps, 'profile' | 'bases'>, op
   const schemes = a.writeAuth ? usableSchemes(profile, deps.bases).filter((s) => !leftOut.has(s)) : [];
   const scheme = schemes.length > 0 ? fc.constantFrom(...schemes) : fc.constant(undefined);
   const creds: Cred[] = a.writeAuth ? (schemes.length > 0 ? ['missing', 'wrong'] : ['missing']) : [];
-  const cred = fc.oneof({ weight: 8, arbitrary: fc.constant<Cred>('valid') }, ...creds.map((c) => ({ weight: 1, arbitrary: fc.constant(c) })));
+  const cred = fc.oneof(
+    { weight: 8, arbitrary: fc.constant<Cred>('valid') },
+    ...creds.map((c) => ({ weight: 1, arbitrary: fc.constant(c) })),
+  );
   const withScheme = (arb: fc.Arbitrary<Extract<Op, { cred: Cred }>>): fc.Arbitrary<Op> =>
     fc.tuple(arb, scheme).map(([x, s]): Op => (s === undefined || x.cred === 'missing' ? x : { ...x, scheme: s }));
   const slugTarget: fc.Arbitrary<Target> = fc.nat({ max: slugs - 1 }).map((n) => ({ kind: 'slug' as const, n }));
   const postedTarget: fc.Arbitrary<Target> = fc.nat({ max: 3 }).map((n) => ({ kind: 'posted' as const, n }));
-  const target = kinds.has('post') ? fc.oneof({ weight: 3, arbitrary: slugTarget }, { weight: 2, arbitrary: postedTarget }) : slugTarget;
+  const target = kinds.has('post')
+    ? fc.oneof({ weight: 3, arbitrary: slugTarget }, { weight: 2, arbitrary: postedTarget })
+    : slugTarget;
   const form = fc.nat({ max: a.aliases.length });
   const allowed = (op: Op): boolean => {
     if (op.op === 'delete' && !a.deletable) return false;
@@ -63,9 +79,33 @@ export function commandArbitraries(deps: Pick<ExecDeps, 'profile' | 'bases'>, op
     const valid = fc.constant<Cred>('valid');
     // At once: valid credentials of the scheme `auto` picks (a signed request per copy, each with its own nonce).
     const one = fc.oneof(
-      { weight: 3, arbitrary: fc.record({ op: fc.constant('put' as const), target: slugTarget, form, article, cred: valid }) as fc.Arbitrary<Op> },
-      { weight: 1, arbitrary: fc.record({ op: fc.constant('get' as const), target: slugTarget, form }) as fc.Arbitrary<Op> },
-      ...(a.deletable ? [{ weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), target: slugTarget, form, cred: valid }) as fc.Arbitrary<Op> }] : []),
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          op: fc.constant('put' as const),
+          target: slugTarget,
+          form,
+          article,
+          cred: valid,
+        }) as fc.Arbitrary<Op>,
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({ op: fc.constant('get' as const), target: slugTarget, form }) as fc.Arbitrary<Op>,
+      },
+      ...(a.deletable
+        ? [
+            {
+              weight: 1,
+              arbitrary: fc.record({
+                op: fc.constant('delete' as const),
+                target: slugTarget,
+                form,
+                cred: valid,
+              }) as fc.Arbitrary<Op>,
+            },
+          ]
+        : []),
     );
     arbs.push(fc.array(one, { minLength: 2, maxLength: 3 }).map((ops) => new ConcurrentCommand(ops, allowed)));
   }

@@ -36,7 +36,12 @@ export interface ModelState {
   lastWrite: Map<string, LastWrite>;
 }
 
-export const emptyState = (): ModelState => ({ articles: new Map(), deleted: new Set(), posted: [], lastWrite: new Map() });
+export const emptyState = (): ModelState => ({
+  articles: new Map(),
+  deleted: new Set(),
+  posted: [],
+  lastWrite: new Map(),
+});
 
 export const cloneState = (s: ModelState): ModelState => ({
   articles: new Map(s.articles),
@@ -131,14 +136,25 @@ export const RULES = {
 export const MODEL_RULES: readonly string[] = [...new Set(Object.values(RULES))];
 
 /** Whether the credentials count as valid: without `writeAuth`, a write needs none. */
-const authorized = (cred: Cred, profile: ResolvedProfile) => cred === 'valid' || (cred === 'missing' && !profile.articles.writeAuth);
+const authorized = (cred: Cred, profile: ResolvedProfile) =>
+  cred === 'valid' || (cred === 'missing' && !profile.articles.writeAuth);
 
 /** The expectation of `op` in `state`, or undefined when the profile leaves its answer open (the command is not sent). */
-export function expectationOf(op: Op, state: ModelState, paths: Paths, profile: ResolvedProfile): Expectation | undefined {
+export function expectationOf(
+  op: Op,
+  state: ModelState,
+  paths: Paths,
+  profile: ResolvedProfile,
+): Expectation | undefined {
   const a = profile.articles;
   if (op.op === 'post') {
     if (!authorized(op.cred, profile)) return refusal(state, undefined);
-    return { status: [201], location: { kind: 'post' }, rules: { status: RULES.post, location: RULES.post }, next: state };
+    return {
+      status: [201],
+      location: { kind: 'post' },
+      rules: { status: RULES.post, location: RULES.post },
+      next: state,
+    };
   }
   const canonical = resolve(state, paths, op.target);
   if (canonical === undefined) return undefined;
@@ -149,13 +165,19 @@ export function expectationOf(op: Op, state: ModelState, paths: Paths, profile: 
   switch (op.op) {
     case 'get': {
       if (!a.readable) return undefined;
-      const rule = last === undefined ? RULES.created : last.form !== op.form && current !== undefined ? RULES.alias : last.rule;
+      const rule =
+        last === undefined ? RULES.created : last.form !== op.form && current !== undefined ? RULES.alias : last.rule;
       if (current === undefined) return { status: [404, 410], rules: { status: rule }, next: state };
       return { status: [200], article: current, rules: { status: rule, article: rule }, next: state };
     }
     case 'options': {
       if (current === undefined || !profile.options.on.includes('item')) return undefined;
-      return { status: [200], allow: ['GET', 'PUT'], rules: { status: RULES.options, allow: RULES.options }, next: state };
+      return {
+        status: [200],
+        allow: ['GET', 'PUT'],
+        rules: { status: RULES.options, allow: RULES.options },
+        next: state,
+      };
     }
     case 'delete': {
       if (!a.deletable) return undefined;
@@ -180,7 +202,12 @@ export function expectationOf(op: Op, state: ModelState, paths: Paths, profile: 
       }
       next.lastWrite.set(canonical, { rule: RULES.created, form: op.form });
       const forms = [...new Set([path, canonical])];
-      return { status: [201], location: { kind: 'put', paths: forms }, rules: { status: RULES.create, location: RULES.createLocation }, next };
+      return {
+        status: [201],
+        location: { kind: 'put', paths: forms },
+        rules: { status: RULES.create, location: RULES.createLocation },
+        next,
+      };
     }
   }
 }
@@ -199,9 +226,21 @@ function refusal(state: ModelState, canonical: string | undefined): Expectation 
  * resource was created: the old one would be overwritten), nor, at SHOULD, one the run saw deleted (a client still
  * holding the old Location would reach someone else's article). Returns the problem, or the state with the article.
  */
-export function afterPost(state: ModelState, canonical: string, article: ArticleValue): { problem: string; rule: string } | { next: ModelState } {
-  if (state.articles.has(canonical)) return { problem: `POST answered 201 with Location ${canonical}, the URL of an existing article (it was overwritten, not created)`, rule: RULES.postNew };
-  if (state.deleted.has(canonical)) return { problem: `POST gave the new article ${canonical}, the URL of an article deleted earlier in this sequence: an old Location now serves another article`, rule: RULES.postFresh };
+export function afterPost(
+  state: ModelState,
+  canonical: string,
+  article: ArticleValue,
+): { problem: string; rule: string } | { next: ModelState } {
+  if (state.articles.has(canonical))
+    return {
+      problem: `POST answered 201 with Location ${canonical}, the URL of an existing article (it was overwritten, not created)`,
+      rule: RULES.postNew,
+    };
+  if (state.deleted.has(canonical))
+    return {
+      problem: `POST gave the new article ${canonical}, the URL of an article deleted earlier in this sequence: an old Location now serves another article`,
+      rule: RULES.postFresh,
+    };
   const next = cloneState(state);
   next.articles.set(canonical, article);
   next.posted.push(canonical);
@@ -209,33 +248,17 @@ export function afterPost(state: ModelState, canonical: string, article: Article
   return { next };
 }
 
-/**
- * Linearizability of requests sent at once: the orders (every permutation: the requests overlap in time) in which
- * applying them one by one to `initial` explains every answer, each order's end state kept when `final` accepts it.
- * `answers[i](state)` judges request i's answer in `state` and returns the state after it, or undefined when the
- * answer is impossible there. At most 6 requests (720 orders).
- */
-export function linearizations<S>(initial: S, answers: ReadonlyArray<(state: S) => S | undefined>, final: (state: S) => boolean = () => true): Array<{ order: number[]; state: S }> {
-  if (answers.length > 6) throw new RangeError('linearizations: at most 6 concurrent requests');
-  const found: Array<{ order: number[]; state: S }> = [];
-  const walk = (state: S, order: number[], left: number[]) => {
-    if (left.length === 0) {
-      if (final(state)) found.push({ order, state });
-      return;
-    }
-    for (const i of left) {
-      const next = answers[i]!(state);
-      if (next !== undefined) walk(next, [...order, i], left.filter((j) => j !== i));
-    }
-  };
-  walk(initial, [], answers.map((_, i) => i));
-  return found;
-}
-
 /** A readable line for an op, as the console and reports show a sequence. */
 export function describeOp(op: Op, path: string | undefined): string {
   const scheme = 'scheme' in op && op.scheme !== undefined ? ` ${op.scheme}` : '';
-  const cred = 'cred' in op ? (op.cred === 'valid' ? (scheme ? ` [${scheme.trim()}]` : '') : ` (${op.cred}${op.cred === 'wrong' ? scheme : ''} credentials)`) : '';
+  const cred =
+    'cred' in op
+      ? op.cred === 'valid'
+        ? scheme
+          ? ` [${scheme.trim()}]`
+          : ''
+        : ` (${op.cred}${op.cred === 'wrong' ? scheme : ''} credentials)`
+      : '';
   const where = path ?? ('target' in op ? `<${op.target.kind} ${op.target.n}>` : '');
   switch (op.op) {
     case 'post':
@@ -250,12 +273,16 @@ export function describeOp(op: Op, path: string | undefined): string {
 }
 
 export function articleText(a: ArticleValue): string {
-  const fields = Object.entries(a.fields).map(([k, v]) => `, ${k} ${shown(v)}`).join('');
+  const fields = Object.entries(a.fields)
+    .map(([k, v]) => `, ${k} ${shown(v)}`)
+    .join('');
   return `{title ${shown(a.title)}, price ${a.price} ${a.currency}${fields}}`;
 }
 
 /** A text as a sequence line shows it: quoted, cut after 24 code points (the transcript has it whole). */
 function shown(text: string): string {
   const chars = [...text];
-  return chars.length <= 24 ? JSON.stringify(text) : `${JSON.stringify(chars.slice(0, 24).join(''))}…(${chars.length} characters)`;
+  return chars.length <= 24
+    ? JSON.stringify(text)
+    : `${JSON.stringify(chars.slice(0, 24).join(''))}…(${chars.length} characters)`;
 }

@@ -3,12 +3,26 @@
  * answer with the pure model (model/articles.ts) and the step checks (runner/expect.ts), and update the model.
  */
 import type fc from 'fast-check';
-import { headerValue } from '../runner/expect.js';
+import { headerValue } from '../runner/response-parts.js';
 import { locationPath } from '../runner/location.js';
 import type { HttpResponse } from '../http/client.js';
 import type { BuiltRequest } from '../runner/instances.js';
 import { originsOf } from '../runner/step-checks.js';
-import { afterPost, canonicalOf, describeOp, expectationOf, linearizations, pathIn, resolve, RULES, type Expectation, type ModelState, type Op, type Paths, type Target } from './articles.js';
+import {
+  afterPost,
+  canonicalOf,
+  describeOp,
+  expectationOf,
+  pathIn,
+  resolve,
+  RULES,
+  type Expectation,
+  type ModelState,
+  type Op,
+  type Paths,
+  type Target,
+} from './articles.js';
+import { linearizations } from './linearize.js';
 import { build, fail, judge, METHOD, ModelFailure, send, type Real } from './exchange.js';
 
 export { ModelError, ModelFailure, type Real } from './exchange.js';
@@ -27,14 +41,23 @@ export class OpCommand implements fc.AsyncCommand<ModelState, Real, true> {
   async run(m: ModelState, real: Real): Promise<void> {
     const e = expectationOf(this.op, m, real.paths, real.deps.profile);
     const canonical = this.op.op === 'post' ? undefined : resolve(m, real.paths, this.op.target);
-    const path = this.op.op === 'post' ? real.deps.profile.articles.collection : canonical !== undefined ? pathIn(real.paths, canonical, this.op.form) : undefined;
+    const path =
+      this.op.op === 'post'
+        ? real.deps.profile.articles.collection
+        : canonical !== undefined
+          ? pathIn(real.paths, canonical, this.op.form)
+          : undefined;
     if (e === undefined || path === undefined) return; // the profile leaves this request's answer open: not sent
     const built = await build(this.op, path, real);
     const res = await send(real, built);
     real.lines.push(`${describeOp(this.op, path)} → ${res.status}`);
     const where = `command ${real.lines.length} (${METHOD[this.op.op]} ${path})`;
     const found = judge(res, e, built, real);
-    if (found.length > 0) fail(where, this.op.op === 'get' && canonical !== undefined ? await chargeRead(m, real, canonical, found) : found);
+    if (found.length > 0)
+      fail(
+        where,
+        this.op.op === 'get' && canonical !== undefined ? await chargeRead(m, real, canonical, found) : found,
+      );
     let next = e.next;
     let written = canonical;
     if (e.location?.kind === 'post' && this.op.op === 'post') {
@@ -48,7 +71,8 @@ export class OpCommand implements fc.AsyncCommand<ModelState, Real, true> {
       }
     }
     Object.assign(m, next);
-    if (written !== undefined && this.op.op !== 'get' && this.op.op !== 'options') await readBack(m, real, written, 'form' in this.op ? this.op.form : 0);
+    if (written !== undefined && this.op.op !== 'get' && this.op.op !== 'options')
+      await readBack(m, real, written, 'form' in this.op ? this.op.form : 0);
   }
 
   toString(): string {
@@ -88,7 +112,12 @@ async function readBack(m: ModelState, real: Real, canonical: string, writtenFor
  * A read through another form than the last write's that disagrees is charged to the alias rule only when the form
  * written through reads right; when it reads wrong too, the write itself was wrong, and its rule is charged.
  */
-async function chargeRead(m: ModelState, real: Real, canonical: string, found: Array<{ message: string; rule: string }>): Promise<Array<{ message: string; rule: string }>> {
+async function chargeRead(
+  m: ModelState,
+  real: Real,
+  canonical: string,
+  found: Array<{ message: string; rule: string }>,
+): Promise<Array<{ message: string; rule: string }>> {
   const last = m.lastWrite.get(canonical);
   if (last === undefined || !found.some((f) => f.rule === RULES.alias)) return found;
   const path = pathIn(real.paths, canonical, last.form);
@@ -98,7 +127,11 @@ async function chargeRead(m: ModelState, real: Real, canonical: string, found: A
   const built = await build(op, path, real);
   const again = judge(await send(real, built), e, built, real);
   if (again.length === 0) return aliasRules(found);
-  return found.map((f) => (f.rule === RULES.alias ? { message: `${f.message} (and the same through ${path}, the form written through)`, rule: last.rule } : f));
+  return found.map((f) =>
+    f.rule === RULES.alias
+      ? { message: `${f.message} (and the same through ${path}, the form written through)`, rule: last.rule }
+      : f,
+  );
 }
 
 /**
@@ -141,17 +174,27 @@ export class ConcurrentCommand implements fc.AsyncCommand<ModelState, Real, true
       readBuilt.push(b);
       reads.push(await send(real, b));
     }
-    const ok = (res: HttpResponse, e: Expectation | undefined, b: BuiltRequest) => e !== undefined && judge(res, e, b, real, true).length === 0;
+    const ok = (res: HttpResponse, e: Expectation | undefined, b: BuiltRequest) =>
+      e !== undefined && judge(res, e, b, real, true).length === 0;
     const explained = linearizations<ModelState>(
       m,
       this.ops.map((op, i) => (s: ModelState) => {
         const e = expectationOf(op, s, real.paths, profile);
         return ok(answers[i]!, e, built[i]!) ? e!.next : undefined;
       }),
-      (s) => touched.every((canonical, k) => ok(reads[k]!, expectationOf({ op: 'get', target: targetOf(real.paths, canonical, s), form: 0 }, s, real.paths, profile), readBuilt[k]!)),
+      (s) =>
+        touched.every((canonical, k) =>
+          ok(
+            reads[k]!,
+            expectationOf({ op: 'get', target: targetOf(real.paths, canonical, s), form: 0 }, s, real.paths, profile),
+            readBuilt[k]!,
+          ),
+        ),
     );
     const sent = this.ops.map((op, i) => `${describeOp(op, paths[i])} → ${answers[i]!.status}`);
-    real.lines.push(`at once: ${sent.join(' ‖ ')}; then ${touched.map((p, k) => `GET ${p} → ${reads[k]!.status}`).join(', ')}`);
+    real.lines.push(
+      `at once: ${sent.join(' ‖ ')}; then ${touched.map((p, k) => `GET ${p} → ${reads[k]!.status}`).join(', ')}`,
+    );
     if (explained.length === 0) {
       // A request whose answer is wrong in every order, whatever the others answered, is wrong on its own: its own
       // checks and rules say why. Otherwise it is the interleaving that no order explains.
@@ -166,7 +209,10 @@ export class ConcurrentCommand implements fc.AsyncCommand<ModelState, Real, true
         );
         if (alone.length === 0) {
           const e = expectationOf(op, m, real.paths, profile)!;
-          fail(`command ${real.lines.length} (${METHOD[op.op]} ${paths[i]}, request ${i + 1} of ${this.ops.length} sent at once)`, judge(answers[i]!, e, built[i]!, real));
+          fail(
+            `command ${real.lines.length} (${METHOD[op.op]} ${paths[i]}, request ${i + 1} of ${this.ops.length} sent at once)`,
+            judge(answers[i]!, e, built[i]!, real),
+          );
         }
       }
       const rules: string[] = [];
@@ -175,7 +221,9 @@ export class ConcurrentCommand implements fc.AsyncCommand<ModelState, Real, true
         else if (op.op === 'put') rules.push(m.articles.has(targets[i]!) ? RULES.replaced : RULES.created);
       }
       throw new ModelFailure(
-        [`command ${real.lines.length}: no order of the ${this.ops.length} concurrent requests, applied one at a time, explains their answers and the state read right after (${sent.join('; ')})`],
+        [
+          `command ${real.lines.length}: no order of the ${this.ops.length} concurrent requests, applied one at a time, explains their answers and the state read right after (${sent.join('; ')})`,
+        ],
         [...new Set(rules.length > 0 ? rules : [RULES.replaced])],
       );
     }
@@ -184,7 +232,11 @@ export class ConcurrentCommand implements fc.AsyncCommand<ModelState, Real, true
     for (const i of explained[0]!.order) {
       const e = expectationOf(this.ops[i]!, state, real.paths, profile)!;
       const found = judge(answers[i]!, e, built[i]!, real);
-      if (found.length > 0) fail(`command ${real.lines.length} (${METHOD[this.ops[i]!.op]} ${paths[i]}, request ${i + 1} of ${this.ops.length} sent at once)`, found);
+      if (found.length > 0)
+        fail(
+          `command ${real.lines.length} (${METHOD[this.ops[i]!.op]} ${paths[i]}, request ${i + 1} of ${this.ops.length} sent at once)`,
+          found,
+        );
       state = e.next;
     }
     Object.assign(m, explained[0]!.state);

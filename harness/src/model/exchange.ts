@@ -69,7 +69,11 @@ export async function build(op: Op, path: string, real: Real): Promise<BuiltRequ
   const body = op.op === 'put' || op.op === 'post' ? { body: { article: '{{ article }}' } } : {};
   const auth = 'cred' in op ? authOf(op) : 'auto';
   const step: StepData = { request: { method: METHOD[op.op], path, ...body, auth } };
-  const built = await buildRequest(step, { article: 'article' in op ? op.article : undefined, wrong: WRONG }, real.deps);
+  const built = await buildRequest(
+    step,
+    { article: 'article' in op ? op.article : undefined, wrong: WRONG },
+    real.deps,
+  );
   for (const x of built.obtained ?? []) {
     real.credentialRequests++;
     record(real, x);
@@ -82,7 +86,8 @@ export function record(real: Real, x: Omit<RawExchange, 'step'>): RawExchange {
   const exchange: RawExchange = { step: real.lines.length + 1, ...x };
   real.requests++;
   // The cap is on the commands' own exchanges; those that obtained credentials are always kept (see execute.ts).
-  if (exchange.purpose === 'credentials' || real.transcript.length - real.credentialRequests < real.maxTranscript) real.transcript.push(exchange);
+  if (exchange.purpose === 'credentials' || real.transcript.length - real.credentialRequests < real.maxTranscript)
+    real.transcript.push(exchange);
   return exchange;
 }
 
@@ -102,7 +107,13 @@ export async function send(real: Real, built: BuiltRequest, concurrent = false):
  * the status, refusal and body, which say what state the answer saw or made (linearizability is judged on these;
  * the Location of a 201 then in the order found).
  */
-export function judge(res: HttpResponse, e: Expectation, built: BuiltRequest, real: Real, stateOnly = false): Array<{ message: string; rule: string }> {
+export function judge(
+  res: HttpResponse,
+  e: Expectation,
+  built: BuiltRequest,
+  real: Real,
+  stateOnly = false,
+): Array<{ message: string; rule: string }> {
   const exp: ExpectData = {
     ...(e.status ? { status: e.status } : {}),
     ...(e.refused ? { refused: {} } : {}),
@@ -122,7 +133,13 @@ export function judge(res: HttpResponse, e: Expectation, built: BuiltRequest, re
     render: (t) => render(t, scope),
   });
   const ruleOf = (check: CheckName): string =>
-    check === 'location' ? (e.rules.location ?? e.rules.status) : check === 'article' ? (e.rules.article ?? e.rules.status) : check === 'allow' ? (e.rules.allow ?? e.rules.status) : e.rules.status;
+    check === 'location'
+      ? (e.rules.location ?? e.rules.status)
+      : check === 'article'
+        ? (e.rules.article ?? e.rules.status)
+        : check === 'allow'
+          ? (e.rules.allow ?? e.rules.status)
+          : e.rules.status;
   return found.map((f) => ({ message: f.message, rule: ruleOf(f.check) }));
 }
 
@@ -132,4 +149,3 @@ export const fail = (where: string, found: Array<{ message: string; rule: string
     [...new Set(found.map((f) => f.rule))],
   );
 };
-

@@ -42,19 +42,40 @@ async function unobtainable(deps: ExecDeps): Promise<Array<{ scheme: string; rea
   return out;
 }
 
-export async function runModelScenario(scenario: ModelScenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
+export async function runModelScenario(
+  scenario: ModelScenario,
+  deps: ExecDeps,
+  options: ScenarioRunOptions,
+): Promise<ScenarioResult> {
   const model = scenario.model;
   const started = performance.now();
   const seed = scenarioSeed(options.seed, scenario.id);
   const base = resultBase(scenario);
   if (!deps.profile.articles.readable) {
-    return { ...base, status: 'skipped', reason: 'a model scenario reads articles back: the profile says articles.readable: false', requests: 0, runs: 0, durationMs: 0, transcript: [] };
+    return {
+      ...base,
+      status: 'skipped',
+      reason: 'a model scenario reads articles back: the profile says articles.readable: false',
+      requests: 0,
+      runs: 0,
+      durationMs: 0,
+      transcript: [],
+    };
   }
-  const numRuns = scenario.runs === undefined ? options.runs : Math.max(1, Math.round((scenario.runs * options.runs) / DEFAULT_RUNS));
+  const numRuns =
+    scenario.runs === undefined ? options.runs : Math.max(1, Math.round((scenario.runs * options.runs) / DEFAULT_RUNS));
   const replay = splitReplay(options.replayPath);
   // Its own OAuth tokens, obtained when its first sequence needs them and kept for the others: which scenario of a
   // run obtains the run's shared tokens first would otherwise depend on concurrency.
-  const own = { ...deps, tokens: createTokenSource({ client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: (v) => deps.redactor.add(v) }) };
+  const own = {
+    ...deps,
+    tokens: createTokenSource({
+      client: deps.client,
+      profile: deps.profile,
+      authenticator: deps.authenticator,
+      secret: (v) => deps.redactor.add(v),
+    }),
+  };
   // One broken scheme does not sink the model (VERDICTS.md §2): an OAuth scheme whose credentials cannot be obtained
   // leaves it, with the reason in the result; the auth scenarios judge that scheme.
   const leftOut = await unobtainable(own);
@@ -75,7 +96,15 @@ export async function runModelScenario(scenario: ModelScenario, deps: ExecDeps, 
   const property = fc.asyncProperty(commands, async (cmds) => {
     if (firstError || executions >= limit) return true;
     executions++;
-    const real: Real = { deps: own, paths: makePaths(deps.profile, `m${deps.uniq()}`, model.slugs ?? 2), transcript: [], requests: 0, credentialRequests: 0, lines: [], maxTranscript: deps.maxTranscript ?? 40 };
+    const real: Real = {
+      deps: own,
+      paths: makePaths(deps.profile, `m${deps.uniq()}`, model.slugs ?? 2),
+      transcript: [],
+      requests: 0,
+      credentialRequests: 0,
+      lines: [],
+      maxTranscript: deps.maxTranscript ?? 40,
+    };
     const state: ModelState = emptyState();
     try {
       await fc.asyncModelRun(() => ({ model: state, real }), cmds);
@@ -98,7 +127,14 @@ export async function runModelScenario(scenario: ModelScenario, deps: ExecDeps, 
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
   const notes = leftOut.map((l) => `${l.scheme} left out of the sequences: ${deps.redactor.text(l.reason)}`);
-  const common = { ...base, requests, ...(credentialRequests > 0 ? { credentialRequests } : {}), runs: executions, durationMs, ...(notes.length > 0 ? { notes } : {}) };
+  const common = {
+    ...base,
+    requests,
+    ...(credentialRequests > 0 ? { credentialRequests } : {}),
+    runs: executions,
+    durationMs,
+    ...(notes.length > 0 ? { notes } : {}),
+  };
   if (failure) {
     const { error, real } = failure;
     const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0] ?? ''))?.[1];
@@ -121,9 +157,26 @@ export async function runModelScenario(scenario: ModelScenario, deps: ExecDeps, 
     };
   }
   if (firstError) {
-    return { ...common, status: 'errored', reason: deps.redactor.text(firstError.message), transcript: redacted(firstError.real.transcript) };
+    return {
+      ...common,
+      status: 'errored',
+      reason: deps.redactor.text(firstError.message),
+      transcript: redacted(firstError.real.transcript),
+    };
   }
-  if (details.failed) return { ...common, status: 'errored', reason: `internal error: ${String(details.errorInstance ?? 'property failed')}`, transcript: [] };
-  if (requests === 0) return { ...common, status: 'skipped', reason: 'sent no request: no command of the model applies under this profile', transcript: [] };
+  if (details.failed)
+    return {
+      ...common,
+      status: 'errored',
+      reason: `internal error: ${String(details.errorInstance ?? 'property failed')}`,
+      transcript: [],
+    };
+  if (requests === 0)
+    return {
+      ...common,
+      status: 'skipped',
+      reason: 'sent no request: no command of the model applies under this profile',
+      transcript: [],
+    };
   return { ...common, status: 'passed', transcript: redacted(lastPass?.transcript ?? []) };
 }

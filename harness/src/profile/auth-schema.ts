@@ -14,9 +14,19 @@ export const AuthSchema = z.strictObject({
   hmacHeader: z.string().optional().describe('Header carrying `hmac …` credentials. Default Authentication.'),
   window: z.number().positive().optional().describe('Accepted clock difference, seconds. Default 600.'),
   bodyHash: z.boolean().optional().describe('§5.2 rule 6 extension in use. Default false.'),
-  tlsOnly: z.array(SchemeSchema).optional().describe('Schemes refused over plain HTTP. Default [basic, oauth2, oauth1].'),
-  nonceScope: z.enum(['user', 'global']).optional().describe('Whether a nonce is used once per user or once for all users. Unset: not checked.'),
-  windowMargin: z.number().min(0).optional().describe('Seconds kept clear of the window edge when testing it (transit time). Default 5.'),
+  tlsOnly: z
+    .array(SchemeSchema)
+    .optional()
+    .describe('Schemes refused over plain HTTP. Default [basic, oauth2, oauth1].'),
+  nonceScope: z
+    .enum(['user', 'global'])
+    .optional()
+    .describe('Whether a nonce is used once per user or once for all users. Unset: not checked.'),
+  windowMargin: z
+    .number()
+    .min(0)
+    .optional()
+    .describe('Seconds kept clear of the window edge when testing it (transit time). Default 5.'),
   refusalStatus: z
     .array(z.number().int().min(400).max(499))
     .min(1)
@@ -26,23 +36,39 @@ export const AuthSchema = z.strictObject({
     ),
   nonceMax: z
     .union([z.string().regex(/^[1-9][0-9]*$/, 'a decimal integer without leading zeros'), z.number().int().positive()])
-    .refine((v) => BigInt(v) >= 10n ** 16n - 1n, 'nonceMax must be at least 9999999999999999: fresh nonces carry 16 digits from the clock')
+    .refine(
+      (v) => BigInt(v) >= 10n ** 16n - 1n,
+      'nonceMax must be at least 9999999999999999: fresh nonces carry 16 digits from the clock',
+    )
     .optional()
-    .describe('Largest nonce the target accepts, as a decimal integer (text for values beyond 2^53). At least 10^16 − 1. Default 9223372036854775807 (signed 64-bit).'),
+    .describe(
+      'Largest nonce the target accepts, as a decimal integer (text for values beyond 2^53). At least 10^16 − 1. Default 9223372036854775807 (signed 64-bit).',
+    ),
   signedPathIncludesQuery: z
     .boolean()
     .optional()
-    .describe('The <path> of a signed request (§5.2) includes "?query" when there is one. Default true; false: the path alone is signed, and auth/hmac-binds-query is skipped.'),
+    .describe(
+      'The <path> of a signed request (§5.2) includes "?query" when there is one. Default true; false: the path alone is signed, and auth/hmac-binds-query is skipped.',
+    ),
   nonceMemoryWait: z
     .number()
     .positive()
     .optional()
-    .describe('Opt-in: seconds auth/nonce-remembered-in-window waits before replaying a nonce whose Date is still inside the window (must stay below window − windowMargin). Unset: that scenario is skipped.'),
-  nonceLeadingZeros: z.boolean().optional().describe('Nonces with leading zeros are distinct nonces the target accepts. Default false: no generated nonce has one.'),
+    .describe(
+      'Opt-in: seconds auth/nonce-remembered-in-window waits before replaying a nonce whose Date is still inside the window (must stay below window − windowMargin). Unset: that scenario is skipped.',
+    ),
+  nonceLeadingZeros: z
+    .boolean()
+    .optional()
+    .describe(
+      'Nonces with leading zeros are distinct nonces the target accepts. Default false: no generated nonce has one.',
+    ),
   strictDate: z
     .boolean()
     .optional()
-    .describe('The target refuses every Date of the date-and-nonce form not of the shape "DD Mon YYYY hh:mm:ss". Default false: only dates malformed under any reading are sent.'),
+    .describe(
+      'The target refuses every Date of the date-and-nonce form not of the shape "DD Mon YYYY hh:mm:ss". Default false: only dates malformed under any reading are sent.',
+    ),
   oauth2: z
     .strictObject({
       tokenEndpoint: PathTemplate.describe('Client credentials grant (RFC 6749 §4.4).'),
@@ -50,7 +76,9 @@ export const AuthSchema = z.strictObject({
         .array(z.enum(['basic', 'form']))
         .min(1)
         .optional()
-        .describe('Client authentication methods the token endpoint supports (RFC 6749 §2.3.1: Basic is required, form fields optional). Default [basic].'),
+        .describe(
+          'Client authentication methods the token endpoint supports (RFC 6749 §2.3.1: Basic is required, form fields optional). Default [basic].',
+        ),
       clientId: z.string(),
       clientSecret: z.string(),
       user: z.string().optional().describe('Whose protected resources the token opens.'),
@@ -67,35 +95,61 @@ export const AuthSchema = z.strictObject({
       consumerKey: z.string(),
       consumerSecret: z.string(),
       temporaryEndpoint: PathTemplate.describe('Temporary credentials (RFC 5849 §2.1).'),
-      authorizeEndpoint: PathTemplate.describe('Resource owner authorization (§2.2). How the owner approves there is the server\'s choice: the harness finds it (GET with the token, the page\'s form, or a POST), unless approval pins it.'),
+      authorizeEndpoint: PathTemplate.describe(
+        "Resource owner authorization (§2.2). How the owner approves there is the server's choice: the harness finds it (GET with the token, the page's form, or a POST), unless approval pins it.",
+      ),
       tokenEndpoint: PathTemplate.describe('Token credentials (§2.3).'),
-      user: z.string().optional().describe('The resource owner who approves (a profile user with a password or a secret). Default: the first user.'),
+      user: z
+        .string()
+        .optional()
+        .describe(
+          'The resource owner who approves (a profile user with a password or a secret). Default: the first user.',
+        ),
       approval: z
         .strictObject({
-          method: z.enum(['GET', 'POST']).describe('GET: oauth_token in the query; POST: oauth_token and the fields in a form body.'),
-          ownerScheme: z.enum(['basic', 'hmac', 'hmac-nonce']).optional().describe('How the owner authenticates at the authorize endpoint. Default: the first the owner has credentials for (basic, hmac-nonce, hmac).'),
-          fields: z.record(z.string(), z.string()).optional().describe('Extra form fields of the approving POST. Default: confirm=yes.'),
+          method: z
+            .enum(['GET', 'POST'])
+            .describe('GET: oauth_token in the query; POST: oauth_token and the fields in a form body.'),
+          ownerScheme: z
+            .enum(['basic', 'hmac', 'hmac-nonce'])
+            .optional()
+            .describe(
+              'How the owner authenticates at the authorize endpoint. Default: the first the owner has credentials for (basic, hmac-nonce, hmac).',
+            ),
+          fields: z
+            .record(z.string(), z.string())
+            .optional()
+            .describe('Extra form fields of the approving POST. Default: confirm=yes.'),
         })
         .optional()
-        .describe('Pins how the resource owner approves (RFC 5849 §2.2 leaves it to the server). Unset: found from the target\'s answers, the verifier read from a redirect\'s Location or the body.'),
+        .describe(
+          "Pins how the resource owner approves (RFC 5849 §2.2 leaves it to the server). Unset: found from the target's answers, the verifier read from a redirect's Location or the body.",
+        ),
       tokensBoundToConsumer: z
         .boolean()
         .optional()
-        .describe('The target refuses token credentials used by another consumer than the one they were issued to (RFC 5849 §3.2: MAY). Unset: not checked.'),
+        .describe(
+          'The target refuses token credentials used by another consumer than the one they were issued to (RFC 5849 §3.2: MAY). Unset: not checked.',
+        ),
       placements: z
         .array(z.enum(['header', 'query', 'form']))
         .min(1)
         .optional()
-        .describe('Where the target takes OAuth protocol parameters (RFC 5849 §3.5 lets it choose). Default [header]: only the Authorization header is sent.'),
+        .describe(
+          'Where the target takes OAuth protocol parameters (RFC 5849 §3.5 lets it choose). Default [header]: only the Authorization header is sent.',
+        ),
       otherConsumer: z
         .strictObject({ consumerKey: z.string(), consumerSecret: z.string() })
         .optional()
-        .describe("A second consumer of the target: its secret must not verify a request naming consumerKey (identity binding)."),
+        .describe(
+          'A second consumer of the target: its secret must not verify a request naming consumerKey (identity binding).',
+        ),
     })
     .optional()
     .describe('OAuth 1.0a (RFC 5849), HMAC-SHA1.'),
 });
 
+/** An authentication scheme the harness can use: `basic`, `hmac`, `hmac-nonce`, `oauth2`, `oauth1`. */
 export type Scheme = z.infer<typeof SchemeSchema>;
 export type AuthData = z.infer<typeof AuthSchema>;
 
@@ -136,7 +190,11 @@ export interface ResolvedAuth {
     tokenEndpoint: string;
     user?: string;
     otherConsumer?: { consumerKey: string; consumerSecret: string };
-    approval?: { method: 'GET' | 'POST'; ownerScheme?: 'basic' | 'hmac' | 'hmac-nonce'; fields?: Record<string, string> };
+    approval?: {
+      method: 'GET' | 'POST';
+      ownerScheme?: 'basic' | 'hmac' | 'hmac-nonce';
+      fields?: Record<string, string>;
+    };
     tokensBoundToConsumer?: boolean;
     placements: Array<'header' | 'query' | 'form'>;
   };
@@ -161,8 +219,16 @@ export function resolveAuth(auth: AuthData, firstUser: string | undefined): Reso
     ...stripUndefined({
       nonceMemoryWait: auth.nonceMemoryWait,
       refusalStatus: auth.refusalStatus,
-      oauth2: auth.oauth2 && { ...auth.oauth2, clientAuth: auth.oauth2.clientAuth ?? ['basic'], user: auth.oauth2.user ?? firstUser },
-      oauth1: auth.oauth1 && { ...auth.oauth1, user: auth.oauth1.user ?? firstUser, placements: auth.oauth1.placements ?? ['header'] },
+      oauth2: auth.oauth2 && {
+        ...auth.oauth2,
+        clientAuth: auth.oauth2.clientAuth ?? ['basic'],
+        user: auth.oauth2.user ?? firstUser,
+      },
+      oauth1: auth.oauth1 && {
+        ...auth.oauth1,
+        user: auth.oauth1.user ?? firstUser,
+        placements: auth.oauth1.placements ?? ['header'],
+      },
       nonceScope: auth.nonceScope,
     }),
   };

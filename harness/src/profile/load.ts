@@ -12,7 +12,13 @@ export function checkProfileSource(source: YamlSource): { profile?: ResolvedProf
   const issues: SourceIssue[] = [];
   const names = new Set<string>();
   (r.value.users ?? []).forEach((u, i) => {
-    if (names.has(u.name)) issues.push({ file: source.file, ...source.locate(['users', i, 'name']), path: `users.${i}.name`, message: `duplicate user "${u.name}"` });
+    if (names.has(u.name))
+      issues.push({
+        file: source.file,
+        ...source.locate(['users', i, 'name']),
+        path: `users.${i}.name`,
+        message: `duplicate user "${u.name}"`,
+      });
     names.add(u.name);
   });
   return { profile: resolveProfile(r.value, source.file), issues };
@@ -24,4 +30,3 @@ export function loadProfileSync(file: string): ResolvedProfile {
   if (issues.length > 0 || !profile) throw new InvalidFileError(issues);
   return profile;
 }
-

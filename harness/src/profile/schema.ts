@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { AuthSchema, resolveAuth, type ResolvedAuth } from './auth-schema.js';
 import { PathTemplate, Url, stripUndefined } from './fields.js';
 
+import { DEFAULT_BOUNDS, DEFAULT_PROTECTED, type ArticleBounds } from './defaults.js';
+export { DEFAULT_BOUNDS, DEFAULT_PROTECTED, type ArticleBounds } from './defaults.js';
 export { INT64_MAX, SchemeSchema, type AuthData, type ResolvedAuth, type Scheme } from './auth-schema.js';
 
 /** One instance of a clustered target: its own plain and TLS base URLs (at least one). */
@@ -19,6 +21,7 @@ export const InstanceSchema = z
 /** Resources OPTIONS may be implemented on: the article collection and items, `/`, the per-user records. */
 export const OptionsResourceSchema = z.enum(['collection', 'item', 'root', 'records']);
 
+/** A target's profile (format v1): what the service offers where the spec leaves room; the source of `profile.v1.schema.json` and `docs/profile-keys.md`. */
 export const ProfileSchema = z.strictObject({
   $schema: z.string().optional(),
   target: z
@@ -36,7 +39,7 @@ export const ProfileSchema = z.strictObject({
         .array(InstanceSchema)
         .optional()
         .describe(
-          "The instances behind the load-balanced target (a cluster), each with its own base URLs; the first is instance 1. The cluster scenarios send to them directly (with the Host of the target, as the balancer would) and need two or more; without them they are skipped. Default: none.",
+          'The instances behind the load-balanced target (a cluster), each with its own base URLs; the first is instance 1. The cluster scenarios send to them directly (with the Host of the target, as the balancer would) and need two or more; without them they are skipped. Default: none.',
         ),
     })
     .optional(),
@@ -59,23 +62,52 @@ export const ProfileSchema = z.strictObject({
       deletable: z.boolean().optional().describe('DELETE on an item is supported. Default false.'),
       writeAuth: z.boolean().optional().describe('PUT/POST/DELETE need authentication. Default false.'),
       mediaType: z.string().optional().describe('Content-Type sent with article bodies. Default application/xml.'),
-      optionalFields: z.array(z.string().regex(/^[A-Za-z_][\w.-]*$/)).optional().describe('Optional text child elements of <article> that the target stores and returns.'),
-      replaceStatus: z.array(z.number().int().min(200).max(299)).min(1).optional().describe('Statuses of a successful replace. Default [200, 204] (RFC 9110 §9.3.4).'),
+      optionalFields: z
+        .array(z.string().regex(/^[A-Za-z_][\w.-]*$/))
+        .optional()
+        .describe('Optional text child elements of <article> that the target stores and returns.'),
+      replaceStatus: z
+        .array(z.number().int().min(200).max(299))
+        .min(1)
+        .optional()
+        .describe('Statuses of a successful replace. Default [200, 204] (RFC 9110 §9.3.4).'),
       maxBodyBytes: z
         .number()
         .int()
         .min(1)
         .max(16 * 1024 * 1024)
         .optional()
-        .describe('The largest article body the target accepts, in bytes (§8: "payload size limits: not shown"). A larger one may be refused with a 4xx (413), never acknowledged and dropped. Unset: not declared, and articles/oversized-* are skipped.'),
+        .describe(
+          'The largest article body the target accepts, in bytes (§8: "payload size limits: not shown"). A larger one may be refused with a 4xx (413), never acknowledged and dropped. Unset: not declared, and articles/oversized-* are skipped.',
+        ),
       bounds: z
         .strictObject({
-          priceScale: z.number().int().min(1).max(18).optional().describe('Fraction digits of a price the target stores exactly. Default 2.'),
-          priceMax: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'a non-negative decimal such as "99999.99"').optional().describe('Largest price the target stores exactly, as decimal text. Default "99999.99".'),
-          titleMaxLength: z.number().int().min(1).max(10_000).optional().describe('Longest title (and optional text field) the target stores exactly, in Unicode code points. Default 50.'),
+          priceScale: z
+            .number()
+            .int()
+            .min(1)
+            .max(18)
+            .optional()
+            .describe('Fraction digits of a price the target stores exactly. Default 2.'),
+          priceMax: z
+            .string()
+            .regex(/^[0-9]+(\.[0-9]+)?$/, 'a non-negative decimal such as "99999.99"')
+            .optional()
+            .describe('Largest price the target stores exactly, as decimal text. Default "99999.99".'),
+          titleMaxLength: z
+            .number()
+            .int()
+            .min(1)
+            .max(10_000)
+            .optional()
+            .describe(
+              'Longest title (and optional text field) the target stores exactly, in Unicode code points. Default 50.',
+            ),
         })
         .optional()
-        .describe('Value bounds (§2: "not shown"). Inside them values must round-trip exactly; beyond them a target may refuse with a 4xx but never store an altered value.'),
+        .describe(
+          'Value bounds (§2: "not shown"). Inside them values must round-trip exactly; beyond them a target may refuse with a 4xx but never store an altered value.',
+        ),
     })
     .optional(),
   options: z
@@ -83,11 +115,15 @@ export const ProfileSchema = z.strictObject({
       implemented: z
         .union([z.boolean(), z.array(OptionsResourceSchema).min(1)])
         .optional()
-        .describe('Where the target implements OPTIONS (§4.3 rule 3): true (everywhere), false (nowhere), or a list of collection, item, root, records. Default true.'),
+        .describe(
+          'Where the target implements OPTIONS (§4.3 rule 3): true (everywhere), false (nowhere), or a list of collection, item, root, records. Default true.',
+        ),
       allowDependsOnAuth: z
         .boolean()
         .optional()
-        .describe('Without valid credentials, OPTIONS on a resource that needs them lists no write method (§4.3 rule 2: "can receive a shorter list"). Default false: only checked when declared.'),
+        .describe(
+          'Without valid credentials, OPTIONS on a resource that needs them lists no write method (§4.3 rule 2: "can receive a shorter list"). Default false: only checked when declared.',
+        ),
     })
     .optional(),
   oob: z
@@ -96,15 +132,21 @@ export const ProfileSchema = z.strictObject({
         .string()
         .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}$/, 'host:port, such as "0.0.0.0:8099" or "[::]:0"')
         .optional()
-        .describe("Where the harness's out-of-band listener binds, host:port (port 0: any free port). Default 127.0.0.1:0."),
+        .describe(
+          "Where the harness's out-of-band listener binds, host:port (port 0: any free port). Default 127.0.0.1:0.",
+        ),
       url: z
         .string()
         .url()
         .optional()
-        .describe('The base URL the target reaches that listener by (when the target runs on another host). Default: http://<listen host>:<bound port>; without it, scenarios needing the listener are skipped for a target that is not on loopback.'),
+        .describe(
+          'The base URL the target reaches that listener by (when the target runs on another host). Default: http://<listen host>:<bound port>; without it, scenarios needing the listener are skipped for a target that is not on loopback.',
+        ),
     })
     .optional()
-    .describe('Out-of-band listener: scenarios about external entities (server-side requests) pass its URL to the target and fail when it is contacted.'),
+    .describe(
+      'Out-of-band listener: scenarios about external entities (server-side requests) pass its URL to the target and fail when it is contacted.',
+    ),
   protected: z
     .array(
       z.strictObject({
@@ -119,41 +161,29 @@ export const ProfileSchema = z.strictObject({
 export type ProfileData = z.infer<typeof ProfileSchema>;
 export type OptionsResource = z.infer<typeof OptionsResourceSchema>;
 
-/** Bounds of article values the target stores exactly (`articles.bounds`), resolved. */
-export interface ArticleBounds {
-  priceScale: number;
-  /** Decimal text. */
-  priceMax: string;
-  titleMaxLength: number;
-}
-
-/**
- * Defaults of `articles.bounds`: ordinary values any store keeps (DECIMAL(7,2), a title of 50 code points — §2
- * shows no length, and a correct service may bound titles at 64 or 100; beyond the bound a refusal is allowed).
- */
-export const DEFAULT_BOUNDS: Readonly<ArticleBounds> = { priceScale: 2, priceMax: '99999.99', titleMaxLength: 50 };
-
-/**
- * Default of `protected`: the paths §4.4 itself names as protected, `/` and the per-user records. Whether another
- * user may read someone's records is not said, so `ownerOnly` is not assumed.
- */
-export const DEFAULT_PROTECTED: ReadonlyArray<{ path: string; ownerOnly: boolean }> = [
-  { path: '/', ownerOnly: false },
-  { path: '/users/{user}/financialrecords', ownerOnly: false },
-];
 const OPTIONS_RESOURCES: readonly OptionsResource[] = ['collection', 'item', 'root', 'records'];
 
 /** `oob.listen` ("host:port", brackets around an IPv6 host) and `oob.url`, resolved. */
 function resolveOob(o: { listen?: string | undefined; url?: string | undefined } | undefined): ResolvedProfile['oob'] {
   const m = /^\[?(.*?)\]?:([0-9]+)$/.exec(o?.listen ?? '127.0.0.1:0');
-  return { host: m?.[1] ?? '127.0.0.1', port: Number(m?.[2] ?? 0), ...(o?.url !== undefined ? { url: o.url.replace(/\/+$/, '') } : {}) };
+  return {
+    host: m?.[1] ?? '127.0.0.1',
+    port: Number(m?.[2] ?? 0),
+    ...(o?.url !== undefined ? { url: o.url.replace(/\/+$/, '') } : {}),
+  };
 }
 
 /** A profile with every default filled. */
 export interface ResolvedProfile {
   file: string;
   /** `instances`: the instances of a cluster behind the target, in the profile's order (empty: one server). */
-  target: { http?: string; https?: string; insecure: boolean; origins?: string[]; instances: Array<{ http?: string; https?: string }> };
+  target: {
+    http?: string;
+    https?: string;
+    insecure: boolean;
+    origins?: string[];
+    instances: Array<{ http?: string; https?: string }>;
+  };
   users: Array<{ name: string; password?: string; secret?: string }>;
   articles: {
     collection: string;
@@ -187,7 +217,8 @@ export interface ResolvedProfile {
 export function declaredKeys(data: unknown, prefix = ''): string[] {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return prefix === '' ? [] : [prefix];
   const keys = prefix === '' ? [] : [prefix];
-  for (const [k, v] of Object.entries(data)) if (v !== undefined) keys.push(...declaredKeys(v, prefix === '' ? k : `${prefix}.${k}`));
+  for (const [k, v] of Object.entries(data))
+    if (v !== undefined) keys.push(...declaredKeys(v, prefix === '' ? k : `${prefix}.${k}`));
   return keys;
 }
 
@@ -200,6 +231,7 @@ export function recordsPathOf(profile: Pick<ResolvedProfile, 'protected'>): stri
   return (perUser.find((r) => r.ownerOnly) ?? perUser[0])?.path;
 }
 
+/** A validated profile with every default filled in (`file` names it in messages and reports). */
 export function resolveProfile(data: ProfileData, file: string): ResolvedProfile {
   const a = data.articles ?? {};
   return {
@@ -224,20 +256,30 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       bounds: { ...DEFAULT_BOUNDS, ...stripUndefined({ ...a.bounds }) },
       ...(a.maxBodyBytes !== undefined ? { maxBodyBytes: a.maxBodyBytes } : {}),
     },
-    options: { ...resolveOptions(data.options?.implemented ?? true), allowDependsOnAuth: data.options?.allowDependsOnAuth ?? false },
+    options: {
+      ...resolveOptions(data.options?.implemented ?? true),
+      allowDependsOnAuth: data.options?.allowDependsOnAuth ?? false,
+    },
     oob: resolveOob(data.oob),
-    protected: data.protected === undefined ? DEFAULT_PROTECTED.map((p) => ({ ...p })) : data.protected.map((p) => ({ path: p.path, ownerOnly: p.ownerOnly ?? false })),
+    protected:
+      data.protected === undefined
+        ? DEFAULT_PROTECTED.map((p) => ({ ...p }))
+        : data.protected.map((p) => ({ path: p.path, ownerOnly: p.ownerOnly ?? false })),
     auth: resolveAuth(data.auth ?? {}, data.users?.[0]?.name),
     declared: new Set(declaredKeys(data)),
   };
 }
 
-function resolveOptions(implemented: boolean | OptionsResource[]): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
+function resolveOptions(
+  implemented: boolean | OptionsResource[],
+): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
   return resolveOptionsOn(implemented === true ? [...OPTIONS_RESOURCES] : implemented === false ? [] : implemented);
 }
 
 /** `options.implemented` and `options.on` for the resources OPTIONS is implemented on. */
-export function resolveOptionsOn(on: readonly OptionsResource[]): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
+export function resolveOptionsOn(
+  on: readonly OptionsResource[],
+): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
   const list = OPTIONS_RESOURCES.filter((r) => on.includes(r));
   return { implemented: list.includes('collection') && list.includes('item'), on: list };
 }

@@ -19,6 +19,7 @@ export interface ConsoleOptions {
 const MARK: Record<ScenarioStatus, string> = { passed: '✓', failed: '✗', errored: '!', skipped: '-' };
 const COLOR: Record<ScenarioStatus, number> = { passed: 32, failed: 31, errored: 35, skipped: 90 };
 
+/** The console reporter: a live status line on a terminal, one block per failure, the summary at the end. */
 export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent) => void {
   const paint = (code: number, s: string) => (options.color ? `\u001b[${code}m${s}\u001b[0m` : s);
   const running = new Map<number, string>();
@@ -40,7 +41,9 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
   return (event) => {
     switch (event.type) {
       case 'run-start':
-        w(`conform: ${event.total} scenario${event.total === 1 ? '' : 's'} against ${event.target} (seed ${event.seed})\n`);
+        w(
+          `conform: ${event.total} scenario${event.total === 1 ? '' : 's'} against ${event.target} (seed ${event.seed})\n`,
+        );
         break;
       case 'scenario-start':
         running.set(event.index, event.scenario.id);
@@ -65,11 +68,15 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
         break;
       }
       case 'learned':
-        w(`${paint(90, 'Learned from the target (the profile is silent on these; declare a key to have it checked as declared):')}\n`);
-        for (const l of event.learned) w(`  ${l.key}: ${JSON.stringify(l.value)} ${paint(90, `— ${l.how}`)}\n`.slice(0, 400).replace(/\n?$/, '\n'));
+        w(
+          `${paint(90, 'Learned from the target (the profile is silent on these; declare a key to have it checked as declared):')}\n`,
+        );
+        for (const l of event.learned)
+          w(`  ${l.key}: ${JSON.stringify(l.value)} ${paint(90, `— ${l.how}`)}\n`.slice(0, 400).replace(/\n?$/, '\n'));
         break;
       case 'cleanup-start':
-        if (options.live) w(paint(90, `deleting the ${event.articles} article${event.articles === 1 ? '' : 's'} the run created…\n`));
+        if (options.live)
+          w(paint(90, `deleting the ${event.articles} article${event.articles === 1 ? '' : 's'} the run created…\n`));
         break;
       case 'run-end':
         w(renderSummary(event.result, paint));
@@ -97,20 +104,31 @@ function details(r: ScenarioResult, paint: (c: number, s: string) => string): st
     const commands = r.counterexample?.values['commands'];
     if (r.counterexample && Array.isArray(commands)) {
       // A model scenario's counterexample is a sequence of requests: one per line, as sent, with the answer.
-      lines.push(`counterexample (after ${r.counterexample.shrinks} shrinks), ${commands.length} command${commands.length === 1 ? '' : 's'}:`);
+      lines.push(
+        `counterexample (after ${r.counterexample.shrinks} shrinks), ${commands.length} command${commands.length === 1 ? '' : 's'}:`,
+      );
       commands.forEach((c, i) => lines.push(`  ${i + 1}. ${String(c)}`));
-    } else if (r.counterexample) lines.push(`counterexample (after ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`);
+    } else if (r.counterexample)
+      lines.push(
+        `counterexample (after ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`,
+      );
     if (r.replay) lines.push(`replay: ${r.replay}`);
     for (const note of r.notes ?? []) lines.push(`note: ${note}`);
   }
   return lines.map((l) => `      ${l}\n`).join('');
 }
 
+/** The run's closing summary (verdict, counts, rule coverage) as console text; `paint` colours it. */
 export function renderSummary(run: RunResult, paint: (c: number, s: string) => string = (_c, s) => s): string {
   const s = run.summary;
-  const warnings = run.scenarios.filter((x) => x.status === 'failed' && scenarioVerdict(x, run.options) === 'warn').length;
+  const warnings = run.scenarios.filter(
+    (x) => x.status === 'failed' && scenarioVerdict(x, run.options) === 'warn',
+  ).length;
   const failedMust = s.failed - warnings;
-  const rules = run.rules.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+  const rules = run.rules.reduce<Record<string, number>>(
+    (acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }),
+    {},
+  );
   const lines = [
     '',
     `Scenarios: ${paint(32, `${s.passed} passed`)}, ${paint(s.failed ? 31 : 90, `${s.failed} failed`)}${warnings ? ` (${failedMust} MUST, ${warnings} SHOULD/MAY warnings)` : ''}, ${paint(s.errored ? 35 : 90, `${s.errored} errored`)}, ${s.skipped} skipped, ${s.total} total`,

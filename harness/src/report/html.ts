@@ -50,7 +50,10 @@ function header(run: RunResult, v: RunVerdictInfo): string {
   if (run.merged?.length) meta.push(['Merged from', run.merged.join(', ')]);
   if (run.baseline) {
     const b = run.baseline;
-    meta.push(['Baseline', `${b.file}: ${plural(b.expectedFailures.length, 'expected failure')}, ${b.stillFailing.length} still failing, ${b.nowPassing.length} now passing${b.nowPassing.length ? ` (${b.nowPassing.join(', ')})` : ''}`]);
+    meta.push([
+      'Baseline',
+      `${b.file}: ${plural(b.expectedFailures.length, 'expected failure')}, ${b.stillFailing.length} still failing, ${b.nowPassing.length} now passing${b.nowPassing.length ? ` (${b.nowPassing.join(', ')})` : ''}`,
+    ]);
   }
   return (
     `<header><div class="banner ${verdictClass(v.verdict)}" role="status" data-testid="verdict" data-verdict="${v.verdict}" data-exit-code="${v.exitCode}">` +
@@ -61,7 +64,9 @@ function header(run: RunResult, v: RunVerdictInfo): string {
 }
 
 function tallies(run: RunResult): string {
-  const warnings = run.scenarios.filter((x) => x.status === 'failed' && scenarioVerdict(x, run.options) === 'warn').length;
+  const warnings = run.scenarios.filter(
+    (x) => x.status === 'failed' && scenarioVerdict(x, run.options) === 'warn',
+  ).length;
   const mustFailed = run.summary.failed - warnings;
   const scen = [
     `<span><b data-testid="summary-total">${run.summary.total}</b> scenarios</span>`,
@@ -70,12 +75,16 @@ function tallies(run: RunResult): string {
     `<span class="st-errored"><b data-testid="summary-errored">${run.summary.errored}</b> errored</span>`,
     `<span class="st-skipped"><b data-testid="summary-skipped">${run.summary.skipped}</b> skipped</span>`,
   ];
-  const rules = RULE_STATUSES.map((st) => `<span class="st-${st}"><b>${run.rules.filter((r) => r.status === st).length}</b> ${st}</span>`);
+  const rules = RULE_STATUSES.map(
+    (st) => `<span class="st-${st}"><b>${run.rules.filter((r) => r.status === st).length}</b> ${st}</span>`,
+  );
   return `<div class="tally">${scen.join('')}</div><div class="tally"><span><b>${run.rules.length}</b> rules</span>${rules.join('')}</div>`;
 }
 
 function filters(): string {
-  const boxes = SCENARIO_STATUSES.map((s) => `<label><input type="checkbox" name="status" value="${s}" checked> ${s}</label>`).join('');
+  const boxes = SCENARIO_STATUSES.map(
+    (s) => `<label><input type="checkbox" name="status" value="${s}" checked> ${s}</label>`,
+  ).join('');
   return (
     `<form id="filters" hidden role="search" aria-label="Filter scenarios">` +
     `<input type="search" id="filter-text" placeholder="Filter by scenario id, rule or title" aria-label="Filter by scenario id, rule or title" autocomplete="off">` +

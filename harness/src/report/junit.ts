@@ -20,20 +20,28 @@ const builder = new XMLBuilder({
 });
 
 /** XML 1.0 cannot carry control characters even escaped; they are shown as \uXXXX. */
-const clean = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const clean = (s: string) =>
+  s.replace(
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 function details(r: ScenarioResult, seed: number): string {
   const lines = [...reasonsOf(r)];
   lines.push(`rules: ${r.rules.join(', ')} (${r.level})`, `scenario: ${r.file}:${r.line}`, `seed: ${seed}`);
   if (r.counterexample) {
-    lines.push(`counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}, ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`);
+    lines.push(
+      `counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}, ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`,
+    );
   }
   if (r.replay) lines.push(`replay: ${r.replay}`);
   return clean(lines.join('\n'));
 }
 
 function sectionsOf(r: ScenarioResult, run: RunResult): string {
-  const sections = new Set(r.rules.map((id) => run.rules.find((x) => x.id === id)?.section).filter((s): s is string => !!s));
+  const sections = new Set(
+    r.rules.map((id) => run.rules.find((x) => x.id === id)?.section).filter((s): s is string => !!s),
+  );
   return [...sections].join(', ');
 }
 
@@ -88,7 +96,12 @@ export function renderJunit(run: RunResult): string {
     '@name': file,
     ...counted(list),
     '@timestamp': run.startedAt.replace(/Z$/, ''),
-    properties: { property: [{ '@name': 'target', '@value': run.target }, { '@name': 'seed', '@value': String(run.seed) }] },
+    properties: {
+      property: [
+        { '@name': 'target', '@value': run.target },
+        { '@name': 'seed', '@value': String(run.seed) },
+      ],
+    },
     testcase: list.map((s) => testcase(s, run)),
   }));
   const doc = {

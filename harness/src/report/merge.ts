@@ -13,13 +13,18 @@ export interface MergeProblem {
  * Reports of different seeds or tool versions are refused: they would not describe one run. Different targets are
  * allowed (each shard may start its own embedded server); the merged report names the first.
  */
-export function mergeReports(reports: readonly RunResult[], names: readonly string[]): { ok: true; run: RunResult } | { ok: false; problems: MergeProblem[] } {
+export function mergeReports(
+  reports: readonly RunResult[],
+  names: readonly string[],
+): { ok: true; run: RunResult } | { ok: false; problems: MergeProblem[] } {
   const first = reports[0];
   if (!first) return { ok: false, problems: [{ message: 'nothing to merge' }] };
   const problems: MergeProblem[] = [];
   reports.forEach((r, i) => {
-    if (r.seed !== first.seed) problems.push({ message: `${names[i]}: seed ${r.seed} differs from ${names[0]}'s ${first.seed}` });
-    if (r.tool.version !== first.tool.version) problems.push({ message: `${names[i]}: conform ${r.tool.version} differs from ${first.tool.version}` });
+    if (r.seed !== first.seed)
+      problems.push({ message: `${names[i]}: seed ${r.seed} differs from ${names[0]}'s ${first.seed}` });
+    if (r.tool.version !== first.tool.version)
+      problems.push({ message: `${names[i]}: conform ${r.tool.version} differs from ${first.tool.version}` });
   });
   if (problems.length > 0) return { ok: false, problems };
   const byId = new Map<string, ScenarioResult>();

@@ -5,11 +5,13 @@ import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 
+/** A reporter that renders a finished run to a file of `--report-dir`. */
 export interface FileReporter {
   file: string;
   render(run: RunResult): string;
 }
 
+/** The file reporters by name (`--reporter`): json, junit, html, markdown. */
 export const FILE_REPORTERS: Readonly<Record<string, FileReporter>> = {
   json: { file: 'report.json', render: renderJson },
   html: { file: 'report.html', render: renderHtml },

@@ -8,42 +8,142 @@ import { createConsoleReporter } from './console.js';
 import { renderJunit } from './junit.js';
 import { githubAnnotations, renderMarkdown } from './markdown.js';
 
-const base = { file: 'specs/articles/post.yaml', line: 7, tags: [], requests: 2, runs: 1, durationMs: 12, transcript: [] };
+const base = {
+  file: 'specs/articles/post.yaml',
+  line: 7,
+  tags: [],
+  requests: 2,
+  runs: 1,
+  durationMs: 12,
+  transcript: [],
+};
 
 const SCENARIOS: ScenarioResult[] = [
-  { ...base, id: 'articles/put-create', title: 'PUT creates', rules: ['4.1-put-create'], level: 'MUST', status: 'passed' },
   {
-    ...base, id: 'articles/post-create', title: 'POST creates with 201 and Location', rules: ['4.2-post-201-location'], level: 'MUST', status: 'failed', runs: 50, requests: 51,
+    ...base,
+    id: 'articles/put-create',
+    title: 'PUT creates',
+    rules: ['4.1-put-create'],
+    level: 'MUST',
+    status: 'passed',
+  },
+  {
+    ...base,
+    id: 'articles/post-create',
+    title: 'POST creates with 201 and Location',
+    rules: ['4.2-post-201-location'],
+    level: 'MUST',
+    status: 'failed',
+    runs: 50,
+    requests: 51,
     reason: 'POST /articles: expected status 201, got 200',
-    failure: { step: 1, stepName: 'create', messages: ['POST /articles: expected status 201, got 200'], rules: ['4.2-post-201-location'] },
-    counterexample: { values: { a: { title: 'a', price: '0.0', currency: 'eur', fields: {} } }, seed: 42, path: '0:0', shrinks: 3 },
+    failure: {
+      step: 1,
+      stepName: 'create',
+      messages: ['POST /articles: expected status 201, got 200'],
+      rules: ['4.2-post-201-location'],
+    },
+    counterexample: {
+      values: { a: { title: 'a', price: '0.0', currency: 'eur', fields: {} } },
+      seed: 42,
+      path: '0:0',
+      shrinks: 3,
+    },
     replay: 'conform run --filter articles/post-create --seed 1 --replay 0:0',
   },
   {
-    ...base, id: 'methods/unlisted-rejected', title: 'An unlisted method is refused', rules: ['rfc9110-unknown-method'], level: 'SHOULD', status: 'failed',
-    reason: 'PATCH /articles/x: expected status 405 or 501, got 200', failure: { step: 2, messages: ['PATCH /articles/x: expected status 405 or 501, got 200'] },
+    ...base,
+    id: 'methods/unlisted-rejected',
+    title: 'An unlisted method is refused',
+    rules: ['rfc9110-unknown-method'],
+    level: 'SHOULD',
+    status: 'failed',
+    reason: 'PATCH /articles/x: expected status 405 or 501, got 200',
+    failure: { step: 2, messages: ['PATCH /articles/x: expected status 405 or 501, got 200'] },
   },
   {
-    ...base, id: 'options/item-allow', title: 'OPTIONS answers 200 with Allow', rules: ['4.3-options-200-allow'], level: 'MUST', status: 'errored',
-    reason: 'precondition failed: creating the article with POST (POST /articles): expected status 201, got 200; that behaviour is checked by articles/post-create',
+    ...base,
+    id: 'options/item-allow',
+    title: 'OPTIONS answers 200 with Allow',
+    rules: ['4.3-options-200-allow'],
+    level: 'MUST',
+    status: 'errored',
+    reason:
+      'precondition failed: creating the article with POST (POST /articles): expected status 201, got 200; that behaviour is checked by articles/post-create',
     precondition: { step: 1, stepName: 'create', checkedBy: ['articles/post-create'] },
   },
-  { ...base, id: 'auth/nonce-global', title: 'Nonces are global', rules: ['5.2-nonce-once'], level: 'MUST', status: 'skipped', reason: 'profile lacks auth.nonceScope: global', requests: 0 },
+  {
+    ...base,
+    id: 'auth/nonce-global',
+    title: 'Nonces are global',
+    rules: ['5.2-nonce-once'],
+    level: 'MUST',
+    status: 'skipped',
+    reason: 'profile lacks auth.nonceScope: global',
+    requests: 0,
+  },
 ];
 
 function runOf(strict: boolean): RunResult {
   const count = (s: string) => SCENARIOS.filter((x) => x.status === s).length;
   return {
-    schemaVersion: 1, tool: { name: 'conform', version: '0.0.0-test' }, target: 'http://127.0.0.1:8080', profile: 'reference-server/profile.yaml', seed: 1, runs: 50,
-    startedAt: '2026-11-23T10:00:00.000Z', durationMs: 1234,
-    summary: { total: SCENARIOS.length, passed: count('passed'), failed: count('failed'), errored: count('errored'), skipped: count('skipped') },
+    schemaVersion: 1,
+    tool: { name: 'conform', version: '0.0.0-test' },
+    target: 'http://127.0.0.1:8080',
+    profile: 'reference-server/profile.yaml',
+    seed: 1,
+    runs: 50,
+    startedAt: '2026-11-23T10:00:00.000Z',
+    durationMs: 1234,
+    summary: {
+      total: SCENARIOS.length,
+      passed: count('passed'),
+      failed: count('failed'),
+      errored: count('errored'),
+      skipped: count('skipped'),
+    },
     scenarios: SCENARIOS,
     rules: [
-      { id: '4.1-put-create', section: '4.1', level: 'MUST', text: 'PUT may create.', status: 'passed', scenarios: ['articles/put-create'] },
-      { id: '4.2-post-201-location', section: '4.2', level: 'MUST', text: 'POST answers 201 with Location.', status: 'failed', scenarios: ['articles/post-create'] },
-      { id: '4.3-options-200-allow', section: '4.3', level: 'MUST', text: 'OPTIONS answers 200 with Allow.', status: 'errored', scenarios: ['options/item-allow'] },
-      { id: '5.2-nonce-once', section: '5.2', level: 'MUST', text: 'A nonce is used once.', status: 'skipped', scenarios: ['auth/nonce-global'] },
-      { id: 'rfc9110-unknown-method', section: 'RFC 9110', level: 'SHOULD', text: 'An unknown method is refused.', status: 'failed', scenarios: ['methods/unlisted-rejected'] },
+      {
+        id: '4.1-put-create',
+        section: '4.1',
+        level: 'MUST',
+        text: 'PUT may create.',
+        status: 'passed',
+        scenarios: ['articles/put-create'],
+      },
+      {
+        id: '4.2-post-201-location',
+        section: '4.2',
+        level: 'MUST',
+        text: 'POST answers 201 with Location.',
+        status: 'failed',
+        scenarios: ['articles/post-create'],
+      },
+      {
+        id: '4.3-options-200-allow',
+        section: '4.3',
+        level: 'MUST',
+        text: 'OPTIONS answers 200 with Allow.',
+        status: 'errored',
+        scenarios: ['options/item-allow'],
+      },
+      {
+        id: '5.2-nonce-once',
+        section: '5.2',
+        level: 'MUST',
+        text: 'A nonce is used once.',
+        status: 'skipped',
+        scenarios: ['auth/nonce-global'],
+      },
+      {
+        id: 'rfc9110-unknown-method',
+        section: 'RFC 9110',
+        level: 'SHOULD',
+        text: 'An unknown method is refused.',
+        status: 'failed',
+        scenarios: ['methods/unlisted-rejected'],
+      },
     ],
     options: { filter: [], strict, timeoutMs: 10000 },
   };
@@ -53,7 +153,9 @@ function consoleText(run: RunResult): string {
   let out = '';
   const reporter = createConsoleReporter({ write: (t) => (out += t), color: false, strict: run.options.strict });
   reporter({ type: 'run-start', total: run.scenarios.length, target: run.target, seed: run.seed });
-  run.scenarios.forEach((result, index) => reporter({ type: 'scenario-end', index, total: run.scenarios.length, result }));
+  run.scenarios.forEach((result, index) =>
+    reporter({ type: 'scenario-end', index, total: run.scenarios.length, result }),
+  );
   reporter({ type: 'run-end', result: run });
   return out;
 }
@@ -66,7 +168,10 @@ describe.each([false, true])('reporters (strict: %s)', (strict) => {
   it('GitHub annotations in a workspace: the file relative to it, none for a file outside it', () => {
     const inside = githubAnnotations(run, '/home/runner/work/svc/svc');
     expect(inside).toBe(githubAnnotations(run));
-    const shifted = { ...run, scenarios: run.scenarios.map((x) => ({ ...x, file: `/home/runner/work/svc/svc/${x.file}` })) };
+    const shifted = {
+      ...run,
+      scenarios: run.scenarios.map((x) => ({ ...x, file: `/home/runner/work/svc/svc/${x.file}` })),
+    };
     expect(githubAnnotations(shifted, '/home/runner/work/svc/svc')).toBe(githubAnnotations(run));
     const outside = githubAnnotations(shifted, '/home/runner/work/other');
     expect(outside).not.toContain('file=');

@@ -16,13 +16,19 @@ const Exchange = z.object({
     .int()
     .min(1)
     .optional()
-    .describe("The instance of the profile's target.instances the request was sent to (1 = the first listed); absent: the load-balanced target."),
+    .describe(
+      "The instance of the profile's target.instances the request was sent to (1 = the first listed); absent: the load-balanced target.",
+    ),
   purpose: z
     .literal('credentials')
     .optional()
-    .describe('credentials: sent by the harness to obtain credentials the step needed (an OAuth token), not by the step itself.'),
+    .describe(
+      'credentials: sent by the harness to obtain credentials the step needed (an OAuth token), not by the step itself.',
+    ),
   request: z.object({ method: z.string(), url: z.string(), headers: Headers, body: z.string().optional() }),
-  response: z.object({ status: z.number().int(), headers: Headers, body: z.string().optional(), durationMs: z.number() }).optional(),
+  response: z
+    .object({ status: z.number().int(), headers: Headers, body: z.string().optional(), durationMs: z.number() })
+    .optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
@@ -41,7 +47,9 @@ export const ScenarioResultSchema = z.object({
     .number()
     .int()
     .optional()
-    .describe('Of requests, those sent to obtain OAuth credentials; when they go out depends on the clock (a token about to expire is obtained again), not on the seed.'),
+    .describe(
+      'Of requests, those sent to obtain OAuth credentials; when they go out depends on the clock (a token about to expire is obtained again), not on the seed.',
+    ),
   runs: z.number().int().optional(),
   durationMs: z.number().optional(),
   failure: z
@@ -49,17 +57,32 @@ export const ScenarioResultSchema = z.object({
       step: z.number().int(),
       stepName: z.string().optional(),
       messages: z.array(z.string()),
-      rules: z.array(z.string()).optional().describe("The rules the failing step's checks were charged with; absent: all the scenario's rules."),
+      rules: z
+        .array(z.string())
+        .optional()
+        .describe("The rules the failing step's checks were charged with; absent: all the scenario's rules."),
     })
     .optional(),
   precondition: z
     .object({ step: z.number().int(), stepName: z.string().optional(), checkedBy: z.array(z.string()) })
     .optional()
-    .describe('Errored because a setup step failed: none of its rules was checked; checkedBy names the scenarios that check that step.'),
-  counterexample: z.object({ values: z.record(z.string(), z.unknown()), seed: z.number().int(), path: z.string(), shrinks: z.number().int() }).optional(),
+    .describe(
+      'Errored because a setup step failed: none of its rules was checked; checkedBy names the scenarios that check that step.',
+    ),
+  counterexample: z
+    .object({
+      values: z.record(z.string(), z.unknown()),
+      seed: z.number().int(),
+      path: z.string(),
+      shrinks: z.number().int(),
+    })
+    .optional(),
   transcript: z.array(Exchange).optional(),
   replay: z.string().optional(),
-  notes: z.array(z.string()).optional().describe('What the scenario left out and why (a scheme whose credentials could not be obtained).'),
+  notes: z
+    .array(z.string())
+    .optional()
+    .describe('What the scenario left out and why (a scheme whose credentials could not be obtained).'),
   baselined: z.boolean().optional().describe('A listed expected failure (--baseline): it does not fail the run.'),
 });
 
@@ -68,7 +91,10 @@ export const RuleResultSchema = z.object({
   section: z.string(),
   level: Level,
   text: z.string(),
-  quote: z.string().optional().describe('The words of SPEC.md (or of the standard in `source`) that the level rests on.'),
+  quote: z
+    .string()
+    .optional()
+    .describe('The words of SPEC.md (or of the standard in `source`) that the level rests on.'),
   source: z.string().optional(),
   subject: z.string().optional(),
   status: z.enum(['passed', 'failed', 'errored', 'skipped', 'uncovered']),
@@ -84,25 +110,44 @@ export const ReportSchema = z.object({
   runs: z.number().int().optional(),
   startedAt: z.string(),
   durationMs: z.number(),
-  summary: z.object({ total: z.number().int(), passed: z.number().int(), failed: z.number().int(), errored: z.number().int(), skipped: z.number().int() }),
+  summary: z.object({
+    total: z.number().int(),
+    passed: z.number().int(),
+    failed: z.number().int(),
+    errored: z.number().int(),
+    skipped: z.number().int(),
+  }),
   scenarios: z.array(ScenarioResultSchema),
   rules: z.array(RuleResultSchema),
   unreachable: z.string().optional(),
   learned: z
     .array(z.object({ key: z.string(), value: z.unknown(), how: z.string() }))
     .optional()
-    .describe('Open points the profile is silent on, learned from the target before judging: the profile key that would declare each, the value used, and the answers it was learned from.'),
+    .describe(
+      'Open points the profile is silent on, learned from the target before judging: the profile key that would declare each, the value used, and the answers it was learned from.',
+    ),
   learning: z.array(Exchange).optional().describe('The requests the learning sent, in order (bounded, redacted).'),
-  leftovers: z.array(z.string()).optional().describe('Paths of what the run created on the target and could not delete (or kept, with --keep).'),
+  leftovers: z
+    .array(z.string())
+    .optional()
+    .describe('Paths of what the run created on the target and could not delete (or kept, with --keep).'),
   cleanup: z
     .object({ created: z.number().int(), deleted: z.number().int(), kept: z.boolean().optional() })
     .optional()
     .describe('Articles the scenarios created, and how many the run deleted at its end (kept: --keep left them).'),
   options: z.object({ filter: z.array(z.string()), strict: z.boolean(), timeoutMs: z.number() }).optional(),
-  shard: z.object({ index: z.number().int(), total: z.number().int() }).optional().describe('Set on one shard of a sharded run (--shard i/n).'),
+  shard: z
+    .object({ index: z.number().int(), total: z.number().int() })
+    .optional()
+    .describe('Set on one shard of a sharded run (--shard i/n).'),
   merged: z.array(z.string()).optional().describe('Set by conform merge: the shard reports joined.'),
   baseline: z
-    .object({ file: z.string(), expectedFailures: z.array(z.string()), nowPassing: z.array(z.string()), stillFailing: z.array(z.string()) })
+    .object({
+      file: z.string(),
+      expectedFailures: z.array(z.string()),
+      nowPassing: z.array(z.string()),
+      stillFailing: z.array(z.string()),
+    })
     .optional()
     .describe('Set with --baseline: listed failures do not fail the run; nowPassing can leave the baseline.'),
 });

@@ -28,7 +28,9 @@ export async function loadBaseline(file: string, knownIds: ReadonlySet<string>):
   const list = Array.isArray(r.value) ? r.value : r.value.expectedFailures;
   const ids = list.map((e) => (typeof e === 'string' ? e : e.id));
   const base = Array.isArray(r.value) ? [] : ['expectedFailures'];
-  const issues = ids.flatMap((id, i) => (knownIds.has(id) ? [] : [issueAt(source, [...base, i], `no scenario has the id "${id}"`)]));
+  const issues = ids.flatMap((id, i) =>
+    knownIds.has(id) ? [] : [issueAt(source, [...base, i], `no scenario has the id "${id}"`)],
+  );
   if (issues.length > 0) throw new InvalidFileError(issues);
   return { file: source.file, ids };
 }
@@ -36,7 +38,9 @@ export async function loadBaseline(file: string, knownIds: ReadonlySet<string>):
 /** Marks listed failures as baselined and records which listed scenarios now pass. Pure. */
 export function applyBaseline(run: RunResult, baseline: Baseline): RunResult {
   const listed = new Set(baseline.ids);
-  const scenarios = run.scenarios.map((s) => (listed.has(s.id) && (s.status === 'failed' || s.status === 'errored') ? { ...s, baselined: true } : s));
+  const scenarios = run.scenarios.map((s) =>
+    listed.has(s.id) && (s.status === 'failed' || s.status === 'errored') ? { ...s, baselined: true } : s,
+  );
   const ran = scenarios.filter((s) => listed.has(s.id));
   return {
     ...run,
@@ -53,8 +57,14 @@ export function applyBaseline(run: RunResult, baseline: Baseline): RunResult {
 /** A baseline file listing the run's current failures (for `--write-baseline`). */
 export function baselineFrom(run: RunResult): string {
   const failing = run.scenarios.filter((s) => s.status === 'failed' || s.status === 'errored');
-  const lines = ['# conform baseline: scenarios expected to fail. Listed failures do not fail the run (exit 0);', '# a listed scenario that passes again is reported, so this list can shrink.', 'version: 1', 'expectedFailures:'];
-  for (const s of failing) lines.push(`  - id: ${s.id}`, `    reason: ${JSON.stringify((reasonsOf(s)[0] ?? s.status).slice(0, 200))}`);
+  const lines = [
+    '# conform baseline: scenarios expected to fail. Listed failures do not fail the run (exit 0);',
+    '# a listed scenario that passes again is reported, so this list can shrink.',
+    'version: 1',
+    'expectedFailures:',
+  ];
+  for (const s of failing)
+    lines.push(`  - id: ${s.id}`, `    reason: ${JSON.stringify((reasonsOf(s)[0] ?? s.status).slice(0, 200))}`);
   if (failing.length === 0) lines[lines.length - 1] = 'expectedFailures: []';
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,7 @@
 import type { HttpResponse } from '../http/client.js';
 import { formField } from '../http/form.js';
 import type { StepData } from '../suite/schema.js';
-import { headerValue, parseAllow } from './expect.js';
+import { headerValue, parseAllow } from './response-parts.js';
 import { locationPath } from './location.js';
 import type { Redactor } from './redact.js';
 
@@ -21,16 +21,25 @@ export function jsonPath(text: string, dotted: string): unknown {
   return v;
 }
 
-export function capture(step: StepData, res: HttpResponse, requestUrl: string, baseUrl: string, scope: Record<string, unknown>, redactor: Redactor): void {
+export function capture(
+  step: StepData,
+  res: HttpResponse,
+  requestUrl: string,
+  baseUrl: string,
+  scope: Record<string, unknown>,
+  redactor: Redactor,
+): void {
   if (step.capture === undefined) return;
   for (const [name, c] of Object.entries(step.capture)) {
     if ('header' in c) scope[name] = headerValue(res, c.header);
     else if ('json' in c || 'form' in c) {
-      const value = 'json' in c ? jsonPath(Buffer.from(res.body).toString('utf8'), c.json) : formField(Buffer.from(res.body).toString('utf8'), c.form);
+      const value =
+        'json' in c
+          ? jsonPath(Buffer.from(res.body).toString('utf8'), c.json)
+          : formField(Buffer.from(res.body).toString('utf8'), c.form);
       scope[name] = value;
       if (c.secret && typeof value === 'string') redactor.add(value);
-    }
-    else if ('location' in c) {
+    } else if ('location' in c) {
       const loc = headerValue(res, 'location');
       const r = loc === undefined ? undefined : locationPath(loc, requestUrl, baseUrl);
       scope[name] = r && 'path' in r ? r.path : undefined;

@@ -19,10 +19,15 @@ export interface Ledger {
 /** Most articles one run notes; past it the rest are counted, not kept (a run of millions of requests stays bounded). */
 const MAX_NOTED = 100_000;
 
-export function createLedger(profile: ResolvedProfile, bases: { primary: string; plain?: string; tls?: string }): Ledger & { missed(): number } {
+export function createLedger(
+  profile: ResolvedProfile,
+  bases: { primary: string; plain?: string; tls?: string },
+): Ledger & { missed(): number } {
   const paths = new Set<string>();
   let missed = 0;
-  const prefixes = [bases.primary, bases.plain, bases.tls].filter((b): b is string => b !== undefined).map((b) => new URL(b).pathname.replace(/\/$/, ''));
+  const prefixes = [bases.primary, bases.plain, bases.tls]
+    .filter((b): b is string => b !== undefined)
+    .map((b) => new URL(b).pathname.replace(/\/$/, ''));
   const templates = [profile.articles.item, ...profile.articles.aliases].map((t) => {
     const [head = '', tail = ''] = t.split(/\{[^}]*\}/);
     return { head, tail };
@@ -37,7 +42,14 @@ export function createLedger(profile: ResolvedProfile, bases: { primary: string;
     const prefix = prefixes.find((p) => p !== '' && path.startsWith(p));
     return prefix === undefined ? path : path.slice(prefix.length) || '/';
   };
-  const isItem = (path: string) => templates.some(({ head, tail }) => path.length > head.length + tail.length && path.startsWith(head) && path.endsWith(tail) && !path.slice(head.length, path.length - tail.length).includes('/'));
+  const isItem = (path: string) =>
+    templates.some(
+      ({ head, tail }) =>
+        path.length > head.length + tail.length &&
+        path.startsWith(head) &&
+        path.endsWith(tail) &&
+        !path.slice(head.length, path.length - tail.length).includes('/'),
+    );
   const add = (path: string | undefined) => {
     if (path === undefined || paths.has(path)) return;
     if (paths.size >= MAX_NOTED) missed++;
@@ -90,7 +102,13 @@ export async function cleanUp(paths: readonly string[], deps: ExecDeps): Promise
       const path = paths[k]!;
       const built = await buildRequest({ request: { method: 'DELETE', path } }, {}, deps);
       const sent = 'error' in built ? undefined : await deps.client.send(built.request, { concurrent: true });
-      if (sent?.ok && ((sent.response.status >= 200 && sent.response.status < 300) || sent.response.status === 404 || sent.response.status === 410)) deleted++;
+      if (
+        sent?.ok &&
+        ((sent.response.status >= 200 && sent.response.status < 300) ||
+          sent.response.status === 404 ||
+          sent.response.status === 410)
+      )
+        deleted++;
       else left.push(path);
     }
   };

@@ -22,7 +22,8 @@ export function needsCredentials(method: string, path: string, profile: Resolved
   const q = path.indexOf('?');
   const p = q < 0 ? path : path.slice(0, q);
   const m = method.toUpperCase();
-  if (profile.articles.writeAuth && (UNSAFE.has(m) || m === 'OPTIONS') && isArticlePath(p, articlePaths(profile))) return true;
+  if (profile.articles.writeAuth && (UNSAFE.has(m) || m === 'OPTIONS') && isArticlePath(p, articlePaths(profile)))
+    return true;
   return m !== 'OPTIONS' && protectedPatterns(profile).some((re) => re.test(p));
 }
 
@@ -56,7 +57,15 @@ const protectedCache = new WeakMap<ResolvedProfile, RegExp[]>();
 function protectedPatterns(profile: ResolvedProfile): RegExp[] {
   let patterns = protectedCache.get(profile);
   if (!patterns) {
-    patterns = profile.protected.map((r) => new RegExp(`^${r.path.split(/\{[^}]*\}/).map(escapeRe).join('[^/]+')}$`));
+    patterns = profile.protected.map(
+      (r) =>
+        new RegExp(
+          `^${r.path
+            .split(/\{[^}]*\}/)
+            .map(escapeRe)
+            .join('[^/]+')}$`,
+        ),
+    );
     protectedCache.set(profile, patterns);
   }
   return patterns;
@@ -96,7 +105,12 @@ export function tokensOf(deps: ExecDeps): TokenSource {
   if (deps.tokens) return deps.tokens;
   let t = tokenSources.get(deps.authenticator);
   if (!t) {
-    t = createTokenSource({ client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: (v) => deps.redactor.add(v) });
+    t = createTokenSource({
+      client: deps.client,
+      profile: deps.profile,
+      authenticator: deps.authenticator,
+      secret: (v) => deps.redactor.add(v),
+    });
     tokenSources.set(deps.authenticator, t);
   }
   return t;
@@ -105,14 +119,25 @@ export function tokensOf(deps: ExecDeps): TokenSource {
 /** The base URL credentials go to: the primary one, or the TLS one when no usable scheme works on the primary. */
 function credentialsBase(deps: ExecDeps): string {
   const primarySecure = deps.bases.primary.startsWith('https:');
-  if (!chooseScheme(deps.profile, primarySecure) && deps.bases.tls && chooseScheme(deps.profile, true)) return deps.bases.tls;
+  if (!chooseScheme(deps.profile, primarySecure) && deps.bases.tls && chooseScheme(deps.profile, true))
+    return deps.bases.tls;
   return deps.bases.primary;
 }
 
-export function pickBase(deps: ExecDeps, via: 'plain' | 'tls' | 'credentials' | undefined, scheme: AuthScheme | undefined): { base: string } | { error: string } {
+export function pickBase(
+  deps: ExecDeps,
+  via: 'plain' | 'tls' | 'credentials' | undefined,
+  scheme: AuthScheme | undefined,
+): { base: string } | { error: string } {
   if (via === 'credentials') return { base: credentialsBase(deps) };
-  if (via === 'plain') return deps.bases.plain ? { base: deps.bases.plain } : { error: 'the step needs a plain-HTTP target (profile target.http or an http:// --target)' };
-  if (via === 'tls') return deps.bases.tls ? { base: deps.bases.tls } : { error: 'the step needs a TLS target (profile target.https or an https:// --target)' };
+  if (via === 'plain')
+    return deps.bases.plain
+      ? { base: deps.bases.plain }
+      : { error: 'the step needs a plain-HTTP target (profile target.http or an http:// --target)' };
+  if (via === 'tls')
+    return deps.bases.tls
+      ? { base: deps.bases.tls }
+      : { error: 'the step needs a TLS target (profile target.https or an https:// --target)' };
   const family = scheme === 'oauth2-client' ? 'oauth2' : scheme;
   if (family && deps.profile.auth.tlsOnly.includes(family) && deps.bases.tls) return { base: deps.bases.tls };
   return { base: deps.bases.primary };

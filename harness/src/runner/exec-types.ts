@@ -67,4 +67,3 @@ export type IterationOutcome =
   | ({ kind: 'pass'; emptyEach?: string } & Sent)
   | ({ kind: 'fail'; step: number; stepName?: string; messages: string[]; rules?: string[] } & Sent)
   | ({ kind: 'error'; step: number; stepName?: string; message: string; precondition?: Precondition } & Sent);
-

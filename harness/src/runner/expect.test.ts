@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../http/client.js';
-import { checkRefused, checkResponse, parseAllow, statusMatches, statusSet } from './expect.js';
+import { checkRefused, checkResponse } from './expect.js';
+import { parseAllow, statusMatches, statusSet } from './response-parts.js';
 import { locationPath, samePath, shapeRegex } from './location.js';
 
 describe('expectation helpers', () => {
@@ -24,12 +25,20 @@ describe('expectation helpers', () => {
 
   it('reads an absolute Location on another origin through the base URL, unless the profile lists the origins', () => {
     // Default: any origin, read by its path (a public URL in front of a proxy); the base's prefix is dropped.
-    expect(locationPath('https://public.example/articles/7', 'http://h/articles', 'http://h')).toEqual({ path: '/articles/7' });
-    expect(locationPath('https://public.example/api/articles/7', 'http://h/api/articles', 'http://h/api')).toEqual({ path: '/articles/7' });
+    expect(locationPath('https://public.example/articles/7', 'http://h/articles', 'http://h')).toEqual({
+      path: '/articles/7',
+    });
+    expect(locationPath('https://public.example/api/articles/7', 'http://h/api/articles', 'http://h/api')).toEqual({
+      path: '/articles/7',
+    });
     // A listed origin with its own prefix: that prefix is dropped, and the rest is read through the base URL.
     const own = { own: ['https://public.example/v1'], strict: true };
-    expect(locationPath('https://public.example/v1/articles/7', 'http://h/api/articles', 'http://h/api', own)).toEqual({ path: '/articles/7' });
-    expect(locationPath('http://h/api/articles/7', 'http://h/api/articles', 'http://h/api', own)).toEqual({ path: '/articles/7' });
+    expect(locationPath('https://public.example/v1/articles/7', 'http://h/api/articles', 'http://h/api', own)).toEqual({
+      path: '/articles/7',
+    });
+    expect(locationPath('http://h/api/articles/7', 'http://h/api/articles', 'http://h/api', own)).toEqual({
+      path: '/articles/7',
+    });
     // With target.origins, any other origin is outside the target.
     expect(locationPath('http://evil/articles/7', 'http://h/articles', 'http://h', own)).toHaveProperty('problem');
   });
@@ -42,7 +51,12 @@ describe('expectation helpers', () => {
   });
 });
 
-const answer = (status: number, headers: Record<string, string> = {}, body = ''): HttpResponse => ({ status, headers, body: new TextEncoder().encode(body), durationMs: 0 });
+const answer = (status: number, headers: Record<string, string> = {}, body = ''): HttpResponse => ({
+  status,
+  headers,
+  body: new TextEncoder().encode(body),
+  durationMs: 0,
+});
 
 describe('refused: a refusal of credentials (§5.4 leaves its status and body open)', () => {
   it('accepts any refusing 4xx by default, with a challenge required only on a 401', () => {
@@ -53,7 +67,8 @@ describe('refused: a refusal of credentials (§5.4 leaves its status and body op
   });
 
   it('does not take a status that means something else, nor a success', () => {
-    for (const status of [200, 204, 302, 404, 405, 429, 500]) expect(checkRefused(answer(status), {}, undefined), String(status)).toHaveLength(1);
+    for (const status of [200, 204, 302, 404, 405, 429, 500])
+      expect(checkRefused(answer(status), {}, undefined), String(status)).toHaveLength(1);
   });
 
   it('takes 404 where the target may hide the resource, and what the profile pins and nothing else', () => {
@@ -66,7 +81,11 @@ describe('refused: a refusal of credentials (§5.4 leaves its status and body op
 describe('json', () => {
   const ctx = { requestUrl: 'http://h/x', baseUrl: 'http://h', optionalFields: [], render: (t: string) => t };
   it('a body that is not JSON holds no member: it satisfies absence, not presence', () => {
-    expect(checkResponse(answer(400, {}, 'TLS required'), { json: { access_token: { present: false } } }, ctx)).toEqual([]);
-    expect(checkResponse(answer(400, {}, ''), { json: { error: { type: 'string' } } }, ctx)).toEqual(['the body is not JSON']);
+    expect(checkResponse(answer(400, {}, 'TLS required'), { json: { access_token: { present: false } } }, ctx)).toEqual(
+      [],
+    );
+    expect(checkResponse(answer(400, {}, ''), { json: { error: { type: 'string' } } }, ctx)).toEqual([
+      'the body is not JSON',
+    ]);
   });
 });

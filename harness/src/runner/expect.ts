@@ -8,39 +8,11 @@ import { compareArticle, validateArticle } from '../xml/article-xml.js';
 import { readXml, type XmlElement } from '../xml/reader.js';
 import { checkJson } from './json-check.js';
 import { locationPath, samePath, shapeRegex, type LocationOrigins } from './location.js';
+import { headerValue, parseAllow, statusMatches, statusSet } from './response-parts.js';
 
 const ORDINALS = ['first', 'second', 'third', 'fourth'];
 
 export type Render = (template: string) => unknown;
-
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-export function headerValue(res: HttpResponse, name: string): string | undefined {
-  const v = res.headers[name.toLowerCase()];
-  return Array.isArray(v) ? v.join(', ') : v;
-}
-
-/** Parses an `Allow` value into method tokens; returns the malformed members too. */
-export function parseAllow(value: string): { methods: string[]; bad: string[] } {
-  const members = value.split(',').map((m) => m.trim()).filter((m) => m !== '');
-  return { methods: members.filter((m) => TOKEN.test(m)), bad: members.filter((m) => !TOKEN.test(m)) };
-}
-
-/** Accepts a code, a class like `2xx`, a list, or a template rendering to those. */
-export function statusSet(spec: unknown, render: Render): Array<number | string> {
-  if (typeof spec === 'number') return [spec];
-  const items = Array.isArray(spec) ? spec : [spec];
-  return items.flatMap((s): Array<number | string> => {
-    if (typeof s === 'number') return [s];
-    const str = String(s);
-    if (str.includes('{{')) return statusSet(render(str), render);
-    return /^\d{3}$/.test(str) ? [Number(str)] : [str.toLowerCase()];
-  });
-}
-
-export function statusMatches(status: number, set: ReadonlyArray<number | string>): boolean {
-  return set.some((s) => (typeof s === 'number' ? s === status : s === `${Math.floor(status / 100)}xx`));
-}
 
 /** The body as UTF-8 text, decoded in place (`Buffer.from(u8)` would copy it first). */
 const bodyText = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
@@ -63,15 +35,24 @@ function checkHeader(res: HttpResponse, name: string, exp: HeaderExpectationData
     const want = String(render(e.equals));
     if (value.trim() !== want) out.push(`header ${name} is ${JSON.stringify(value)}, expected ${JSON.stringify(want)}`);
   }
-  if ('matches' in e && e.matches !== undefined && !new RegExp(e.matches).test(value)) out.push(`header ${name} ${JSON.stringify(value)} does not match /${e.matches}/`);
+  if ('matches' in e && e.matches !== undefined && !new RegExp(e.matches).test(value))
+    out.push(`header ${name} ${JSON.stringify(value)} does not match /${e.matches}/`);
   if ('contains' in e && e.contains !== undefined) {
     const want = String(render(e.contains));
-    if (!value.includes(want)) out.push(`header ${name} ${JSON.stringify(value)} does not contain ${JSON.stringify(want)}`);
+    if (!value.includes(want))
+      out.push(`header ${name} ${JSON.stringify(value)} does not contain ${JSON.stringify(want)}`);
   }
   return out;
 }
 
-const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null || v === '' ? [] : String(v).split(',').map((s) => s.trim()));
+const asList = (v: unknown): string[] =>
+  Array.isArray(v)
+    ? v.map(String)
+    : v === undefined || v === null || v === ''
+      ? []
+      : String(v)
+          .split(',')
+          .map((s) => s.trim());
 
 export interface CheckContext {
   requestUrl: string;
@@ -88,17 +69,29 @@ export interface CheckContext {
  * `refused`: the status is a refusal (the profile's `auth.refusalStatus`, or any refusing 4xx; 404 too when the
  * target may hide the resource), and a 401 carries a challenge (RFC 9110 §15.5.2). §5.4 and §7.2 leave the rest open.
  */
-export function checkRefused(res: HttpResponse, refused: { hidden?: boolean | undefined }, refusalStatus: readonly number[] | undefined): string[] {
+export function checkRefused(
+  res: HttpResponse,
+  refused: { hidden?: boolean | undefined },
+  refusalStatus: readonly number[] | undefined,
+): string[] {
   const hidden = refused.hidden === true && res.status === 404;
   if (!hidden && !isRefusalStatus(res.status, refusalStatus)) {
-    const want = refusalStatus === undefined ? 'a 4xx refusal' : `a refusal (${refusalStatus.join(' or ')}, auth.refusalStatus)`;
+    const want =
+      refusalStatus === undefined ? 'a 4xx refusal' : `a refusal (${refusalStatus.join(' or ')}, auth.refusalStatus)`;
     return [`expected ${want}${refused.hidden === true ? ' or 404' : ''}, got ${res.status}`];
   }
-  if (res.status === 401 && headerValue(res, 'www-authenticate') === undefined) return ['a 401 must carry a WWW-Authenticate challenge (RFC 9110 §15.5.2); header WWW-Authenticate is missing'];
+  if (res.status === 401 && headerValue(res, 'www-authenticate') === undefined)
+    return ['a 401 must carry a WWW-Authenticate challenge (RFC 9110 §15.5.2); header WWW-Authenticate is missing'];
   return [];
 }
 
-type Checks = { [K in Exclude<keyof ExpectData, 'oob'>]-?: (res: HttpResponse, exp: NonNullable<ExpectData[K]>, ctx: CheckContext) => string[] };
+type Checks = {
+  [K in Exclude<keyof ExpectData, 'oob'>]-?: (
+    res: HttpResponse,
+    exp: NonNullable<ExpectData[K]>,
+    ctx: CheckContext,
+  ) => string[];
+};
 
 /** Each check of `expect`, on its own (`oob` is the runner's: it asks the listener, not the response). */
 const CHECKS: Checks = {
@@ -121,13 +114,17 @@ const CHECKS: Checks = {
     const diffs = articles.map((a) => compareArticle(a, text, ctx.optionalFields));
     if (diffs.length === 1) return (diffs[0] ?? []).map((d) => `article: ${d}`);
     if (diffs.some((d) => d.length === 0)) return [];
-    return [`article: equal to none of the ${diffs.length} expected, ${diffs.map((d, i) => `not the ${ORDINALS[i] ?? `#${i + 1}`}: ${d.join(', ')}`).join('; ')}`];
+    return [
+      `article: equal to none of the ${diffs.length} expected, ${diffs.map((d, i) => `not the ${ORDINALS[i] ?? `#${i + 1}`}: ${d.join(', ')}`).join('; ')}`,
+    ];
   },
   sameDocument: (res, exp, { render }) => sameDocument(bodyText(res.body), stringify(render(exp))),
   validArticle: (res, exp) => {
     if (!exp) return [];
     const text = bodyText(res.body);
-    return text.trim() === '' ? ['the body is empty, expected an article'] : validateArticle(text).map((d) => `article: ${d}`);
+    return text.trim() === ''
+      ? ['the body is empty, expected an article']
+      : validateArticle(text).map((d) => `article: ${d}`);
   },
   json: (res, exp, { render }) => checkJson(bodyText(res.body), exp, render),
   body: (res, exp, { render }) => {
@@ -153,7 +150,9 @@ const CHECK_ORDER = Object.keys(CHECKS) as (keyof Checks)[];
 function runCheck<K extends keyof Checks>(check: K, res: HttpResponse, exp: ExpectData, ctx: CheckContext): string[] {
   const value = exp[check];
   // Each entry takes its own key's value; TypeScript cannot correlate the two through the generic index.
-  return value === undefined ? [] : (CHECKS[check] as (r: HttpResponse, v: unknown, c: CheckContext) => string[])(res, value, ctx);
+  return value === undefined
+    ? []
+    : (CHECKS[check] as (r: HttpResponse, v: unknown, c: CheckContext) => string[])(res, value, ctx);
 }
 
 /**
@@ -162,10 +161,21 @@ function runCheck<K extends keyof Checks>(check: K, res: HttpResponse, exp: Expe
  * not a success, they are not judged: the status failure is the finding, and "Location missing" on a 301 is not a
  * second one.
  */
-const AFTER_SUCCESS: ReadonlySet<CheckName> = new Set(['location', 'article', 'sameDocument', 'validArticle', 'allow', 'json']);
+const AFTER_SUCCESS: ReadonlySet<CheckName> = new Set([
+  'location',
+  'article',
+  'sameDocument',
+  'validArticle',
+  'allow',
+  'json',
+]);
 
 /** Runs every expectation of a step against the response, each failure with the check it came from. */
-export function checkResponseByCheck(res: HttpResponse, exp: ExpectData | undefined, ctx: CheckContext): { check: CheckName; message: string }[] {
+export function checkResponseByCheck(
+  res: HttpResponse,
+  exp: ExpectData | undefined,
+  ctx: CheckContext,
+): { check: CheckName; message: string }[] {
   return exp ? judged(Object.keys(exp) as (keyof Checks | 'oob')[], res, exp, ctx) : [];
 }
 
@@ -174,7 +184,12 @@ export function checkResponse(res: HttpResponse, exp: ExpectData | undefined, ct
   return exp ? judged(CHECK_ORDER, res, exp, ctx).map((f) => f.message) : [];
 }
 
-function judged(order: readonly (keyof Checks | 'oob')[], res: HttpResponse, exp: ExpectData, ctx: CheckContext): { check: CheckName; message: string }[] {
+function judged(
+  order: readonly (keyof Checks | 'oob')[],
+  res: HttpResponse,
+  exp: ExpectData,
+  ctx: CheckContext,
+): { check: CheckName; message: string }[] {
   const out: { check: CheckName; message: string }[] = [];
   for (const check of order) {
     if (check === 'oob') continue;
@@ -193,15 +208,20 @@ function checkLocation(res: HttpResponse, exp: NonNullable<ExpectData['location'
   const out: string[] = [];
   if (exp.path !== undefined) {
     const want = (Array.isArray(exp.path) ? exp.path : [exp.path]).flatMap((t) => asList(render(t)));
-    if (!want.some((w) => samePath(r.path, w))) out.push(`Location path is ${JSON.stringify(r.path)}, expected ${want.map((w) => JSON.stringify(w)).join(' or ')}`);
+    if (!want.some((w) => samePath(r.path, w)))
+      out.push(
+        `Location path is ${JSON.stringify(r.path)}, expected ${want.map((w) => JSON.stringify(w)).join(' or ')}`,
+      );
   }
   if (exp.differsFrom !== undefined) {
     const others = [exp.differsFrom].flat().flatMap((t) => asList(render(t)));
-    if (others.some((o) => samePath(r.path, o))) out.push(`Location path ${JSON.stringify(r.path)} is the same as an earlier one; a new resource needs a new URL`);
+    if (others.some((o) => samePath(r.path, o)))
+      out.push(`Location path ${JSON.stringify(r.path)} is the same as an earlier one; a new resource needs a new URL`);
   }
   if (exp.shape !== undefined) {
     const shape = String(render(exp.shape));
-    if (!shapeRegex(shape).test(r.path.split('?')[0]!)) out.push(`Location path ${JSON.stringify(r.path)} does not have the shape ${shape}`);
+    if (!shapeRegex(shape).test(r.path.split('?')[0]!))
+      out.push(`Location path ${JSON.stringify(r.path)} does not have the shape ${shape}`);
   }
   return out;
 }
@@ -211,7 +231,8 @@ function checkAllow(res: HttpResponse, exp: NonNullable<ExpectData['allow']>, { 
   if (allow === undefined) return ['Allow header is missing'];
   const out: string[] = [];
   const { methods, bad } = parseAllow(allow);
-  if (bad.length > 0) out.push(`Allow ${JSON.stringify(allow)} is not a comma-separated list of method names (bad: ${bad.join(', ')})`);
+  if (bad.length > 0)
+    out.push(`Allow ${JSON.stringify(allow)} is not a comma-separated list of method names (bad: ${bad.join(', ')})`);
   const has = new Set(methods);
   for (const m of (exp.includes === undefined ? [] : [exp.includes].flat()).flatMap((t) => asList(render(t)))) {
     if (!has.has(m)) out.push(`Allow ${JSON.stringify(allow)} lacks ${m}`);
@@ -222,7 +243,10 @@ function checkAllow(res: HttpResponse, exp: NonNullable<ExpectData['allow']>, { 
   if (exp.subsetOf !== undefined) {
     const superset = new Set([exp.subsetOf].flat().flatMap((t) => asList(render(t))));
     const extra = methods.filter((m) => !superset.has(m));
-    if (extra.length > 0) out.push(`Allow ${JSON.stringify(allow)} lists ${extra.join(', ')}, which the other answer (${[...superset].join(', ')}) does not`);
+    if (extra.length > 0)
+      out.push(
+        `Allow ${JSON.stringify(allow)} lists ${extra.join(', ')}, which the other answer (${[...superset].join(', ')}) does not`,
+      );
   }
   return out;
 }
@@ -240,12 +264,15 @@ export function sameDocument(actual: string, expected: string): string[] {
   const walk = (x: XmlElement, y: XmlElement, where: string) => {
     if (diffs.length >= 3) return;
     if (x.name !== y.name) return void diffs.push(`${where}: <${x.name}> where it was <${y.name}>`);
-    const attrs = (el: XmlElement) => JSON.stringify(Object.entries(el.attributes).sort(([p], [q]) => (p < q ? -1 : 1)));
+    const attrs = (el: XmlElement) =>
+      JSON.stringify(Object.entries(el.attributes).sort(([p], [q]) => (p < q ? -1 : 1)));
     if (attrs(x) !== attrs(y)) diffs.push(`${where}/<${x.name}>: attributes ${attrs(x)} where they were ${attrs(y)}`);
     const text = (el: XmlElement) => (el.children.length > 0 && el.text.trim() === '' ? '' : el.text);
-    if (text(x) !== text(y)) diffs.push(`${where}/<${x.name}>: text ${JSON.stringify(text(x))} where it was ${JSON.stringify(text(y))}`);
+    if (text(x) !== text(y))
+      diffs.push(`${where}/<${x.name}>: text ${JSON.stringify(text(x))} where it was ${JSON.stringify(text(y))}`);
     const names = (el: XmlElement) => el.children.map((c) => c.name).join(', ');
-    if (x.children.length !== y.children.length) return void diffs.push(`${where}/<${x.name}>: children <${names(x)}> where they were <${names(y)}>`);
+    if (x.children.length !== y.children.length)
+      return void diffs.push(`${where}/<${x.name}>: children <${names(x)}> where they were <${names(y)}>`);
     x.children.forEach((c, k) => walk(c, y.children[k]!, `${where}/${x.name}`));
   };
   walk(a.root, e.root, '');

@@ -23,8 +23,16 @@ export function instanceNumbers(deps: Pick<ExecDeps, 'profile'>): number[] {
 /** A rendered `instance:` as an instance number of the profile, or why it is none. */
 export function instanceNumber(value: unknown, deps: Pick<ExecDeps, 'profile'>): number | { error: string } {
   const n = deps.profile.target.instances.length;
-  const k = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(k) || k < 1 || k > n) return { error: `instance ${String(value)} is not one of the ${n} instances the profile lists (target.instances, 1 to ${n})` };
+  const k =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+$/.test(value.trim())
+        ? Number(value)
+        : Number.NaN;
+  if (!Number.isInteger(k) || k < 1 || k > n)
+    return {
+      error: `instance ${String(value)} is not one of the ${n} instances the profile lists (target.instances, 1 to ${n})`,
+    };
   return k;
 }
 
@@ -32,10 +40,17 @@ export function instanceNumber(value: unknown, deps: Pick<ExecDeps, 'profile'>):
  * Instance `k`'s base URL for plain HTTP or TLS, or why there is none. An instance listed with TLS only gets what was
  * meant for plain HTTP over TLS (never the other way round).
  */
-export function instanceBase(deps: Pick<ExecDeps, 'profile'>, k: number, secure: boolean): { base: string } | { error: string } {
+export function instanceBase(
+  deps: Pick<ExecDeps, 'profile'>,
+  k: number,
+  secure: boolean,
+): { base: string } | { error: string } {
   const instance = deps.profile.target.instances[k - 1];
   const base = secure ? instance?.https : (instance?.http ?? instance?.https);
-  if (base === undefined) return { error: `instance ${k} has no ${secure ? 'TLS (https)' : 'plain-HTTP (http)'} base URL in the profile's target.instances` };
+  if (base === undefined)
+    return {
+      error: `instance ${k} has no ${secure ? 'TLS (https)' : 'plain-HTTP (http)'} base URL in the profile's target.instances`,
+    };
   return { base };
 }
 
@@ -48,11 +63,19 @@ export function targetHost(base: string): string {
  * `built` sent to instance `k` instead: the same method, path below the base, headers and body, on the instance's
  * base URL for the same transport, with the Host the original carried.
  */
-export function toInstance(built: BuiltRequest, k: number, deps: Pick<ExecDeps, 'profile'>): BuiltRequest | { error: string } {
+export function toInstance(
+  built: BuiltRequest,
+  k: number,
+  deps: Pick<ExecDeps, 'profile'>,
+): BuiltRequest | { error: string } {
   const secure = built.request.url.startsWith('https:');
   const target = instanceBase(deps, k, secure);
   if ('error' in target) return target;
   const below = built.request.url.slice(built.base.replace(/\/$/, '').length);
   const headers = { host: built.request.headers['host'] ?? targetHost(built.request.url), ...built.request.headers };
-  return { request: { ...built.request, url: target.base.replace(/\/$/, '') + below, headers }, base: target.base, instance: k };
+  return {
+    request: { ...built.request, url: target.base.replace(/\/$/, '') + below, headers },
+    base: target.base,
+    instance: k,
+  };
 }

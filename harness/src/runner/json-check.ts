@@ -1,7 +1,11 @@
 /** The `json` check: members of a JSON body by dotted path, present or absent, of a type, equal or matching. */
 import type { ExpectData } from '../suite/schema.js';
 
-export function checkJson(body: string, exp: NonNullable<ExpectData['json']>, render: (template: string) => unknown): string[] {
+export function checkJson(
+  body: string,
+  exp: NonNullable<ExpectData['json']>,
+  render: (template: string) => unknown,
+): string[] {
   let doc: unknown;
   try {
     doc = JSON.parse(body);
@@ -12,7 +16,9 @@ export function checkJson(body: string, exp: NonNullable<ExpectData['json']>, re
   const out: string[] = [];
   for (const [p, c] of Object.entries(exp)) {
     let v: unknown = doc;
-    for (const seg of p.split('.')) v = v !== null && typeof v === 'object' && Object.hasOwn(v, seg) ? (v as Record<string, unknown>)[seg] : undefined;
+    for (const seg of p.split('.'))
+      v =
+        v !== null && typeof v === 'object' && Object.hasOwn(v, seg) ? (v as Record<string, unknown>)[seg] : undefined;
     const kind = Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
     if (c.present === false) {
       if (v !== undefined) out.push(`JSON ${p} must be absent`);
@@ -25,9 +31,11 @@ export function checkJson(body: string, exp: NonNullable<ExpectData['json']>, re
     if (c.type !== undefined && kind !== c.type) out.push(`JSON ${p} is a ${kind}, expected a ${c.type}`);
     if (c.equals !== undefined) {
       const want = typeof c.equals === 'string' ? render(c.equals) : c.equals;
-      if (v !== want && String(v) !== String(want)) out.push(`JSON ${p} is ${JSON.stringify(v)}, expected ${JSON.stringify(want)}`);
+      if (v !== want && String(v) !== String(want))
+        out.push(`JSON ${p} is ${JSON.stringify(v)}, expected ${JSON.stringify(want)}`);
     }
-    if (c.matches !== undefined && !new RegExp(c.matches).test(String(v))) out.push(`JSON ${p} ${JSON.stringify(v)} does not match /${c.matches}/`);
+    if (c.matches !== undefined && !new RegExp(c.matches).test(String(v)))
+      out.push(`JSON ${p} ${JSON.stringify(v)} does not match /${c.matches}/`);
   }
   return out;
 }

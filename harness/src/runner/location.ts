@@ -28,7 +28,12 @@ function parsedBase(url: string): URL {
  * absolute Location on any other origin is read the same way by its path — a Location identifies the resource by
  * its path, and the steps that follow read it — unless `strict`, where it is a problem.
  */
-export function locationPath(location: string, requestUrl: string, baseUrl: string, origins: LocationOrigins = {}): { path: string } | { problem: string } {
+export function locationPath(
+  location: string,
+  requestUrl: string,
+  baseUrl: string,
+  origins: LocationOrigins = {},
+): { path: string } | { problem: string } {
   let resolved: URL;
   try {
     resolved = new URL(location.trim(), requestUrl);
@@ -42,7 +47,9 @@ export function locationPath(location: string, requestUrl: string, baseUrl: stri
     if (owner) prefix = prefixOf(owner) || prefix;
     else if (origins.strict) {
       const listed = [base.origin, ...(origins.own ?? []).map((o) => new URL(o).origin)];
-      return { problem: `Location ${JSON.stringify(location)} points outside the target (its origins: ${[...new Set(listed)].join(', ')}; profile target.origins)` };
+      return {
+        problem: `Location ${JSON.stringify(location)} points outside the target (its origins: ${[...new Set(listed)].join(', ')}; profile target.origins)`,
+      };
     }
   }
   let p = resolved.pathname;
@@ -54,13 +61,17 @@ export function locationPath(location: string, requestUrl: string, baseUrl: stri
 export function samePath(a: string, b: string): boolean {
   if (a === b) return true;
   const norm = (p: string) =>
-    p.split('?')[0]!.split('/').map((seg) => {
-      try {
-        return decodeURIComponent(seg);
-      } catch {
-        return seg;
-      }
-    }).join('/');
+    p
+      .split('?')[0]!
+      .split('/')
+      .map((seg) => {
+        try {
+          return decodeURIComponent(seg);
+        } catch {
+          return seg;
+        }
+      })
+      .join('/');
   return norm(a) === norm(b);
 }
 

@@ -2,24 +2,43 @@ import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../http/client.js';
 import { formOf, verifierIn } from './oauth1-approval.js';
 
-const answer = (status: number, body = '', headers: Record<string, string> = {}): HttpResponse => ({ status, headers, body: new TextEncoder().encode(body), durationMs: 0 });
+const answer = (status: number, body = '', headers: Record<string, string> = {}): HttpResponse => ({
+  status,
+  headers,
+  body: new TextEncoder().encode(body),
+  durationMs: 0,
+});
 
 describe('verifierIn: the oauth_verifier an approval answer carries', () => {
   it.each([
-    ['a redirect to the callback, in the query', answer(302, '', { location: 'https://client.example/cb?oauth_token=t&oauth_verifier=v%2B1' }), 'v+1'],
+    [
+      'a redirect to the callback, in the query',
+      answer(302, '', { location: 'https://client.example/cb?oauth_token=t&oauth_verifier=v%2B1' }),
+      'v+1',
+    ],
     ['a redirect, in the fragment', answer(303, '', { location: '/cb#oauth_verifier=abc&oauth_token=t' }), 'abc'],
     ['a form-encoded body (oob)', answer(200, 'oauth_token=t&oauth_verifier=xyz'), 'xyz'],
     ['a JSON body', answer(200, '{"oauth_token":"t","oauth_verifier":"j-1"}'), 'j-1'],
-    ['an HTML input', answer(200, '<p>Done</p><input type="text" readonly name="oauth_verifier" value="h&amp;1">'), 'h&1'],
+    [
+      'an HTML input',
+      answer(200, '<p>Done</p><input type="text" readonly name="oauth_verifier" value="h&amp;1">'),
+      'h&1',
+    ],
     ['a labelled value in text', answer(200, 'Your code: oauth_verifier=ABC123'), 'ABC123'],
   ])('%s', (_what, res, want) => {
     expect(verifierIn(res)).toBe(want);
   });
 
   it.each([
-    ['a page that only describes the request', answer(200, '<form method="post"><input type="hidden" name="oauth_token" value="t"></form>')],
+    [
+      'a page that only describes the request',
+      answer(200, '<form method="post"><input type="hidden" name="oauth_token" value="t"></form>'),
+    ],
     ['a refusal', answer(403, 'oauth_verifier=nope')],
-    ['a redirect with error=access_denied', answer(302, '', { location: 'https://client.example/cb?oauth_token=t&error=access_denied' })],
+    [
+      'a redirect with error=access_denied',
+      answer(302, '', { location: 'https://client.example/cb?oauth_token=t&error=access_denied' }),
+    ],
   ])('none in %s', (_what, res) => {
     expect(verifierIn(res)).toBeUndefined();
   });
@@ -37,12 +56,21 @@ describe('formOf: the first form of a page, as a browser submits it', () => {
     expect(formOf(html, 'https://h.example/oauth1/authorize?oauth_token=a')).toEqual({
       method: 'POST',
       action: 'https://h.example/oauth1/authorize?x=1',
-      fields: [['oauth_token', 'a&b'], ['note', 'hi'], ['scope', 'read'], ['confirm', 'yes']],
+      fields: [
+        ['oauth_token', 'a&b'],
+        ['note', 'hi'],
+        ['scope', 'read'],
+        ['confirm', 'yes'],
+      ],
     });
   });
 
   it('a form without method or action is a GET to the page itself; no form, nothing', () => {
-    expect(formOf('<form><input type=hidden name=t value=1></form>', 'https://h.example/a')).toEqual({ method: 'GET', action: 'https://h.example/a', fields: [['t', '1']] });
+    expect(formOf('<form><input type=hidden name=t value=1></form>', 'https://h.example/a')).toEqual({
+      method: 'GET',
+      action: 'https://h.example/a',
+      fields: [['t', '1']],
+    });
     expect(formOf('<p>no form</p>', 'https://h.example/a')).toBeUndefined();
   });
 });

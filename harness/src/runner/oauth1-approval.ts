@@ -72,45 +72,101 @@ export function createApprover(deps: Deps): Approver {
   const pinned = deps.profile.auth.oauth1?.approval;
   let found: ApprovalWay | undefined = deps.known;
 
-  const send = async (exchanges: TokenExchange[], request: HttpRequest, scheme: AuthScheme, user: string): Promise<HttpResponse | string> => {
+  const send = async (
+    exchanges: TokenExchange[],
+    request: HttpRequest,
+    scheme: AuthScheme,
+    user: string,
+  ): Promise<HttpResponse | string> => {
     const applied = deps.authenticator.apply(request, scheme, user, {});
     if (!applied.ok) return applied.reason;
     const sent = await deps.client.send(applied.request);
-    exchanges.push(sent.ok ? { purpose: 'credentials', request: applied.request, response: sent.response } : { purpose: 'credentials', request: applied.request, error: sent.error });
+    exchanges.push(
+      sent.ok
+        ? { purpose: 'credentials', request: applied.request, response: sent.response }
+        : { purpose: 'credentials', request: applied.request, error: sent.error },
+    );
     return sent.ok ? sent.response : `${request.method} ${new URL(request.url).pathname}: ${sent.error.message}`;
   };
 
   /** One way, tried once: the verifier and the way that gave it, or what the target answered instead. */
-  const attempt = async (way: ApprovalWay, token: string, user: string, base: string, exchanges: TokenExchange[]): Promise<{ verifier?: string; way: ApprovalWay; note: string; refused: boolean }> => {
+  const attempt = async (
+    way: ApprovalWay,
+    token: string,
+    user: string,
+    base: string,
+    exchanges: TokenExchange[],
+  ): Promise<{ verifier?: string; way: ApprovalWay; note: string; refused: boolean }> => {
     const endpoint = join(base, deps.profile.auth.oauth1!.authorizeEndpoint);
     const fields = pinned?.fields ?? { confirm: 'yes' };
-    const form = (pairs: Array<[string, string]>) => pairs.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join('&');
-    const post = (url: string, pairs: Array<[string, string]>): HttpRequest => ({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form(pairs) });
-    const get: HttpRequest = { method: 'GET', url: `${endpoint}?oauth_token=${encodeURIComponent(token)}`, headers: {} };
-    const first = await send(exchanges, way.kind === 'post' ? post(endpoint, [['oauth_token', token], ...Object.entries(fields)]) : get, way.scheme, user);
+    const form = (pairs: Array<[string, string]>) =>
+      pairs.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join('&');
+    const post = (url: string, pairs: Array<[string, string]>): HttpRequest => ({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form(pairs),
+    });
+    const get: HttpRequest = {
+      method: 'GET',
+      url: `${endpoint}?oauth_token=${encodeURIComponent(token)}`,
+      headers: {},
+    };
+    const first = await send(
+      exchanges,
+      way.kind === 'post' ? post(endpoint, [['oauth_token', token], ...Object.entries(fields)]) : get,
+      way.scheme,
+      user,
+    );
     if (typeof first === 'string') return { way, note: first, refused: false };
     const direct = verifierIn(first);
     if (direct !== undefined) return { verifier: direct, way, note: '', refused: false };
     // A GET that only describes the pending request: its page's form is what a person would submit.
-    const page = way.kind === 'post' || first.status < 200 || first.status >= 300 ? undefined : formOf(text(first.body), endpoint);
-    if (!page) return { way, note: describe(way.kind === 'post' ? 'POST' : 'GET', way, first), refused: isRefusal(first) };
+    const page =
+      way.kind === 'post' || first.status < 200 || first.status >= 300 ? undefined : formOf(text(first.body), endpoint);
+    if (!page)
+      return { way, note: describe(way.kind === 'post' ? 'POST' : 'GET', way, first), refused: isRefusal(first) };
     const submit: HttpRequest =
-      page.method === 'GET' ? { method: 'GET', url: `${page.action}${page.action.includes('?') ? '&' : '?'}${form(page.fields)}`, headers: {} } : post(page.action, page.fields);
+      page.method === 'GET'
+        ? {
+            method: 'GET',
+            url: `${page.action}${page.action.includes('?') ? '&' : '?'}${form(page.fields)}`,
+            headers: {},
+          }
+        : post(page.action, page.fields);
     const second = await send(exchanges, submit, way.scheme, user);
     const submitted: ApprovalWay = { kind: 'form', scheme: way.scheme };
     if (typeof second === 'string') return { way: submitted, note: second, refused: false };
     const verifier = verifierIn(second);
-    return { ...(verifier !== undefined ? { verifier } : {}), way: submitted, note: describe("GET, then the page's form", way, second), refused: isRefusal(second) };
+    return {
+      ...(verifier !== undefined ? { verifier } : {}),
+      way: submitted,
+      note: describe("GET, then the page's form", way, second),
+      refused: isRefusal(second),
+    };
   };
 
   const approve: Approver['approve'] = async (token, user, base) => {
     const exchanges: TokenExchange[] = [];
     const ways: ApprovalWay[] = pinned
-      ? [{ kind: pinned.method === 'GET' ? 'get' : 'post', scheme: pinned.ownerScheme ?? ownerSchemes(deps.profile, user)[0] ?? 'basic' }]
+      ? [
+          {
+            kind: pinned.method === 'GET' ? 'get' : 'post',
+            scheme: pinned.ownerScheme ?? ownerSchemes(deps.profile, user)[0] ?? 'basic',
+          },
+        ]
       : found
         ? [found]
-        : ownerSchemes(deps.profile, user).flatMap((scheme) => (['get', 'post'] as const).map((kind) => ({ kind, scheme })));
-    if (ways.length === 0) return { ok: false, reason: `the profile gives ${user} neither a password nor a secret to approve with`, exchanges, refused: false };
+        : ownerSchemes(deps.profile, user).flatMap((scheme) =>
+            (['get', 'post'] as const).map((kind) => ({ kind, scheme })),
+          );
+    if (ways.length === 0)
+      return {
+        ok: false,
+        reason: `the profile gives ${user} neither a password nor a secret to approve with`,
+        exchanges,
+        refused: false,
+      };
     const notes: string[] = [];
     let refused = true;
     for (const way of ways) {
@@ -123,10 +179,20 @@ export function createApprover(deps: Deps): Approver {
       refused &&= result.refused;
       notes.push(result.note);
     }
-    return { ok: false, reason: `the authorization step gave no oauth_verifier: ${notes.join('; ')}`, exchanges, refused };
+    return {
+      ok: false,
+      reason: `the authorization step gave no oauth_verifier: ${notes.join('; ')}`,
+      exchanges,
+      refused,
+    };
   };
 
-  return { approve, way: () => found ?? (pinned ? { kind: pinned.method === 'GET' ? 'get' : 'post', scheme: pinned.ownerScheme ?? 'basic' } : undefined) };
+  return {
+    approve,
+    way: () =>
+      found ??
+      (pinned ? { kind: pinned.method === 'GET' ? 'get' : 'post', scheme: pinned.ownerScheme ?? 'basic' } : undefined),
+  };
 }
 
 function isRefusal(r: HttpResponse): boolean {
@@ -157,7 +223,12 @@ export function verifierIn(r: HttpResponse): string | undefined {
   if (form && !/[\s<>"]/.test(form)) return form;
   try {
     const json = JSON.parse(body) as unknown;
-    if (typeof json === 'object' && json !== null && typeof (json as Record<string, unknown>)['oauth_verifier'] === 'string') return (json as Record<string, string>)['oauth_verifier'];
+    if (
+      typeof json === 'object' &&
+      json !== null &&
+      typeof (json as Record<string, unknown>)['oauth_verifier'] === 'string'
+    )
+      return (json as Record<string, string>)['oauth_verifier'];
   } catch {
     /* not JSON */
   }
@@ -174,7 +245,10 @@ const REFUSING_BUTTON = /^(deny|cancel|no|reject|decline|refuse)$/i;
  * The first form of an HTML page as a browser submits it: method, absolute action, and the fields — hidden and text
  * inputs with their values, checked checkboxes and radios, the first submit button that does not refuse.
  */
-export function formOf(html: string, pageUrl: string): { method: 'GET' | 'POST'; action: string; fields: Array<[string, string]> } | undefined {
+export function formOf(
+  html: string,
+  pageUrl: string,
+): { method: 'GET' | 'POST'; action: string; fields: Array<[string, string]> } | undefined {
   const open = /<form\b([^>]*)>/i.exec(html);
   if (!open) return undefined;
   const close = html.indexOf('</form', open.index);

@@ -127,7 +127,9 @@ export class OobListener {
     }
     if (this.contacts === 0) return [];
     const more = this.contacts > this.seen.length ? ` and ${this.contacts - this.seen.length} more` : '';
-    return [`the target contacted the harness's out-of-band listener ${this.contacts} time(s): ${this.seen.join('; ')}${more} (an external entity or DTD was resolved)`];
+    return [
+      `the target contacted the harness's out-of-band listener ${this.contacts} time(s): ${this.seen.join('; ')}${more} (an external entity or DTD was resolved)`,
+    ];
   }
 
   /** Stops listening, drops open connections and removes the marker file. */
@@ -150,5 +152,7 @@ export function oobUnreachable(primaryBase: string, url: string | undefined): st
     return null;
   }
   const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host);
-  return loopback ? null : `the target (${host}) is not on loopback and cannot reach the harness's out-of-band listener: set the profile's oob.url (and oob.listen)`;
+  return loopback
+    ? null
+    : `the target (${host}) is not on loopback and cannot reach the harness's out-of-band listener: set the profile's oob.url (and oob.listen)`;
 }

@@ -9,7 +9,7 @@ describe('resolveRunOptions: defaults and ranges in one place', () => {
     expect(Number.isInteger(r.seed) && r.seed >= 0 && r.seed <= 2 ** 31 - 1).toBe(true);
   });
 
-  it('the caller\'s defaults come before the table\'s, the options before both', () => {
+  it("the caller's defaults come before the table's, the options before both", () => {
     expect(resolveRunOptions({}, { runs: 20 }).runs).toBe(20);
     expect(resolveRunOptions({ runs: 7 }, { runs: 20 }).runs).toBe(7);
   });
@@ -19,7 +19,9 @@ describe('resolveRunOptions: defaults and ranges in one place', () => {
     expect(resolveRunOptions({ [k]: spec.min })[k]).toBe(spec.min);
     expect(resolveRunOptions({ [k]: spec.max })[k]).toBe(spec.max);
     expect(() => resolveRunOptions({ [k]: spec.min - 1 })).toThrow(ConformError);
-    expect(() => resolveRunOptions({ [k]: spec.max + 1 }, {}, flagNaming)).toThrow(`--${spec.flag} must be a whole number between ${spec.min} and ${spec.max}`);
+    expect(() => resolveRunOptions({ [k]: spec.max + 1 }, {}, flagNaming)).toThrow(
+      `--${spec.flag} must be a whole number between ${spec.min} and ${spec.max}`,
+    );
     expect(() => resolveRunOptions({ [k]: spec.min + 0.5 })).toThrow(/whole number/);
   });
 

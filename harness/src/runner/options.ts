@@ -52,13 +52,20 @@ export const propertyNaming: OptionNaming = (key) => key;
  * random).
  * @throws {ConformError} CONFORM_USAGE for a value that is not a whole number in its range.
  */
-export function resolveRunOptions(options: RunOptions, defaults: RunOptions = {}, naming: OptionNaming = propertyNaming): ResolvedRunOptions {
+export function resolveRunOptions(
+  options: RunOptions,
+  defaults: RunOptions = {},
+  naming: OptionNaming = propertyNaming,
+): ResolvedRunOptions {
   const pick = (key: keyof RunOptions): number | undefined => {
     const value = options[key] ?? defaults[key];
     if (value === undefined) return undefined;
     const spec: IntSpec = RUN_OPTION_SPEC[key];
     if (!Number.isInteger(value) || value < spec.min || value > spec.max) {
-      throw new ConformError('CONFORM_USAGE', `${naming(key)} must be a whole number between ${spec.min} and ${spec.max}, got ${value}`);
+      throw new ConformError(
+        'CONFORM_USAGE',
+        `${naming(key)} must be a whole number between ${spec.min} and ${spec.max}, got ${value}`,
+      );
     }
     return value;
   };

@@ -6,7 +6,12 @@ describe('redactor', () => {
   const basic = Buffer.from('alice:s3cr3t:pw£').toString('base64');
 
   it('removes secrets in every encoding', () => {
-    for (const form of ['s3cr3t:pw£', encodeURIComponent('s3cr3t:pw£'), Buffer.from('hmac-key-1').toString('base64'), basic]) {
+    for (const form of [
+      's3cr3t:pw£',
+      encodeURIComponent('s3cr3t:pw£'),
+      Buffer.from('hmac-key-1').toString('base64'),
+      basic,
+    ]) {
       expect(r.text(`x ${form} y`)).toBe('x [redacted] y');
     }
   });

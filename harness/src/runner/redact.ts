@@ -10,7 +10,14 @@ export interface Redactor {
   value<T>(v: T): T;
 }
 
-export const CREDENTIAL_HEADERS = new Set(['authorization', 'authentication', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+export const CREDENTIAL_HEADERS = new Set([
+  'authorization',
+  'authentication',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+]);
 const MASK = '[redacted]';
 
 function encodings(secret: string): string[] {
@@ -25,7 +32,10 @@ function encodings(secret: string): string[] {
  * Builds a redactor for these secrets. `pairs` are Basic user/password pairs: their base64 `user:pass` form is
  * redacted too (base64 of a substring does not appear inside base64 of the whole, so it needs its own entry).
  */
-export function createRedactor(secrets: readonly string[], pairs: ReadonlyArray<readonly [string, string]> = []): Redactor {
+export function createRedactor(
+  secrets: readonly string[],
+  pairs: ReadonlyArray<readonly [string, string]> = [],
+): Redactor {
   const needles = new Set<string>();
   for (const s of secrets) if (s) encodings(s).forEach((e) => needles.add(e));
   for (const [user, pass] of pairs) encodings(`${user}:${pass}`).forEach((e) => needles.add(e));
@@ -44,7 +54,8 @@ export function createRedactor(secrets: readonly string[], pairs: ReadonlyArray<
   const headers = (h: Record<string, string | string[]>) => {
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(h)) {
-      if (CREDENTIAL_HEADERS.has(k.toLowerCase())) out[k] = Array.isArray(v) ? v.map(maskCredential) : maskCredential(v);
+      if (CREDENTIAL_HEADERS.has(k.toLowerCase()))
+        out[k] = Array.isArray(v) ? v.map(maskCredential) : maskCredential(v);
       else out[k] = Array.isArray(v) ? v.map(text) : text(v);
     }
     return out;
@@ -59,8 +70,14 @@ export function createRedactor(secrets: readonly string[], pairs: ReadonlyArray<
  */
 function maskTokenFields(s: string): string {
   return s
-    .replace(/("(?:access_token|refresh_token|id_token|client_secret|oauth_token_secret)"\s*:\s*")[^"]*(")/g, `$1${MASK}$2`)
-    .replace(/\b(access_token|refresh_token|client_secret|oauth_token_secret|oauth_token|oauth_verifier|oauth_signature)=[^&\s"'<]*/g, `$1=${MASK}`);
+    .replace(
+      /("(?:access_token|refresh_token|id_token|client_secret|oauth_token_secret)"\s*:\s*")[^"]*(")/g,
+      `$1${MASK}$2`,
+    )
+    .replace(
+      /\b(access_token|refresh_token|client_secret|oauth_token_secret|oauth_token|oauth_verifier|oauth_signature)=[^&\s"'<]*/g,
+      `$1=${MASK}`,
+    );
 }
 
 /** Keeps the scheme word (`Basic`, `hmac`, `Bearer`) so reports stay readable; hides the rest. */

@@ -31,7 +31,10 @@ type BodyData = NonNullable<NonNullable<StepData['request']>['body']>;
 function bodyOf(b: BodyData | undefined, scope: Scope): string | undefined {
   if (!b) return undefined;
   if ('article' in b) return serializeArticle(render(b.article, scope) as ArticleValue);
-  if ('form' in b) return Object.entries(b.form).map(([k, v]) => `${formEncode(k)}=${formEncode(stringify(render(v, scope)))}`).join('&');
+  if ('form' in b)
+    return Object.entries(b.form)
+      .map(([k, v]) => `${formEncode(k)}=${formEncode(stringify(render(v, scope)))}`)
+      .join('&');
   return stringify(render(b.raw, scope));
 }
 
@@ -44,7 +47,11 @@ function addLines(req: HttpRequest, add: NonNullable<StepData['request']>['addHe
   for (const [k, { before, after }] of Object.entries(add)) {
     const name = stringify(render(k, scope)).toLowerCase();
     const current = headers[name];
-    const all = [...(before === undefined ? [] : lines(before, scope)), ...(current === undefined ? [] : [current].flat()), ...(after === undefined ? [] : lines(after, scope))];
+    const all = [
+      ...(before === undefined ? [] : lines(before, scope)),
+      ...(current === undefined ? [] : [current].flat()),
+      ...(after === undefined ? [] : lines(after, scope)),
+    ];
     if (all.length > 0) headers[name] = all.length === 1 ? all[0]! : all;
   }
   return { ...req, headers };
@@ -65,9 +72,12 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
   const method = stringify(render(r.method, scope)).toUpperCase();
   const path = stringify(render(r.path, scope));
   const headers: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(r.headers ?? {})) headers[stringify(render(k, scope)).toLowerCase()] = typeof v === 'string' ? stringify(render(v, scope)) : lines(v, scope);
+  for (const [k, v] of Object.entries(r.headers ?? {}))
+    headers[stringify(render(k, scope)).toLowerCase()] =
+      typeof v === 'string' ? stringify(render(v, scope)) : lines(v, scope);
   const body = bodyOf(r.body, scope);
-  if (body !== undefined) headers['content-type'] ??= r.body && 'form' in r.body ? MEDIA_TYPES.form : deps.profile.articles.mediaType;
+  if (body !== undefined)
+    headers['content-type'] ??= r.body && 'form' in r.body ? MEDIA_TYPES.form : deps.profile.articles.mediaType;
   const auth = r.auth ?? 'auto';
   const explicit = typeof auth === 'object' ? (stringify(render(auth.scheme, scope)) as AuthScheme) : undefined;
   let picked = pickBase(deps, r.via, explicit);
@@ -90,11 +100,17 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
     headers['host'] ??= targetHost(picked.base);
     picked = own;
   }
-  let request: HttpRequest = { method, url: joinUrl(picked.base, path), headers, ...(body !== undefined ? { body } : {}) };
+  let request: HttpRequest = {
+    method,
+    url: joinUrl(picked.base, path),
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  };
   const after = (req: HttpRequest): HttpRequest => {
     const t = r.bodyAfterSigning;
     if (t === undefined) return addLines(req, r.addHeaders, scope);
-    const tampered = 'mutate' in t ? applyMutation(stringify(req.body ?? ''), render(t.mutate, scope) as Mutation) : bodyOf(t, scope);
+    const tampered =
+      'mutate' in t ? applyMutation(stringify(req.body ?? ''), render(t.mutate, scope) as Mutation) : bodyOf(t, scope);
     return addLines({ ...req, body: tampered ?? '' }, r.addHeaders, scope);
   };
   if (auth === 'none') return { request: after(request), base: picked.base, ...at };
@@ -107,7 +123,10 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
     scheme = autoScheme;
     if (scheme === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
     if (scheme === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;
-    if (!scheme) return { error: `the profile says ${method} ${path} needs credentials but lists no scheme the harness can use over ${secure ? 'TLS' : 'plain HTTP'}` };
+    if (!scheme)
+      return {
+        error: `the profile says ${method} ${path} needs credentials but lists no scheme the harness can use over ${secure ? 'TLS' : 'plain HTTP'}`,
+      };
   } else {
     if (auth.user !== undefined) user = stringify(render(auth.user, scope));
     // An OAuth scheme named without a user acts for the user its client or consumer acts for.
@@ -117,12 +136,29 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
     const text = (t: string | undefined) => (t === undefined ? undefined : stringify(render(t, scope)));
     options = {
       ...(auth.secretOf !== undefined ? { secretOf: text(auth.secretOf)! } : {}),
-      ...(auth.passwordMutation !== undefined ? { passwordMutation: render(auth.passwordMutation, scope) as Mutation } : {}),
+      ...(auth.passwordMutation !== undefined
+        ? { passwordMutation: render(auth.passwordMutation, scope) as Mutation }
+        : {}),
       ...(auth.nonce !== undefined ? { nonce: text(auth.nonce)! } : {}),
       ...(auth.date !== undefined ? { date: text(auth.date)! } : {}),
-      ...(num(auth.skew === undefined ? undefined : render(auth.skew, scope)) !== undefined ? { skew: num(render(auth.skew!, scope))! } : {}),
+      ...(num(auth.skew === undefined ? undefined : render(auth.skew, scope)) !== undefined
+        ? { skew: num(render(auth.skew!, scope))! }
+        : {}),
       ...(auth.omitDate ? { omitDate: true } : {}),
-      ...(signAs ? { signAs: Object.fromEntries(Object.entries({ method: text(signAs.method)?.toUpperCase(), path: text(signAs.path), date: text(signAs.date), nonce: text(signAs.nonce), body: text(signAs.body), simple: signAs.simple }).filter(([, v]) => v !== undefined)) } : {}),
+      ...(signAs
+        ? {
+            signAs: Object.fromEntries(
+              Object.entries({
+                method: text(signAs.method)?.toUpperCase(),
+                path: text(signAs.path),
+                date: text(signAs.date),
+                nonce: text(signAs.nonce),
+                body: text(signAs.body),
+                simple: signAs.simple,
+              }).filter(([, v]) => v !== undefined),
+            ),
+          }
+        : {}),
       ...(auth.digestMutation !== undefined ? { digestMutation: render(auth.digestMutation, scope) as Mutation } : {}),
       ...(auth.bodyHash === false ? { bodyHash: false } : {}),
       ...(auth.token !== undefined ? { token: text(auth.token)! } : {}),
@@ -134,7 +170,9 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
       ...(auth.secretMutation !== undefined ? { secretMutation: render(auth.secretMutation, scope) as Mutation } : {}),
       ...(auth.clientAuth !== undefined ? { clientAuth: clientAuthOf(text(auth.clientAuth)) } : {}),
       ...(auth.otherClient ? { otherClient: true } : {}),
-      ...(auth.clientSecret !== undefined ? { clientSecret: text(auth.clientSecret) === 'omit' ? ('omit' as const) : ('empty' as const) } : {}),
+      ...(auth.clientSecret !== undefined
+        ? { clientSecret: text(auth.clientSecret) === 'omit' ? ('omit' as const) : ('empty' as const) }
+        : {}),
       ...(auth.asConsumer !== undefined ? { asConsumer: text(auth.asConsumer)! } : {}),
       ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
       ...(auth.signatureMethod !== undefined ? { signatureMethod: auth.signatureMethod } : {}),
@@ -146,10 +184,16 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
   // No token given: obtain one from the target (kept for the run), as a client of that scheme would. An OAuth 1
   // request with a callback and no token asks for temporary credentials (RFC 5849 §2.1) and is signed as it is.
   if ((scheme === 'oauth2' || (scheme === 'oauth1' && options.callback === undefined)) && options.token === undefined) {
-    const got = await (scheme === 'oauth2' ? tokensOf(deps).oauth2(user, picked.base) : tokensOf(deps).oauth1(user, picked.base));
+    const got = await (scheme === 'oauth2'
+      ? tokensOf(deps).oauth2(user, picked.base)
+      : tokensOf(deps).oauth1(user, picked.base));
     obtained = got.exchanges;
     if (!got.ok) return { error: got.reason, obtained };
-    options = { ...options, token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
+    options = {
+      ...options,
+      token: got.token,
+      ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}),
+    };
   }
   const applied = deps.authenticator.apply(request, scheme!, user, options);
   if (!applied.ok) return { error: applied.reason, ...(obtained ? { obtained } : {}) };

@@ -34,7 +34,11 @@ export function drawnGiven(given: Scenario['given'][number], profile: ResolvedPr
   return { name: given.name, ...drawn };
 }
 
-export async function runStepScenario(scenario: StepScenario, deps: ExecDeps, options: ScenarioRunOptions): Promise<ScenarioResult> {
+export async function runStepScenario(
+  scenario: StepScenario,
+  deps: ExecDeps,
+  options: ScenarioRunOptions,
+): Promise<ScenarioResult> {
   const started = performance.now();
   const seed = scenarioSeed(options.seed, scenario.id);
   const numRuns = scenario.property ? (scenario.runs ?? options.runs) : 1;
@@ -69,18 +73,28 @@ export async function runStepScenario(scenario: StepScenario, deps: ExecDeps, op
     return false;
   });
 
-  const details = await fc.check(property, { ...checkParameters(seed, numRuns, options.replayPath, options), examples: examples.map((e) => [e] as [Record<string, unknown>]) });
+  const details = await fc.check(property, {
+    ...checkParameters(seed, numRuns, options.replayPath, options),
+    examples: examples.map((e) => [e] as [Record<string, unknown>]),
+  });
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
-  const base = { ...resultBase(scenario), requests, ...(credentialRequests > 0 ? { credentialRequests } : {}), runs: executions, durationMs };
-  const counterexample = details.failed && details.counterexample && scenario.property
-    ? {
-        values: deps.redactor.value(toPlain(details.counterexample[0] as Record<string, unknown>)),
-        seed,
-        path: details.counterexamplePath ?? '',
-        shrinks: details.numShrinks,
-      }
-    : undefined;
+  const base = {
+    ...resultBase(scenario),
+    requests,
+    ...(credentialRequests > 0 ? { credentialRequests } : {}),
+    runs: executions,
+    durationMs,
+  };
+  const counterexample =
+    details.failed && details.counterexample && scenario.property
+      ? {
+          values: deps.redactor.value(toPlain(details.counterexample[0] as Record<string, unknown>)),
+          seed,
+          path: details.counterexamplePath ?? '',
+          shrinks: details.numShrinks,
+        }
+      : undefined;
 
   if (lastFailure) {
     const f = lastFailure;
@@ -90,18 +104,35 @@ export async function runStepScenario(scenario: StepScenario, deps: ExecDeps, op
       level: chargedLevel(scenario, f.rules),
       status: 'failed',
       reason: f.messages.join('; '),
-      failure: { step: f.step, ...(f.stepName ? { stepName: f.stepName } : {}), messages: f.messages, ...(f.rules ? { rules: f.rules } : {}) },
+      failure: {
+        step: f.step,
+        ...(f.stepName ? { stepName: f.stepName } : {}),
+        messages: f.messages,
+        ...(f.rules ? { rules: f.rules } : {}),
+      },
       ...(counterexample ? { counterexample } : {}),
       transcript: redacted(f.transcript),
     };
   }
   if (firstError) {
     const precondition = firstError.precondition;
-    return { ...base, status: 'errored', reason: firstError.message, ...(precondition ? { precondition } : {}), transcript: redacted(firstError.transcript), ...(counterexample ? { counterexample } : {}) };
+    return {
+      ...base,
+      status: 'errored',
+      reason: firstError.message,
+      ...(precondition ? { precondition } : {}),
+      transcript: redacted(firstError.transcript),
+      ...(counterexample ? { counterexample } : {}),
+    };
   }
   if (details.failed) {
     // The property threw outside executeOnce: a harness bug, reported rather than hidden.
-    return { ...base, status: 'errored', reason: `internal error: ${String(details.errorInstance ?? 'property failed')}`, transcript: [] };
+    return {
+      ...base,
+      status: 'errored',
+      reason: `internal error: ${String(details.errorInstance ?? 'property failed')}`,
+      transcript: [],
+    };
   }
   if (requests === 0) {
     // Nothing was sent, so nothing was checked: skipped, and its rules do not count as passed (VERDICTS.md §2).
@@ -126,7 +157,9 @@ const SHOWN_CHARACTERS = 2000;
  */
 function toPlain(v: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(v), (_key, value: unknown) =>
-    typeof value === 'string' && value.length > SHOWN_CHARACTERS ? `${value.slice(0, 200)}… (${value.length - 200} more characters)` : value,
+    typeof value === 'string' && value.length > SHOWN_CHARACTERS
+      ? `${value.slice(0, 200)}… (${value.length - 200} more characters)`
+      : value,
   ) as Record<string, unknown>;
 }
 
@@ -159,9 +192,13 @@ export function resultBase(s: Scenario): Base {
   return { id: s.id, title: s.title, file: s.file, line: s.line, rules: s.rules, level: s.level, tags: s.tags };
 }
 
-
 /** fast-check's parameters for a scenario's property: its seed and runs, a replayed path, the time budget. */
-export function checkParameters(seed: number, numRuns: number, path: string | undefined, options: Pick<ScenarioRunOptions, 'timeBudgetMs'>) {
+export function checkParameters(
+  seed: number,
+  numRuns: number,
+  path: string | undefined,
+  options: Pick<ScenarioRunOptions, 'timeBudgetMs'>,
+) {
   return {
     seed,
     numRuns,

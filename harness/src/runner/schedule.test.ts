@@ -60,10 +60,12 @@ describe('Lanes', () => {
     const waiterLane = await lanes.acquire(false);
     const clock = deferred<void>();
     const order: string[] = [];
-    const waiter = lanes.idle(async () => {
-      await clock.promise;
-      order.push('clock');
-    }).then(() => order.push('resumed'));
+    const waiter = lanes
+      .idle(async () => {
+        await clock.promise;
+        order.push('clock');
+      })
+      .then(() => order.push('resumed'));
     const exclusiveLane = await lanes.acquire(true);
     expect(exclusiveLane).not.toBe(waiterLane);
     order.push('exclusive');
@@ -91,13 +93,20 @@ describe('startOrder', () => {
     { id: 'c', exclusive: false, slow: 5 },
     { id: 'd', exclusive: false, slow: 0 },
   ];
-  const options = { exclusive: (i: (typeof items)[number]) => i.exclusive, priority: (i: (typeof items)[number]) => i.slow };
+  const options = {
+    exclusive: (i: (typeof items)[number]) => i.exclusive,
+    priority: (i: (typeof items)[number]) => i.slow,
+  };
 
   it('starts the items that wait for the run end first, at any concurrency', () => {
     const items = [{ slow: 0 }, { slow: 0, end: true }, { slow: 5 }, { slow: 0, end: true }];
     const first = (i: { end?: boolean }) => i.end === true;
-    expect(startOrder(items, { concurrency: 1, exclusive: () => false, priority: (i) => i.slow, first })).toEqual([1, 3, 0, 2]);
-    expect(startOrder(items, { concurrency: 4, exclusive: () => false, priority: (i) => i.slow, first })).toEqual([1, 3, 2, 0]);
+    expect(startOrder(items, { concurrency: 1, exclusive: () => false, priority: (i) => i.slow, first })).toEqual([
+      1, 3, 0, 2,
+    ]);
+    expect(startOrder(items, { concurrency: 4, exclusive: () => false, priority: (i) => i.slow, first })).toEqual([
+      1, 3, 2, 0,
+    ]);
   });
 
   it('keeps the items order at concurrency 1', () => {
@@ -113,7 +122,9 @@ describe('runAll', () => {
   it('never exceeds the concurrency, never overlaps an exclusive item, and hands results back in order', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ exclusive: fc.boolean(), delay: fc.nat(3), slow: fc.nat(2), waits: fc.nat(3) }), { maxLength: 20 }),
+        fc.array(fc.record({ exclusive: fc.boolean(), delay: fc.nat(3), slow: fc.nat(2), waits: fc.nat(3) }), {
+          maxLength: 20,
+        }),
         fc.integer({ min: 1, max: 6 }),
         async (items, concurrency) => {
           let running = 0;
@@ -191,27 +202,30 @@ describe('runAll', () => {
     expect(finished).toEqual([1]);
   });
 
-  it.each([1, 2, 4])('an item waiting for the end goes on once every other has finished, its lane free meanwhile (concurrency %i)', async (concurrency) => {
-    const log: string[] = [];
-    await runAll([0, 1, 2, 3, 4], {
-      concurrency,
-      exclusive: (i) => i === 3,
-      run: async (item, _index, _lane, _idle, atEnd) => {
-        log.push(`start ${item}`);
-        if (item === 0 || item === 2) {
-          await atEnd();
-          log.push(`end ${item}`);
-          return;
-        }
-        await tick();
-        log.push(`done ${item}`);
-      },
-    });
-    const lastDone = Math.max(...[1, 3, 4].map((k) => log.indexOf(`done ${k}`)));
-    expect(log.indexOf('end 0')).toBeGreaterThan(lastDone);
-    expect(log.indexOf('end 2')).toBeGreaterThan(lastDone);
-    expect(log.filter((l) => l.startsWith('start')).length).toBe(5);
-  });
+  it.each([1, 2, 4])(
+    'an item waiting for the end goes on once every other has finished, its lane free meanwhile (concurrency %i)',
+    async (concurrency) => {
+      const log: string[] = [];
+      await runAll([0, 1, 2, 3, 4], {
+        concurrency,
+        exclusive: (i) => i === 3,
+        run: async (item, _index, _lane, _idle, atEnd) => {
+          log.push(`start ${item}`);
+          if (item === 0 || item === 2) {
+            await atEnd();
+            log.push(`end ${item}`);
+            return;
+          }
+          await tick();
+          log.push(`done ${item}`);
+        },
+      });
+      const lastDone = Math.max(...[1, 3, 4].map((k) => log.indexOf(`done ${k}`)));
+      expect(log.indexOf('end 0')).toBeGreaterThan(lastDone);
+      expect(log.indexOf('end 2')).toBeGreaterThan(lastDone);
+      expect(log.filter((l) => l.startsWith('start')).length).toBe(5);
+    },
+  );
 
   it('after a rejection, an item waiting for the end goes on at once', async () => {
     const run = runAll([0, 1], {

@@ -18,7 +18,8 @@ export class Lanes {
   private readonly queue: { kind: 'shared' | 'exclusive' | 'resume'; admit: (lane: number) => void }[] = [];
 
   constructor(readonly size: number) {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`lanes: size must be a positive integer, got ${size}`);
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`lanes: size must be a positive integer, got ${size}`);
     // Lowest lane first, so a sequential run (size 1, or one item at a time) always uses lane 0.
     this.free = Array.from({ length: size }, (_, k) => size - 1 - k);
   }
@@ -66,7 +67,12 @@ export class Lanes {
   private pump(): void {
     while (this.queue.length > 0 && !this.exclusiveHeld) {
       const head = this.queue[0]!;
-      if (head.kind === 'exclusive' ? this.active > 0 || this.free.length === 0 : head.kind === 'shared' && this.free.length === 0) return;
+      if (
+        head.kind === 'exclusive'
+          ? this.active > 0 || this.free.length === 0
+          : head.kind === 'shared' && this.free.length === 0
+      )
+        return;
       this.queue.shift();
       this.active++;
       if (head.kind === 'exclusive') this.exclusiveHeld = true;
@@ -96,7 +102,13 @@ export interface RunAllOptions<T, R> {
    * `atEnd` resolves once every other item has finished (or is itself waiting at the end): the item gives its lane
    * back meanwhile, so even one lane cannot deadlock.
    */
-  run: (item: T, index: number, lane: number, idle: <V>(wait: () => Promise<V>) => Promise<V>, atEnd: () => Promise<void>) => Promise<R>;
+  run: (
+    item: T,
+    index: number,
+    lane: number,
+    idle: <V>(wait: () => Promise<V>) => Promise<V>,
+    atEnd: () => Promise<void>,
+  ) => Promise<R>;
   /** Called when an item starts, with the number running (itself included). */
   onStart?: (index: number, running: number) => void;
   /** Called as each item finishes, in the order they finish (progress). */
@@ -110,12 +122,21 @@ export interface RunAllOptions<T, R> {
  * wait first: they step aside while waiting, so even exclusive items overlap their waits), then exclusive items
  * (each alone), then the rest by position.
  */
-export function startOrder<T>(items: readonly T[], options: Pick<RunAllOptions<T, unknown>, 'concurrency' | 'exclusive' | 'priority' | 'first'>): number[] {
+export function startOrder<T>(
+  items: readonly T[],
+  options: Pick<RunAllOptions<T, unknown>, 'concurrency' | 'exclusive' | 'priority' | 'first'>,
+): number[] {
   const order = items.map((_, k) => k);
   const first = (k: number) => (options.first?.(items[k]!) ? 0 : 1);
   if (options.concurrency <= 1) return order.sort((a, b) => first(a) - first(b) || a - b);
-  const rank = items.map((item) => ({ exclusive: options.exclusive(item) ? 0 : 1, priority: -(options.priority?.(item) ?? 0) }));
-  return order.sort((a, b) => first(a) - first(b) || rank[a]!.priority - rank[b]!.priority || rank[a]!.exclusive - rank[b]!.exclusive || a - b);
+  const rank = items.map((item) => ({
+    exclusive: options.exclusive(item) ? 0 : 1,
+    priority: -(options.priority?.(item) ?? 0),
+  }));
+  return order.sort(
+    (a, b) =>
+      first(a) - first(b) || rank[a]!.priority - rank[b]!.priority || rank[a]!.exclusive - rank[b]!.exclusive || a - b,
+  );
 }
 
 /**
@@ -134,7 +155,8 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
   const parked: Array<() => void> = [];
   const wakeParked = () => {
     // After a rejection no further item starts: whoever waits at the end goes on at once.
-    if (parked.length > 0 && (failure !== undefined || done + parked.length === items.length)) for (const wake of parked.splice(0)) wake();
+    if (parked.length > 0 && (failure !== undefined || done + parked.length === items.length))
+      for (const wake of parked.splice(0)) wake();
   };
   for (const index of startOrder(items, options)) {
     const item = items[index]!;
@@ -154,26 +176,28 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
       lane = await lanes.acquire(exclusive);
     };
     running.push(
-      options.run(item, index, lane, (wait) => (exclusive ? wait() : lanes.idle(wait)), atEnd).then(
-        (result) => {
-          results[index] = result;
-          known[index] = true;
-          lanes.release(lane);
-          done++;
-          options.onSettled?.(index, result, done);
-          wakeParked();
-          while (next < items.length && known[next]) {
-            options.onOrdered?.(next, results[next]!);
-            next++;
-          }
-        },
-        (error: unknown) => {
-          failure ??= { error };
-          lanes.release(lane);
-          done++;
-          wakeParked();
-        },
-      ),
+      options
+        .run(item, index, lane, (wait) => (exclusive ? wait() : lanes.idle(wait)), atEnd)
+        .then(
+          (result) => {
+            results[index] = result;
+            known[index] = true;
+            lanes.release(lane);
+            done++;
+            options.onSettled?.(index, result, done);
+            wakeParked();
+            while (next < items.length && known[next]) {
+              options.onOrdered?.(next, results[next]!);
+              next++;
+            }
+          },
+          (error: unknown) => {
+            failure ??= { error };
+            lanes.release(lane);
+            done++;
+            wakeParked();
+          },
+        ),
     );
   }
   await Promise.all(running);

@@ -2,7 +2,7 @@
 import type { SendResult } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { CheckName, StepData } from '../suite/schema.js';
-import { statusMatches, statusSet } from './expect.js';
+import { statusMatches, statusSet } from './response-parts.js';
 import type { LocationOrigins } from './location.js';
 import type { ExecDeps } from './exec-types.js';
 
@@ -10,7 +10,9 @@ import type { ExecDeps } from './exec-types.js';
 export function originsOf(deps: ExecDeps): LocationOrigins {
   const listed = deps.profile.target.origins;
   const instances = deps.profile.target.instances.flatMap((i) => [i.http, i.https]);
-  const own = [deps.bases.plain, deps.bases.tls, deps.bases.primary, ...instances, ...(listed ?? [])].filter((u): u is string => u !== undefined);
+  const own = [deps.bases.plain, deps.bases.tls, deps.bases.primary, ...instances, ...(listed ?? [])].filter(
+    (u): u is string => u !== undefined,
+  );
   return { own, strict: listed !== undefined };
 }
 
@@ -27,7 +29,11 @@ export function setupOf(step: StepData, scenarioId: string): { checkedBy: string
  * The step a `createArticle` setup stands for: PUT at a client-chosen URL when the profile offers it (so the
  * scenario does not depend on POST at all), else POST to the collection, whose Location is captured.
  */
-export function articleSetup(step: StepData, profile: ResolvedProfile, id: string): { step: StepData; as: string; path?: string } {
+export function articleSetup(
+  step: StepData,
+  profile: ResolvedProfile,
+  id: string,
+): { step: StepData; as: string; path?: string } {
   const c = step.createArticle!;
   const base = { ...(step.name !== undefined ? { name: step.name } : {}) };
   if (profile.articles.clientChosenPut) {
@@ -76,7 +82,9 @@ export function checkCounts(step: StepData, results: SendResult[], render: (t: s
     const got = results.filter((r) => r.ok && statusMatches(r.response.status, set)).length;
     if (got !== c.count) {
       const statuses = results.map((r) => (r.ok ? r.response.status : 'error')).join(', ');
-      out.push(`expected ${c.count} of ${results.length} answers with status ${set.join(' or ')}, got ${got} (statuses: ${statuses})`);
+      out.push(
+        `expected ${c.count} of ${results.length} answers with status ${set.join(' or ')}, got ${got} (statuses: ${statuses})`,
+      );
     }
   }
   return out;

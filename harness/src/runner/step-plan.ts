@@ -61,7 +61,9 @@ export function onInstanceText(instance: number | undefined): string {
 const where = (b: BuiltRequest) => `${b.request.method} ${pathOf(b.request.url)}${onInstanceText(b.instance)}`;
 
 function instanceOf(value: StepData['instance'], scope: Scope, deps: ExecDeps): number | undefined | { error: string } {
-  return value === undefined ? undefined : instanceNumber(typeof value === 'number' ? value : render(value, scope), deps);
+  return value === undefined
+    ? undefined
+    : instanceNumber(typeof value === 'number' ? value : render(value, scope), deps);
 }
 
 /**
@@ -69,7 +71,13 @@ function instanceOf(value: StepData['instance'], scope: Scope, deps: ExecDeps): 
  * goes to `obtained`), an earlier step's request for `replayOf`, copies for `repeat` (spread over instances when
  * asked).
  */
-export async function planStep(step: StepData, scope: Scope, deps: ExecDeps, sentByStep: ReadonlyMap<string, BuiltRequest>, obtained: (o: Obtained) => void): Promise<Plan | { error: string }> {
+export async function planStep(
+  step: StepData,
+  scope: Scope,
+  deps: ExecDeps,
+  sentByStep: ReadonlyMap<string, BuiltRequest>,
+  obtained: (o: Obtained) => void,
+): Promise<Plan | { error: string }> {
   if (step.concurrent !== undefined) {
     const sends: PlannedSend[] = [];
     for (const [k, sub] of step.concurrent.entries()) {
@@ -79,7 +87,12 @@ export async function planStep(step: StepData, scope: Scope, deps: ExecDeps, sen
       obtained({ exchanges: b.obtained ?? [], ...(n !== undefined ? { instance: n } : {}) });
       if ('error' in b) return b;
       const name = sub.name ?? `request ${k + 1} of ${step.concurrent.length}`;
-      sends.push({ built: b, expect: sub.expect, name: `${where(b)} (${name})`, label: (m) => `${where(b)} (${name}): ${m}` });
+      sends.push({
+        built: b,
+        expect: sub.expect,
+        name: `${where(b)} (${name})`,
+        label: (m) => `${where(b)} (${name}): ${m}`,
+      });
     }
     return { sends, concurrent: true, prefix: '', primary: sends[0]!.built };
   }
@@ -112,7 +125,8 @@ export async function planStep(step: StepData, scope: Scope, deps: ExecDeps, sen
 
 /** Sends a plan: all at once over separate connections, or one after another (stopping at a transport error). */
 export async function sendPlan(plan: Plan, deps: ExecDeps): Promise<SendResult[]> {
-  if (plan.concurrent) return Promise.all(plan.sends.map((s) => deps.client.send(s.built.request, { concurrent: true })));
+  if (plan.concurrent)
+    return Promise.all(plan.sends.map((s) => deps.client.send(s.built.request, { concurrent: true })));
   const out: SendResult[] = [];
   for (const s of plan.sends) {
     const r = await deps.client.send(s.built.request);
@@ -126,7 +140,14 @@ export async function sendPlan(plan: Plan, deps: ExecDeps): Promise<SendResult[]
  * Judges a step's answers: each against its own expectation, then the step's `expectCount` over all of them, then
  * the out-of-band listener. `context` gives each send its check context.
  */
-export async function judgeStep(step: StepData, plan: Plan, results: readonly SendResult[], scope: Scope, deps: ExecDeps, context: (b: BuiltRequest) => CheckContext): Promise<Judgement> {
+export async function judgeStep(
+  step: StepData,
+  plan: Plan,
+  results: readonly SendResult[],
+  scope: Scope,
+  deps: ExecDeps,
+  context: (b: BuiltRequest) => CheckContext,
+): Promise<Judgement> {
   const messages: string[] = [];
   const failedChecks = new Set<CheckName>();
   for (const [k, sent] of results.entries()) {
@@ -157,8 +178,15 @@ export async function approveStep(step: StepData, scope: Scope, deps: ExecDeps):
   if (typeof instance === 'object') return { ok: false, reason: instance.error, exchanges: [], refused: false };
   const token = stringify(render(a.token, scope));
   const user = a.user !== undefined ? stringify(render(a.user, scope)) : deps.profile.auth.oauth1?.user;
-  if (!deps.profile.auth.oauth1) return { ok: false, reason: 'the profile has no auth.oauth1 settings', exchanges: [], refused: false };
-  if (!user) return { ok: false, reason: 'the profile names no resource owner (auth.oauth1.user, or a first user)', exchanges: [], refused: false };
+  if (!deps.profile.auth.oauth1)
+    return { ok: false, reason: 'the profile has no auth.oauth1 settings', exchanges: [], refused: false };
+  if (!user)
+    return {
+      ok: false,
+      reason: 'the profile names no resource owner (auth.oauth1.user, or a first user)',
+      exchanges: [],
+      refused: false,
+    };
   // Owner credentials (Basic among them) go over TLS when a TLS base URL is known; to one instance, with `instance`.
   const own = instance === undefined ? undefined : instanceBase(deps, instance, deps.bases.tls !== undefined);
   if (own !== undefined && 'error' in own) return { ok: false, reason: own.error, exchanges: [], refused: false };
@@ -166,7 +194,12 @@ export async function approveStep(step: StepData, scope: Scope, deps: ExecDeps):
 }
 
 /** The copies of a repeated request: all to where it was built, or spread round-robin over the instances. */
-function spreadOver(built: BuiltRequest, times: number, spread: boolean, deps: ExecDeps): BuiltRequest[] | { error: string } {
+function spreadOver(
+  built: BuiltRequest,
+  times: number,
+  spread: boolean,
+  deps: ExecDeps,
+): BuiltRequest[] | { error: string } {
   if (!spread) return Array.from({ length: times }, () => built);
   const n = deps.profile.target.instances.length;
   if (n === 0) return { error: 'repeat.spread needs the instances of the profile (target.instances)' };

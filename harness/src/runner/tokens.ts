@@ -73,25 +73,42 @@ export function createTokenSource(deps: Deps): TokenSource {
 
   const send = async (exchanges: TokenExchange[], request: HttpRequest) => {
     const sent = await deps.client.send(request);
-    exchanges.push(sent.ok ? { purpose: 'credentials', request, response: sent.response } : { purpose: 'credentials', request, error: sent.error });
+    exchanges.push(
+      sent.ok
+        ? { purpose: 'credentials', request, response: sent.response }
+        : { purpose: 'credentials', request, error: sent.error },
+    );
     return sent;
   };
 
   const oauth2: TokenSource['oauth2'] = (user, base) => {
     const settings = deps.profile.auth.oauth2;
-    if (!settings) return Promise.resolve({ ok: false, reason: 'the profile has no auth.oauth2 settings', exchanges: [] });
+    if (!settings)
+      return Promise.resolve({ ok: false, reason: 'the profile has no auth.oauth2 settings', exchanges: [] });
     const other = settings.otherClient?.user === user && settings.user !== user;
     if (settings.user !== user && !other) {
-      return Promise.resolve({ ok: false, reason: `the profile has no OAuth 2 client acting for ${user} (auth.oauth2.user, auth.oauth2.otherClient.user)`, exchanges: [] });
+      return Promise.resolve({
+        ok: false,
+        reason: `the profile has no OAuth 2 client acting for ${user} (auth.oauth2.user, auth.oauth2.otherClient.user)`,
+        exchanges: [],
+      });
     }
     return cached(`oauth2 ${base} ${user}`, async () => {
       const exchanges: TokenExchange[] = [];
-      const form: HttpRequest = { method: 'POST', url: join(base, settings.tokenEndpoint), headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' };
+      const form: HttpRequest = {
+        method: 'POST',
+        url: join(base, settings.tokenEndpoint),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials',
+      };
       const applied = deps.authenticator.apply(form, 'oauth2-client', user, other ? { otherClient: true } : {});
       if (!applied.ok) return { result: { ok: false, reason: applied.reason, exchanges } };
       const sent = await send(exchanges, applied.request);
       const what = `POST ${settings.tokenEndpoint}`;
-      if (!sent.ok) return { result: { ok: false, reason: `obtaining an OAuth 2 token: ${what}: ${sent.error.message}`, exchanges } };
+      if (!sent.ok)
+        return {
+          result: { ok: false, reason: `obtaining an OAuth 2 token: ${what}: ${sent.error.message}`, exchanges },
+        };
       let body: { access_token?: unknown; expires_in?: unknown } = {};
       try {
         body = JSON.parse(text(sent.response.body)) as typeof body;
@@ -99,22 +116,39 @@ export function createTokenSource(deps: Deps): TokenSource {
         /* reported below */
       }
       if (sent.response.status !== 200 || typeof body.access_token !== 'string') {
-        return { result: { ok: false, reason: `obtaining an OAuth 2 token: ${what} answered ${sent.response.status} without an access_token`, exchanges } };
+        return {
+          result: {
+            ok: false,
+            reason: `obtaining an OAuth 2 token: ${what} answered ${sent.response.status} without an access_token`,
+            exchanges,
+          },
+        };
       }
       deps.secret(body.access_token);
       const ttl = typeof body.expires_in === 'number' ? body.expires_in : settings.ttl;
       const expiresIn = typeof body.expires_in === 'number' ? { expiresIn: body.expires_in } : {};
-      return { result: { ok: true, token: body.access_token, ...expiresIn, exchanges }, ...(ttl !== undefined ? { ttl } : {}) };
+      return {
+        result: { ok: true, token: body.access_token, ...expiresIn, exchanges },
+        ...(ttl !== undefined ? { ttl } : {}),
+      };
     });
   };
 
   const oauth1: TokenSource['oauth1'] = (user, base) => {
     const settings = deps.profile.auth.oauth1;
-    if (!settings) return Promise.resolve({ ok: false, reason: 'the profile has no auth.oauth1 settings', exchanges: [] });
+    if (!settings)
+      return Promise.resolve({ ok: false, reason: 'the profile has no auth.oauth1 settings', exchanges: [] });
     return cached(`oauth1 ${base} ${user}`, async () => {
       const exchanges: TokenExchange[] = [];
-      const fail = (reason: string) => ({ result: { ok: false as const, reason: `obtaining OAuth 1 token credentials: ${reason}`, exchanges } });
-      const step = async (request: HttpRequest, scheme: 'oauth1' | 'basic', options: Parameters<Authenticator['apply']>[3], fields: string[]) => {
+      const fail = (reason: string) => ({
+        result: { ok: false as const, reason: `obtaining OAuth 1 token credentials: ${reason}`, exchanges },
+      });
+      const step = async (
+        request: HttpRequest,
+        scheme: 'oauth1' | 'basic',
+        options: Parameters<Authenticator['apply']>[3],
+        fields: string[],
+      ) => {
         const applied = deps.authenticator.apply(request, scheme, user, options);
         if (!applied.ok) return applied.reason;
         const what = `${request.method} ${new URL(request.url).pathname}`;
@@ -122,17 +156,28 @@ export function createTokenSource(deps: Deps): TokenSource {
         if (!sent.ok) return `${what}: ${sent.error.message}`;
         const body = text(sent.response.body);
         const values = fields.map((f) => formField(body, f));
-        if (sent.response.status !== 200 || values.some((v) => v === undefined)) return `${what} answered ${sent.response.status} without ${fields.join(' and ')}`;
+        if (sent.response.status !== 200 || values.some((v) => v === undefined))
+          return `${what} answered ${sent.response.status} without ${fields.join(' and ')}`;
         for (const v of values) deps.secret(v!);
         return values as string[];
       };
-      const temporary = await step({ method: 'POST', url: join(base, settings.temporaryEndpoint), headers: {} }, 'oauth1', { callback: 'oob' }, ['oauth_token', 'oauth_token_secret']);
+      const temporary = await step(
+        { method: 'POST', url: join(base, settings.temporaryEndpoint), headers: {} },
+        'oauth1',
+        { callback: 'oob' },
+        ['oauth_token', 'oauth_token_secret'],
+      );
       if (typeof temporary === 'string') return fail(temporary);
       const [tmp, tmpSecret] = temporary as [string, string];
       const approved = await approver.approve(tmp, user, base);
       exchanges.push(...approved.exchanges);
       if (!approved.ok) return fail(approved.reason);
-      const token = await step({ method: 'POST', url: join(base, settings.tokenEndpoint), headers: {} }, 'oauth1', { token: tmp, tokenSecret: tmpSecret, verifier: approved.verifier }, ['oauth_token', 'oauth_token_secret']);
+      const token = await step(
+        { method: 'POST', url: join(base, settings.tokenEndpoint), headers: {} },
+        'oauth1',
+        { token: tmp, tokenSecret: tmpSecret, verifier: approved.verifier },
+        ['oauth_token', 'oauth_token_secret'],
+      );
       if (typeof token === 'string') return fail(token);
       return { result: { ok: true, token: token[0]!, tokenSecret: token[1]!, exchanges } };
     });

@@ -22,7 +22,14 @@ export function redactExchange(x: RawExchange, redactor: Redactor): Exchange {
       ...(x.request.body !== undefined ? { body: redactor.text(bodyText(Buffer.from(x.request.body))) } : {}),
     },
     ...(x.response
-      ? { response: { status: x.response.status, headers: redactor.headers(x.response.headers), body: redactor.text(bodyText(x.response.body)), durationMs: Math.round(x.response.durationMs) } }
+      ? {
+          response: {
+            status: x.response.status,
+            headers: redactor.headers(x.response.headers),
+            body: redactor.text(bodyText(x.response.body)),
+            durationMs: Math.round(x.response.durationMs),
+          },
+        }
       : {}),
     ...(x.error ? { error: { code: x.error.code, message: redactor.text(x.error.message) } } : {}),
   };

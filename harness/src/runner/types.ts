@@ -1,6 +1,8 @@
 import type { Level, Scenario } from '../suite/types.js';
 
+/** A scenario's outcome: passed, failed (the target broke a rule), errored (it could not be judged), skipped (with a reason). */
 export type ScenarioStatus = 'passed' | 'failed' | 'errored' | 'skipped';
+/** A rule's outcome in a run; `uncovered` when no selected scenario checks it. */
 export type RuleStatus = 'passed' | 'failed' | 'errored' | 'skipped' | 'uncovered';
 
 /** One request and its answer, as recorded for reports (already redacted). */
@@ -116,6 +118,7 @@ export interface SkippedResult extends ResultBase {
 /** One scenario's result, tagged by status: each status carries exactly what it needs (fast-check's RunDetails is the model). */
 export type ScenarioResult = PassedResult | FailedResult | ErroredResult | SkippedResult;
 
+/** One rule of the catalogue in a run: its status from the scenarios that cover it, and which they are. */
 export interface RuleResult {
   id: string;
   section: string;
@@ -137,6 +140,7 @@ export interface RunSummary {
   skipped: number;
 }
 
+/** A whole run, as `report.json` holds it (`specs/schema/report.v1.schema.json`). */
 export interface RunResult {
   schemaVersion: 1;
   tool: { name: 'conform'; version: string };
@@ -171,6 +175,7 @@ export interface RunResult {
   cleanup?: { created: number; deleted: number; kept?: boolean };
 }
 
+/** What a run reports as it goes, to a reporter (`createConsoleReporter`) or your own sink. */
 export type RunEvent =
   | { type: 'run-start'; total: number; target: string; seed: number }
   /** A scenario started; `running` counts the scenarios in flight, itself included. */

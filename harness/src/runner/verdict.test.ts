@@ -16,7 +16,11 @@ function expected(status: ScenarioStatus, level: Level, strict: boolean, baselin
 }
 
 describe('scenarioVerdict: one verdict rule', () => {
-  const rows = STATUSES.flatMap((status) => LEVELS.flatMap((level) => [false, true].flatMap((strict) => [false, true].map((baselined) => ({ status, level, strict, baselined })))));
+  const rows = STATUSES.flatMap((status) =>
+    LEVELS.flatMap((level) =>
+      [false, true].flatMap((strict) => [false, true].map((baselined) => ({ status, level, strict, baselined }))),
+    ),
+  );
 
   it('has 48 rows', () => expect(rows).toHaveLength(48));
 

@@ -21,7 +21,14 @@ export interface VerdictPolicy {
 }
 
 /** Verdicts that fail the run (exit code 1). */
-export const FAILS_RUN: Readonly<Record<ScenarioVerdict, boolean>> = { pass: false, fail: true, warn: false, error: true, skip: false, baselined: false };
+export const FAILS_RUN: Readonly<Record<ScenarioVerdict, boolean>> = {
+  pass: false,
+  fail: true,
+  warn: false,
+  error: true,
+  skip: false,
+  baselined: false,
+};
 
 /** What people read for each verdict, in every reporter. */
 export const VERDICT_LABEL: Readonly<Record<ScenarioVerdict, string>> = {
@@ -58,7 +65,10 @@ const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
  * The level a failure counts at: the strongest level among the rules it was charged to (a scenario checking rules
  * of several levels fails at the level of what broke), or the scenario's own when none was named.
  */
-export function chargedLevel(scenario: { level: Level; ruleLevels?: Readonly<Record<string, Level>> }, charged: readonly string[] | undefined): Level {
+export function chargedLevel(
+  scenario: { level: Level; ruleLevels?: Readonly<Record<string, Level>> },
+  charged: readonly string[] | undefined,
+): Level {
   const levels = (charged ?? []).map((r) => scenario.ruleLevels?.[r]).filter((l): l is Level => l !== undefined);
   return levels.length > 0 ? LEVELS.find((l) => levels.includes(l))! : scenario.level;
 }
@@ -120,17 +130,38 @@ export function runVerdict(run: RunResult): RunVerdictInfo {
   const nothingChecked = s.total === 0 || s.total === s.skipped;
   const noMust = !run.unreachable && !run.scenarios.some((x) => x.level === 'MUST' && x.status !== 'skipped');
   if (run.unreachable) {
-    return { verdict: 'UNREACHABLE', exitCode: nothingChecked ? 2 : exitCodeFor(run, run.options.strict), why: `target unreachable: ${run.unreachable}` };
+    return {
+      verdict: 'UNREACHABLE',
+      exitCode: nothingChecked ? 2 : exitCodeFor(run, run.options.strict),
+      why: `target unreachable: ${run.unreachable}`,
+    };
   }
   if (nothingChecked) {
-    return { verdict: 'INCONCLUSIVE', exitCode: 2, why: s.total === 0 ? 'no scenario was selected' : 'every selected scenario was skipped; nothing was checked' };
+    return {
+      verdict: 'INCONCLUSIVE',
+      exitCode: 2,
+      why: s.total === 0 ? 'no scenario was selected' : 'every selected scenario was skipped; nothing was checked',
+    };
   }
-  if (noMust) return { verdict: 'INCONCLUSIVE', exitCode: 2, why: 'the selection covers no MUST rule; a run that checks nothing mandatory is not a pass' };
+  if (noMust)
+    return {
+      verdict: 'INCONCLUSIVE',
+      exitCode: 2,
+      why: 'the selection covers no MUST rule; a run that checks nothing mandatory is not a pass',
+    };
   const code = exitCodeFor(run, run.options.strict);
   if (code === 1) {
     const what = run.options.strict ? 'scenario' : 'MUST scenario';
-    return { verdict: 'FAIL', exitCode: 1, why: `${plural(count('fail', 'error'), what)} failed or errored${run.options.strict ? ' (--strict)' : ''}${known}` };
+    return {
+      verdict: 'FAIL',
+      exitCode: 1,
+      why: `${plural(count('fail', 'error'), what)} failed or errored${run.options.strict ? ' (--strict)' : ''}${known}`,
+    };
   }
   const warnings = count('warn');
-  return { verdict: 'PASS', exitCode: code, why: `every MUST scenario that ran passed${warnings ? `; ${plural(warnings, 'SHOULD/MAY warning')}` : ''}${known}` };
+  return {
+    verdict: 'PASS',
+    exitCode: code,
+    why: `every MUST scenario that ran passed${warnings ? `; ${plural(warnings, 'SHOULD/MAY warning')}` : ''}${known}`,
+  };
 }

@@ -4,9 +4,25 @@ import type { ScenarioData } from './schema.js';
 import { compileTemplate, referencedNames } from './template.js';
 
 /** Names every scenario can read. */
-export const BUILTIN_NAMES = ['profile', 'target', 'uniq', 'methods', 'seed', 'users', 'now', 'recordsPath', 'protectedPaths', 'bestScheme', 'instances', 'declared'] as const;
+export const BUILTIN_NAMES = [
+  'profile',
+  'target',
+  'uniq',
+  'methods',
+  'seed',
+  'users',
+  'now',
+  'recordsPath',
+  'protectedPaths',
+  'bestScheme',
+  'instances',
+  'declared',
+] as const;
 
-interface PathIssue { path: PropertyKey[]; message: string }
+interface PathIssue {
+  path: PropertyKey[];
+  message: string;
+}
 
 export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
   const issues: PathIssue[] = [];
@@ -19,7 +35,8 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
       try {
         const t = compileTemplate(value);
         for (const name of referencedNames(t)) {
-          if (!scope.has(name)) issues.push({ path, message: `"${name}" is not defined here (defined: ${[...scope].join(', ')})` });
+          if (!scope.has(name))
+            issues.push({ path, message: `"${name}" is not defined here (defined: ${[...scope].join(', ')})` });
         }
       } catch (err) {
         issues.push({ path, message: err instanceof ConformError ? err.message : String(err) });
@@ -45,22 +62,56 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
   }
   const stepNames = new Set<string>();
   (s.steps ?? []).forEach((step, i) => {
-    const kinds = [step.request, step.replayOf, step.createArticle, step.concurrent, step.approve].filter((k) => k !== undefined).length;
-    if (kinds === 0) issues.push({ path: ['steps', i], message: 'a step needs a request, replayOf, createArticle, approve or concurrent' });
-    if (step.atRunEnd && Object.keys(s.given ?? {}).length > 0) issues.push({ path: ['steps', i, 'atRunEnd'], message: 'atRunEnd waits for the whole run: only in a scenario without given values (one run)' });
-    if (step.approve !== undefined && kinds > 1) issues.push({ path: ['steps', i, 'approve'], message: 'an approve step has no request, replayOf, createArticle or concurrent' });
-    if (step.concurrent !== undefined && (kinds > 1 || step.repeat !== undefined || step.capture !== undefined || step.expect !== undefined)) {
-      issues.push({ path: ['steps', i, 'concurrent'], message: 'a concurrent step has no request, replayOf, createArticle, repeat, expect or capture of its own' });
+    const kinds = [step.request, step.replayOf, step.createArticle, step.concurrent, step.approve].filter(
+      (k) => k !== undefined,
+    ).length;
+    if (kinds === 0)
+      issues.push({
+        path: ['steps', i],
+        message: 'a step needs a request, replayOf, createArticle, approve or concurrent',
+      });
+    if (step.atRunEnd && Object.keys(s.given ?? {}).length > 0)
+      issues.push({
+        path: ['steps', i, 'atRunEnd'],
+        message: 'atRunEnd waits for the whole run: only in a scenario without given values (one run)',
+      });
+    if (step.approve !== undefined && kinds > 1)
+      issues.push({
+        path: ['steps', i, 'approve'],
+        message: 'an approve step has no request, replayOf, createArticle or concurrent',
+      });
+    if (
+      step.concurrent !== undefined &&
+      (kinds > 1 || step.repeat !== undefined || step.capture !== undefined || step.expect !== undefined)
+    ) {
+      issues.push({
+        path: ['steps', i, 'concurrent'],
+        message: 'a concurrent step has no request, replayOf, createArticle, repeat, expect or capture of its own',
+      });
     }
-    if (step.createArticle !== undefined && kinds > 1) issues.push({ path: ['steps', i, 'createArticle'], message: 'a createArticle step has no request or replayOf' });
-    if (step.request !== undefined && step.replayOf !== undefined) issues.push({ path: ['steps', i, 'replayOf'], message: 'a step has a request or replayOf, not both' });
-    if (step.replayOf !== undefined && !stepNames.has(step.replayOf)) issues.push({ path: ['steps', i, 'replayOf'], message: `no earlier step is named "${step.replayOf}"` });
-    if (step.expect?.oob !== undefined && !withOob) issues.push({ path: ['steps', i, 'expect', 'oob'], message: 'an oob expectation needs requires: [oob]' });
-    if (step.expectCount !== undefined && step.repeat === undefined) issues.push({ path: ['steps', i, 'expectCount'], message: 'expectCount needs repeat' });
-    const clustered = step.instance !== undefined || step.repeat?.spread === true || step.concurrent?.some((sub) => sub.instance !== undefined) === true;
-    if (clustered && !(s.requires ?? []).includes('target.instances')) issues.push({ path: ['steps', i], message: 'a step sent to an instance (instance, repeat.spread) needs requires: [target.instances]' });
-    if (step.repeat?.spread === true && step.instance !== undefined) issues.push({ path: ['steps', i, 'instance'], message: 'a step spread over the instances names no instance' });
-    if (step.concurrent !== undefined && step.instance !== undefined) issues.push({ path: ['steps', i, 'instance'], message: 'a concurrent step names the instance of each request' });
+    if (step.createArticle !== undefined && kinds > 1)
+      issues.push({ path: ['steps', i, 'createArticle'], message: 'a createArticle step has no request or replayOf' });
+    if (step.request !== undefined && step.replayOf !== undefined)
+      issues.push({ path: ['steps', i, 'replayOf'], message: 'a step has a request or replayOf, not both' });
+    if (step.replayOf !== undefined && !stepNames.has(step.replayOf))
+      issues.push({ path: ['steps', i, 'replayOf'], message: `no earlier step is named "${step.replayOf}"` });
+    if (step.expect?.oob !== undefined && !withOob)
+      issues.push({ path: ['steps', i, 'expect', 'oob'], message: 'an oob expectation needs requires: [oob]' });
+    if (step.expectCount !== undefined && step.repeat === undefined)
+      issues.push({ path: ['steps', i, 'expectCount'], message: 'expectCount needs repeat' });
+    const clustered =
+      step.instance !== undefined ||
+      step.repeat?.spread === true ||
+      step.concurrent?.some((sub) => sub.instance !== undefined) === true;
+    if (clustered && !(s.requires ?? []).includes('target.instances'))
+      issues.push({
+        path: ['steps', i],
+        message: 'a step sent to an instance (instance, repeat.spread) needs requires: [target.instances]',
+      });
+    if (step.repeat?.spread === true && step.instance !== undefined)
+      issues.push({ path: ['steps', i, 'instance'], message: 'a step spread over the instances names no instance' });
+    if (step.concurrent !== undefined && step.instance !== undefined)
+      issues.push({ path: ['steps', i, 'instance'], message: 'a concurrent step names the instance of each request' });
     if (step.name !== undefined) stepNames.add(step.name);
     const scope = new Set(defined);
     if (step.when !== undefined) check(step.when, ['steps', i, 'when'], defined);

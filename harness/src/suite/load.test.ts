@@ -45,10 +45,17 @@ describe('scenario loading', () => {
     expect(suite.scenarios[0]).toMatchObject({ id: 'x/one', level: 'MUST', property: false, line: 3 });
   });
 
-  it('loads a model scenario: no steps, a property, every rule its commands can fail listed', async ({ tempDir: dir }) => {
+  it('loads a model scenario: no steps, a property, every rule its commands can fail listed', async ({
+    tempDir: dir,
+  }) => {
     const file = path.resolve(import.meta.dirname, '../../../specs/articles/model.yaml');
     const suite = loadSuiteSync([file], catalogue);
-    expect(suite.scenarios[0]).toMatchObject({ id: 'articles/model-sequences', kind: 'model', property: true, model: { resource: 'articles' } });
+    expect(suite.scenarios[0]).toMatchObject({
+      id: 'articles/model-sequences',
+      kind: 'model',
+      property: true,
+      model: { resource: 'articles' },
+    });
     const model = `version: 1
 scenarios:
   - id: x/model
@@ -58,17 +65,30 @@ scenarios:
 `;
     const issues = await issuesOf(dir, model);
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatch(/^F:5:12: a model scenario lists every rule its commands can fail: add 1-protected-need-auth, /);
-    expect(await issuesOf(dir, model.replace('    model:', '    steps: [{ request: { method: GET, path: / } }]\n    model:'))).toContain('F:7:12: a scenario has either steps or a model');
-    expect(await issuesOf(dir, ok.replace(/    steps:[\s\S]*/, ''))).toEqual(['F:3:5: a scenario has either steps or a model']);
+    expect(issues[0]).toMatch(
+      /^F:5:12: a model scenario lists every rule its commands can fail: add 1-protected-need-auth, /,
+    );
+    expect(
+      await issuesOf(
+        dir,
+        model.replace('    model:', '    steps: [{ request: { method: GET, path: / } }]\n    model:'),
+      ),
+    ).toContain('F:7:12: a scenario has either steps or a model');
+    expect(await issuesOf(dir, ok.replace(/    steps:[\s\S]*/, ''))).toEqual([
+      'F:3:5: a scenario has either steps or a model',
+    ]);
   });
 
   it('names file, line and column of an unknown key', async ({ tempDir: dir }) => {
-    expect(await issuesOf(dir, ok.replace('        expect:', '        expct:'))).toEqual(['F:8:9: unknown key "expct"']);
+    expect(await issuesOf(dir, ok.replace('        expect:', '        expct:'))).toEqual([
+      'F:8:9: unknown key "expct"',
+    ]);
   });
 
   it('locates a wrong type at the value', async ({ tempDir: dir }) => {
-    expect(await issuesOf(dir, ok.replace('status: 200', 'status: true'))).toEqual([expect.stringMatching(/^F:8:27: .*status: expected number or string/)]);
+    expect(await issuesOf(dir, ok.replace('status: 200', 'status: true'))).toEqual([
+      expect.stringMatching(/^F:8:27: .*status: expected number or string/),
+    ]);
   });
 
   it('locates a missing required field at its parent', async ({ tempDir: dir }) => {
@@ -107,13 +127,20 @@ scenarios:
     expect((await issuesOf(dir, early))[0]).toMatch(/"loc" is not defined here/);
   });
 
-  it('checks the cluster fields: an instance needs requires: [target.instances], and spread names no instance', async ({ tempDir: dir }) => {
-    const step = (extra: string) => ok.replace("      - request: { method: GET, path: / }\n", `      - request: { method: GET, path: / }\n${extra}`);
-    expect((await issuesOf(dir, step('        instance: "{{ instances | at: 0 }}"\n')))[0]).toMatch(/^F:7:9: a step sent to an instance .* needs requires: \[target\.instances\]/);
+  it('checks the cluster fields: an instance needs requires: [target.instances], and spread names no instance', async ({
+    tempDir: dir,
+  }) => {
+    const step = (extra: string) =>
+      ok.replace('      - request: { method: GET, path: / }\n', `      - request: { method: GET, path: / }\n${extra}`);
+    expect((await issuesOf(dir, step('        instance: "{{ instances | at: 0 }}"\n')))[0]).toMatch(
+      /^F:7:9: a step sent to an instance .* needs requires: \[target\.instances\]/,
+    );
     const required = (text: string) => text.replace('    steps:', '    requires: [target.instances]\n    steps:');
     expect(await issuesOf(dir, required(step('        instance: "{{ instances | at: 0 }}"\n')))).toEqual([]);
     const both = required(step('        instance: 1\n        repeat: { times: 2, spread: true }\n'));
-    expect(await issuesOf(dir, both)).toEqual([expect.stringMatching(/^F:\d+:\d+: a step spread over the instances names no instance/)]);
+    expect(await issuesOf(dir, both)).toEqual([
+      expect.stringMatching(/^F:\d+:\d+: a step spread over the instances names no instance/),
+    ]);
   });
 
   it('reports YAML syntax errors and duplicate ids with positions', async ({ tempDir: dir }) => {
@@ -126,7 +153,10 @@ scenarios:
 describe('profile validation', () => {
   it('rejects unknown keys with file:line:col', async ({ tempDir: dir }) => {
     const file = path.join(dir, 'p.yaml');
-    await writeFile(file, 'articles:\n  collection: /articles\n  colection: /x\nauth:\n  schemes: [basic, carrier-pigeon]\n');
+    await writeFile(
+      file,
+      'articles:\n  collection: /articles\n  colection: /x\nauth:\n  schemes: [basic, carrier-pigeon]\n',
+    );
     const { issues } = checkProfileSource(readSourceSync(file));
     const lines = issues.map((i) => formatIssue({ ...i, file: 'P' }));
     expect(lines).toContain('P:3:3: unknown key "colection"');
@@ -135,9 +165,14 @@ describe('profile validation', () => {
 
   it('reads target.instances, each with http or https', async ({ tempDir: dir }) => {
     const file = path.join(dir, 'i.yaml');
-    await writeFile(file, 'target:\n  http: http://lb\n  instances:\n    - { http: http://a:1, https: https://a:2 }\n    - { https: https://b:2 }\n    - {}\n');
+    await writeFile(
+      file,
+      'target:\n  http: http://lb\n  instances:\n    - { http: http://a:1, https: https://a:2 }\n    - { https: https://b:2 }\n    - {}\n',
+    );
     const { issues } = checkProfileSource(readSourceSync(file));
-    expect(issues.map((i) => formatIssue({ ...i, file: 'P' }))).toEqual([expect.stringMatching(/^P:6:7: target\.instances\.2: an instance needs http or https/)]);
+    expect(issues.map((i) => formatIssue({ ...i, file: 'P' }))).toEqual([
+      expect.stringMatching(/^P:6:7: target\.instances\.2: an instance needs http or https/),
+    ]);
     await writeFile(file, 'target:\n  instances:\n    - { http: http://a:1 }\n');
     expect(checkProfileSource(readSourceSync(file)).profile?.target.instances).toEqual([{ http: 'http://a:1' }]);
   });

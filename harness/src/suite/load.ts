@@ -27,7 +27,6 @@ export function readSourceSync(file: string): YamlSource {
   return parseYamlSource(displayPath(file), text);
 }
 
-
 export function displayPath(file: string): string {
   const rel = path.relative(process.cwd(), file);
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
@@ -47,7 +46,6 @@ export function loadRulesSync(file: string): RuleCatalogue {
   if (issues.length > 0) throw new InvalidFileError(issues);
   return { file: source.file, rules: result.value.rules, byId };
 }
-
 
 /** One scenario file, and its path relative to the folder it was found in (its base name when named directly). */
 export interface ScenarioFile {
@@ -83,7 +81,8 @@ export function findScenarioFilesSync(paths: readonly string[]): ScenarioFile[] 
     for (const e of entries) {
       const full = path.join(p, e.name);
       if (e.isDirectory()) {
-        if (!['schema', 'vectors', 'node_modules'].includes(e.name) && !e.name.startsWith('.')) walk(root, full, depth + 1);
+        if (!['schema', 'vectors', 'node_modules'].includes(e.name) && !e.name.startsWith('.'))
+          walk(root, full, depth + 1);
       } else if (/\.ya?ml$/.test(e.name) && e.name !== 'rules.yaml' && !e.name.endsWith('.profile.yaml')) {
         add(full, path.relative(root, full));
       }
@@ -93,17 +92,28 @@ export function findScenarioFilesSync(paths: readonly string[]): ScenarioFile[] 
   return out;
 }
 
-
 /** Validates one scenario file's text; returns scenarios and issues (both may be non-empty). */
-export function checkScenarioSource(source: YamlSource, catalogue: RuleCatalogue): { scenarios: Scenario[]; issues: SourceIssue[] } {
+export function checkScenarioSource(
+  source: YamlSource,
+  catalogue: RuleCatalogue,
+): { scenarios: Scenario[]; issues: SourceIssue[] } {
   const result = validateSource(source, ScenarioFileSchema);
   if (!result.ok) return { scenarios: [], issues: result.issues };
   const issues: SourceIssue[] = [];
-  const scenarios = result.value.scenarios.map((s, i) => toScenario(source, s, i, result.value.tags ?? [], catalogue, issues));
+  const scenarios = result.value.scenarios.map((s, i) =>
+    toScenario(source, s, i, result.value.tags ?? [], catalogue, issues),
+  );
   return { scenarios, issues };
 }
 
-function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags: string[], catalogue: RuleCatalogue, issues: SourceIssue[]): Scenario {
+function toScenario(
+  source: YamlSource,
+  s: ScenarioData,
+  index: number,
+  fileTags: string[],
+  catalogue: RuleCatalogue,
+  issues: SourceIssue[],
+): Scenario {
   const at = (p: PropertyKey[], message: string) => issues.push(issueAt(source, ['scenarios', index, ...p], message));
   let level: Level | undefined = s.level;
   let serverRules = 0;
@@ -117,24 +127,35 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
     if (!s.level && (!level || LEVEL_RANK[rule.level] > LEVEL_RANK[level])) level = rule.level;
   });
   if (serverRules === 0 && s.rules.every((id) => catalogue.byId.has(id))) {
-    at(['rules'], 'a scenario checks a server: list at least one rule whose subject is the server (client and deployment rules do not set its level)');
+    at(
+      ['rules'],
+      'a scenario checks a server: list at least one rule whose subject is the server (client and deployment rules do not set its level)',
+    );
   }
   (s.requires ?? []).forEach((cap, r) => {
     if (!isKnownCapability(cap)) at(['requires', r], `unknown capability "${cap}"`);
   });
-  if ((s.steps === undefined) === (s.model === undefined)) at(s.model ? ['model'] : [], 'a scenario has either steps or a model');
+  if ((s.steps === undefined) === (s.model === undefined))
+    at(s.model ? ['model'] : [], 'a scenario has either steps or a model');
   if (s.model) {
     const missing = MODEL_RULES.filter((id) => !s.rules.includes(id));
-    if (missing.length > 0) at(['rules'], `a model scenario lists every rule its commands can fail: add ${missing.join(', ')}`);
+    if (missing.length > 0)
+      at(['rules'], `a model scenario lists every rule its commands can fail: add ${missing.join(', ')}`);
   }
   if (s.model && s.given !== undefined) at(['given'], 'a model scenario draws its own values: no given');
   (s.steps ?? []).forEach((step, i) => {
     const r = step.rules;
     if (r === undefined) return;
-    const lists: [PropertyKey[], string[]][] = Array.isArray(r) ? [[[], r]] : Object.entries(r).map(([check, ids]) => [[check], ids ?? []]);
+    const lists: [PropertyKey[], string[]][] = Array.isArray(r)
+      ? [[[], r]]
+      : Object.entries(r).map(([check, ids]) => [[check], ids ?? []]);
     for (const [where, ids] of lists) {
       ids.forEach((id, k) => {
-        if (!s.rules.includes(id)) at(['steps', i, 'rules', ...where, k], `step rule "${id}" is not one of the scenario's rules (${s.rules.join(', ')})`);
+        if (!s.rules.includes(id))
+          at(
+            ['steps', i, 'rules', ...where, k],
+            `step rule "${id}" is not one of the scenario's rules (${s.rules.join(', ')})`,
+          );
       });
     }
   });
@@ -148,7 +169,11 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
       continue;
     }
     const parsed = def.options.safeParse(options);
-    if (!parsed.success) at(['given', name, 'options'], `bad options for generator "${gen}": ${parsed.error.issues.map((x) => x.message).join('; ')}`);
+    if (!parsed.success)
+      at(
+        ['given', name, 'options'],
+        `bad options for generator "${gen}": ${parsed.error.issues.map((x) => x.message).join('; ')}`,
+      );
     given.push({ name, gen, options });
   }
   for (const issue of checkScenarioTemplates(s)) at(issue.path, issue.message);
@@ -167,11 +192,18 @@ function toScenario(source: YamlSource, s: ScenarioData, index: number, fileTags
     ...(s.runs !== undefined ? { runs: s.runs } : {}),
     property: given.length > 0 || s.model !== undefined,
     exclusive: s.exclusive ?? false,
-    ruleLevels: Object.fromEntries(s.rules.flatMap((id) => (catalogue.byId.has(id) ? [[id, catalogue.byId.get(id)!.level]] : []))),
+    ruleLevels: Object.fromEntries(
+      s.rules.flatMap((id) => (catalogue.byId.has(id) ? [[id, catalogue.byId.get(id)!.level]] : [])),
+    ),
   };
   // The kinds are exclusive (checked above): a model, or written steps.
   if (s.model) return { ...common, kind: 'model', model: s.model };
-  return { ...common, kind: 'steps', let: Object.entries(s.let ?? {}).map(([name, template]) => ({ name, template })), steps: s.steps ?? [] };
+  return {
+    ...common,
+    kind: 'steps',
+    let: Object.entries(s.let ?? {}).map(([name, template]) => ({ name, template })),
+    steps: s.steps ?? [],
+  };
 }
 
 /** A loaded suite, with each scenario's file label (for grouping, e.g. in `conform/vitest`). */
@@ -192,7 +224,10 @@ export function loadSuiteSync(paths: readonly string[], catalogue: RuleCatalogue
     issues.push(...r.issues);
     for (const [i, sc] of r.scenarios.entries()) {
       const prev = seen.get(sc.id);
-      if (prev) issues.push(issueAt(source, ['scenarios', i, 'id'], `duplicate scenario id "${sc.id}" (also ${prev.file}:${prev.line})`));
+      if (prev)
+        issues.push(
+          issueAt(source, ['scenarios', i, 'id'], `duplicate scenario id "${sc.id}" (also ${prev.file}:${prev.line})`),
+        );
       seen.set(sc.id, sc);
       scenarios.push(sc);
       fileLabels.set(sc.id, label);
@@ -201,4 +236,3 @@ export function loadSuiteSync(paths: readonly string[], catalogue: RuleCatalogue
   if (issues.length > 0) throw new InvalidFileError(issues);
   return { scenarios, catalogue, fileLabels };
 }
-

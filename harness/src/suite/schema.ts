@@ -4,88 +4,22 @@
  */
 import { z } from 'zod';
 import { ModelSchema } from './model-schema.js';
-import { InstanceRef, Name, StatusSpec, Template, TemplateList } from './schema-parts.js';
+import { InstanceRef, Name, StatusSpec, Template } from './schema-parts.js';
+import { ExpectSchema, type HeaderExpectation } from './expect-schema.js';
 import { RequestSchema } from './request-schema.js';
 
 export const LevelSchema = z.enum(['MUST', 'SHOULD', 'MAY']);
 
-const HeaderExpectation = z.union([
-  z.enum(['present', 'absent']),
-  z.strictObject({
-    present: z.boolean().optional(),
-    equals: Template.optional().describe('Exact value after trimming.'),
-    matches: z.string().optional().describe('A JavaScript regular expression the value must match.'),
-    contains: Template.optional(),
-    ifStatus: z.array(z.number().int()).optional().describe('Only check when the response status is one of these.'),
-  }),
-]);
-
-const ExpectSchema = z.strictObject({
-  status: StatusSpec.optional(),
-  refused: z
-    .strictObject({
-      hidden: z.boolean().optional().describe('Also accept 404: the target may hide a resource the requester may not see (RFC 9110 §15.5.4).'),
-    })
-    .optional()
-    .describe(
-      "A refusal of the request's credentials: a status of the profile's auth.refusalStatus (default: any 4xx that means a refusal, not 404, 405, 429…), with a WWW-Authenticate challenge when it is 401 (RFC 9110 §15.5.2).",
-    ),
-  statusNot: StatusSpec.optional().describe('The status must not be any of these.'),
-  oob: z
-    .strictObject({
-      contacted: z.literal(false).describe('The out-of-band listener ({{ oob.url }}) must not have been contacted since the iteration began.'),
-      within: z.number().min(0).max(5).optional().describe('Seconds to keep listening after the response before judging. Default 1.'),
-    })
-    .optional()
-    .describe("Out-of-band check (the scenario must require oob): the target made no request to the harness's listener."),
-  headers: z.record(z.string(), HeaderExpectation).optional(),
-  location: z
-    .strictObject({
-      path: TemplateList.optional().describe('The Location, resolved against the request URL, has this path (or one of these).'),
-      shape: Template.optional().describe('A path template such as `/articles/{id}`: each `{name}` matches one non-empty segment.'),
-      sameOrigin: z
-        .boolean()
-        .optional()
-        .describe("Default true: an absolute Location must be on one of the target's origins when the profile lists target.origins (without it, any absolute Location is read through the base URL by its path). false: any origin."),
-      differsFrom: TemplateList.optional().describe('The Location path must differ from these (e.g. an earlier Location).'),
-    })
-    .optional()
-    .describe('Requires a Location header and checks it.'),
-  allow: z
-    .strictObject({
-      includes: TemplateList.optional(),
-      excludes: TemplateList.optional(),
-      subsetOf: TemplateList.optional().describe('Every listed method is also in this list.'),
-    })
-    .optional()
-    .describe('Requires a well-formed Allow header (comma-separated method tokens) and checks its members.'),
-  article: TemplateList.optional().describe('The body is an XML article equal, as data, to this article value (or to one of these).'),
-  sameDocument: Template.optional().describe(
-    'The body is the same XML document as this text (a captured body), element for element: names, attributes and text, every element, known or not; only whitespace between elements and attribute order may differ.',
-  ),
-  validArticle: z
-    .literal(true)
-    .optional()
-    .describe('The body is a valid §2 article, whatever its values: root <article>, one <title> of text, one <price> of text with a fractional part and a currency attribute of three lowercase letters.'),
-  body: z.strictObject({ empty: z.boolean().optional(), contains: Template.optional(), notContains: Template.optional() }).optional(),
-  json: z
-    .record(
-      z.string(),
-      z.strictObject({
-        present: z.boolean().optional(),
-        equals: z.union([Template, z.number(), z.boolean()]).optional(),
-        matches: z.string().optional().describe('A regular expression (case-sensitive) the value, as text, must match.'),
-        type: z.enum(['string', 'number', 'boolean', 'object', 'array']).optional(),
-      }),
-    )
-    .optional()
-    .describe('The body is JSON; each dotted path is checked.'),
-});
-
 const CaptureSchema = z.union([
   z.strictObject({ header: z.string() }),
-  z.strictObject({ json: z.string().describe('Dotted path into a JSON body.'), secret: z.boolean().optional().describe('Redact this value from every report.') }),
-  z.strictObject({ form: z.string().describe('A field of a form-encoded body.'), secret: z.boolean().optional().describe('Redact this value from every report.') }),
+  z.strictObject({
+    json: z.string().describe('Dotted path into a JSON body.'),
+    secret: z.boolean().optional().describe('Redact this value from every report.'),
+  }),
+  z.strictObject({
+    form: z.string().describe('A field of a form-encoded body.'),
+    secret: z.boolean().optional().describe('Redact this value from every report.'),
+  }),
   z.strictObject({ location: z.literal('path') }),
   z.strictObject({ allow: z.literal('list') }),
   z.strictObject({ status: z.literal(true) }),
@@ -98,7 +32,12 @@ const SetupSchema = z
   .union([
     z.literal(true),
     z.strictObject({
-      checkedBy: z.union([ScenarioId, z.array(ScenarioId).min(1)]).optional().describe('The scenario(s) that check what this step relies on; a step naming its own scenario is checked there.'),
+      checkedBy: z
+        .union([ScenarioId, z.array(ScenarioId).min(1)])
+        .optional()
+        .describe(
+          'The scenario(s) that check what this step relies on; a step naming its own scenario is checked there.',
+        ),
       what: z.string().optional().describe('What the step does, for the reason ("creating the article with POST").'),
     }),
   ])
@@ -107,7 +46,21 @@ const SetupSchema = z
   );
 
 /** The checks of a step that a failure can be charged to: each key of `expect`, and `expectCount`. */
-export const CHECK_NAMES = ['status', 'refused', 'statusNot', 'headers', 'location', 'allow', 'article', 'sameDocument', 'validArticle', 'body', 'json', 'oob', 'expectCount'] as const;
+export const CHECK_NAMES = [
+  'status',
+  'refused',
+  'statusNot',
+  'headers',
+  'location',
+  'allow',
+  'article',
+  'sameDocument',
+  'validArticle',
+  'body',
+  'json',
+  'oob',
+  'expectCount',
+] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 const StepRulesSchema = z
@@ -123,7 +76,7 @@ const StepSchema = z.strictObject({
   createArticle: z
     .strictObject({
       article: Template.describe('The article value to store.'),
-      as: Name.describe('Name that receives the new article\'s path.'),
+      as: Name.describe("Name that receives the new article's path."),
     })
     .optional()
     .describe(
@@ -134,21 +87,34 @@ const StepSchema = z.strictObject({
       token: Template.describe('The temporary credentials (oauth_token) to approve.'),
       user: Template.optional().describe("The resource owner who approves. Default: the profile's auth.oauth1.user."),
       as: Name.describe('Name that receives the oauth_verifier (redacted from every report).'),
-      optional: z.boolean().optional().describe('No verifier is not a failure: {{ as }} is then empty (for an approval the server may refuse).'),
+      optional: z
+        .boolean()
+        .optional()
+        .describe('No verifier is not a failure: {{ as }} is then empty (for an approval the server may refuse).'),
     })
     .optional()
     .describe(
       "The resource owner approves OAuth 1 temporary credentials (RFC 5849 §2.2), the target's way: found once per run (GET with the token, the page's form, or a POST; the owner's Basic or signed credentials; the verifier from a redirect or the body) or pinned by auth.oauth1.approval. No `request` then.",
     ),
-  replayOf: z.string().optional().describe('Send again, byte for byte, the request an earlier step (by name) sent; no `request` then.'),
+  replayOf: z
+    .string()
+    .optional()
+    .describe('Send again, byte for byte, the request an earlier step (by name) sent; no `request` then.'),
   repeat: z
     .strictObject({
       times: z.number().int().min(2).max(1000),
       concurrent: z.boolean().optional(),
-      spread: z.boolean().optional().describe("Send copy k to instance ((k − 1) mod n) + 1 of the profile's n target.instances (byte for byte, with the target's Host)."),
+      spread: z
+        .boolean()
+        .optional()
+        .describe(
+          "Send copy k to instance ((k − 1) mod n) + 1 of the profile's n target.instances (byte for byte, with the target's Host).",
+        ),
     })
     .optional()
-    .describe('Send the same signed request this many times (at once when concurrent); `expect` applies to each answer.'),
+    .describe(
+      'Send the same signed request this many times (at once when concurrent); `expect` applies to each answer.',
+    ),
   instance: InstanceRef.optional().describe(
     "Send this step's request (a request, a replayOf, a repeat) to instance N of the profile's target.instances (1 = the first), instead of the load-balanced target: same transport, same Host (the target's), so a replay is byte for byte. Needs requires: [target.instances].",
   ),
@@ -156,22 +122,35 @@ const StepSchema = z.strictObject({
     .array(z.strictObject({ status: StatusSpec, count: z.number().int().min(0) }))
     .optional()
     .describe('With `repeat`: how many answers must have each status.'),
-  when: Template.optional().describe('Run this step only when the template renders truthy (not false, 0, "", null or an empty list).'),
+  when: Template.optional().describe(
+    'Run this step only when the template renders truthy (not false, 0, "", null or an empty list).',
+  ),
   wait: Template.optional().describe('Seconds to wait before this step (at most 300), e.g. for a token to expire.'),
   atRunEnd: z
     .literal(true)
     .optional()
-    .describe('Wait until every other scenario of the run has finished before this step: the run itself is the wait (a replay, at the end, of a request signed at the start). Only in a scenario without given values (one run).'),
+    .describe(
+      'Wait until every other scenario of the run has finished before this step: the run itself is the wait (a replay, at the end, of a request signed at the start). Only in a scenario without given values (one run).',
+    ),
   each: Template.optional().describe('Repeat this step for every element of a list; the element is `{{ item }}`.'),
   request: RequestSchema.optional(),
   expect: ExpectSchema.optional(),
   capture: z.record(Name, CaptureSchema).optional(),
   concurrent: z
-    .array(z.strictObject({ name: z.string().optional(), instance: InstanceRef.optional().describe('Send this request to instance N of target.instances.'), request: RequestSchema, expect: ExpectSchema.optional() }))
+    .array(
+      z.strictObject({
+        name: z.string().optional(),
+        instance: InstanceRef.optional().describe('Send this request to instance N of target.instances.'),
+        request: RequestSchema,
+        expect: ExpectSchema.optional(),
+      }),
+    )
     .min(2)
     .max(64)
     .optional()
-    .describe('Send these different requests at once (each on its own connection) and check each answer against its own expect; no request, repeat or capture then.'),
+    .describe(
+      'Send these different requests at once (each on its own connection) and check each answer against its own expect; no request, repeat or capture then.',
+    ),
 });
 
 const GivenSchema = z.union([
@@ -185,20 +164,35 @@ export const ScenarioSchema = z.strictObject({
   title: z.string().min(1),
   description: z.string().optional(),
   rules: z.array(z.string()).min(1).describe('Ids from specs/rules.yaml that this scenario checks.'),
-  level: LevelSchema.optional().describe('Default: the strongest level among its server rules (client and deployment rules never raise it).'),
+  level: LevelSchema.optional().describe(
+    'Default: the strongest level among its server rules (client and deployment rules never raise it).',
+  ),
   tags: z.array(z.string()).optional(),
-  requires: z.array(z.string()).optional().describe('Profile capabilities; the scenario is skipped with a reason when one is missing.'),
-  given: z.record(Name, GivenSchema).optional().describe('Values drawn from named generators; with `given`, the scenario is a property run N times.'),
+  requires: z
+    .array(z.string())
+    .optional()
+    .describe('Profile capabilities; the scenario is skipped with a reason when one is missing.'),
+  given: z
+    .record(Name, GivenSchema)
+    .optional()
+    .describe('Values drawn from named generators; with `given`, the scenario is a property run N times.'),
   runs: z.number().int().min(1).max(100000).optional().describe('Property runs (default: --runs).'),
   exclusive: z
     .boolean()
     .optional()
-    .describe('Run with no other scenario in flight (default false): for scenarios that act on state the others read — the whole collection, / or the records — or that a concurrent neighbour could disturb.'),
+    .describe(
+      'Run with no other scenario in flight (default false): for scenarios that act on state the others read — the whole collection, / or the records — or that a concurrent neighbour could disturb.',
+    ),
   let: z.record(Name, Template).optional().describe('Derived values, evaluated in order after `given`.'),
-  steps: z.array(StepSchema).min(1).optional().describe('The requests, in order. A scenario has steps or a model, not both.'),
+  steps: z
+    .array(StepSchema)
+    .min(1)
+    .optional()
+    .describe('The requests, in order. A scenario has steps or a model, not both.'),
   model: ModelSchema.optional(),
 });
 
+/** A scenario file (a YAML file under `specs/`), format v1: the zod schema its types and `scenario.v1.schema.json` come from. */
 export const ScenarioFileSchema = z.strictObject({
   $schema: z.string().optional(),
   version: z.literal(1),
@@ -227,11 +221,17 @@ export const RuleSchema = z.strictObject({
     .string()
     .trim()
     .min(1, 'a rule quotes the words its level rests on')
-    .describe("The exact words the level rests on: SPEC.md's own for a SPEC section, the standard's sentence for a rule with `source`."),
+    .describe(
+      "The exact words the level rests on: SPEC.md's own for a SPEC section, the standard's sentence for a rule with `source`.",
+    ),
   source: z.string().optional(),
-  subject: z.enum(['server', 'client', 'deployment']).optional().describe('Who the rule binds (default server). Only server rules set a scenario\'s level.'),
+  subject: z
+    .enum(['server', 'client', 'deployment'])
+    .optional()
+    .describe("Who the rule binds (default server). Only server rules set a scenario's level."),
   checkable: z.boolean().optional(),
   retired: z.boolean().optional(),
 });
+/** The rule catalogue file (`specs/rules.yaml`), format v1. */
 export const RuleFileSchema = z.strictObject({ version: z.literal(1), rules: z.array(RuleSchema).min(1) });
 export type RuleData = z.infer<typeof RuleSchema>;

@@ -14,15 +14,26 @@ import { ConformError } from '../errors.js';
 import { percentEncode } from '../http/percent.js';
 
 export type Operand = { kind: 'ref'; path: string[] } | { kind: 'lit'; value: string | number };
-export interface FilterCall { name: string; args: Operand[] }
-export interface Expr { operand: Operand; filters: FilterCall[] }
+export interface FilterCall {
+  name: string;
+  args: Operand[];
+}
+export interface Expr {
+  operand: Operand;
+  filters: FilterCall[];
+}
 export type TemplatePart = { kind: 'text'; text: string } | { kind: 'expr'; expr: Expr };
-export interface CompiledTemplate { source: string; parts: TemplatePart[]; whole: boolean }
+export interface CompiledTemplate {
+  source: string;
+  parts: TemplatePart[];
+  whole: boolean;
+}
 
 export type Scope = Readonly<Record<string, unknown>>;
 export type FilterFn = (input: unknown, args: unknown[], scope: Scope) => unknown;
 
-const TOKEN = /\s*(?:(\|)|(:)|(,)|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(-?\d+(?:\.\d+)?)(?![\w.])|([A-Za-z_$][\w$-]*(?:\.(?:[A-Za-z_$][\w$-]*|\d+))*))/y;
+const TOKEN =
+  /\s*(?:(\|)|(:)|(,)|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(-?\d+(?:\.\d+)?)(?![\w.])|([A-Za-z_$][\w$-]*(?:\.(?:[A-Za-z_$][\w$-]*|\d+))*))/y;
 
 function parseExpr(src: string): Expr {
   const tokens: Array<{ t: 'pipe' | 'colon' | 'comma' | 'lit' | 'ref'; v?: string | number }> = [];
@@ -54,7 +65,8 @@ function parseExpr(src: string): Expr {
     if (tokens[i]?.t !== 'pipe') throw new ConformError('CONFORM_TEMPLATE', `expected "|" in {{${src}}}`);
     i++;
     const name = tokens[i++];
-    if (name?.t !== 'ref' || String(name.v).includes('.')) throw new ConformError('CONFORM_TEMPLATE', `expected a filter name after "|" in {{${src}}}`);
+    if (name?.t !== 'ref' || String(name.v).includes('.'))
+      throw new ConformError('CONFORM_TEMPLATE', `expected a filter name after "|" in {{${src}}}`);
     const call: FilterCall = { name: String(name.v), args: [] };
     if (tokens[i]?.t === 'colon') {
       i++;
@@ -70,7 +82,10 @@ function parseExpr(src: string): Expr {
 }
 
 /** Compiles a template string; throws `CONFORM_TEMPLATE` on a syntax error or an unknown filter. */
-export function compileTemplate(source: string, filters: Readonly<Record<string, FilterFn>> = FILTERS): CompiledTemplate {
+export function compileTemplate(
+  source: string,
+  filters: Readonly<Record<string, FilterFn>> = FILTERS,
+): CompiledTemplate {
   const parts: TemplatePart[] = [];
   let rest = source;
   while (rest.length > 0) {
@@ -85,7 +100,10 @@ export function compileTemplate(source: string, filters: Readonly<Record<string,
     const expr = parseExpr(rest.slice(open + 2, close));
     for (const f of expr.filters) {
       if (!Object.hasOwn(filters, f.name)) {
-        throw new ConformError('CONFORM_TEMPLATE', `unknown filter "${f.name}" (known: ${Object.keys(filters).join(', ')})`);
+        throw new ConformError(
+          'CONFORM_TEMPLATE',
+          `unknown filter "${f.name}" (known: ${Object.keys(filters).join(', ')})`,
+        );
       }
     }
     parts.push({ kind: 'expr', expr });
@@ -121,13 +139,18 @@ function resolveOperand(o: Operand, scope: Scope): unknown {
 }
 
 function evalExpr(expr: Expr, scope: Scope, filters: Readonly<Record<string, FilterFn>>): unknown {
-  let value = expr.operand.kind === 'ref' && expr.filters.some((f) => f.name === 'default')
-    ? tryResolve(expr.operand, scope)
-    : resolveOperand(expr.operand, scope);
+  let value =
+    expr.operand.kind === 'ref' && expr.filters.some((f) => f.name === 'default')
+      ? tryResolve(expr.operand, scope)
+      : resolveOperand(expr.operand, scope);
   for (const f of expr.filters) {
     const fn = filters[f.name];
     if (!fn) throw new ConformError('CONFORM_TEMPLATE', `unknown filter "${f.name}"`);
-    value = fn(value, f.args.map((a) => resolveOperand(a, scope)), scope);
+    value = fn(
+      value,
+      f.args.map((a) => resolveOperand(a, scope)),
+      scope,
+    );
   }
   return value;
 }
@@ -141,7 +164,11 @@ function tryResolve(o: Operand, scope: Scope): unknown {
 }
 
 /** Renders a compiled template against a scope. */
-export function renderTemplate(t: CompiledTemplate, scope: Scope, filters: Readonly<Record<string, FilterFn>> = FILTERS): unknown {
+export function renderTemplate(
+  t: CompiledTemplate,
+  scope: Scope,
+  filters: Readonly<Record<string, FilterFn>> = FILTERS,
+): unknown {
   if (t.whole) return evalExpr((t.parts[0] as { expr: Expr }).expr, scope, filters);
   return t.parts.map((p) => (p.kind === 'text' ? p.text : stringify(evalExpr(p.expr, scope, filters)))).join('');
 }
@@ -222,13 +249,20 @@ export const FILTERS: Readonly<Record<string, FilterFn>> = {
   lower: (input) => stringify(input).toLowerCase(),
   json: (input) => JSON.stringify(input),
   at: (input, [index]) => asList(input)[Number(index)],
-  join: (input, [sep]) => asList(input).map(stringify).join(sep === undefined ? ',' : stringify(sep)),
+  join: (input, [sep]) =>
+    asList(input)
+      .map(stringify)
+      .join(sep === undefined ? ',' : stringify(sep)),
   only: (input, args) => {
     const keep = new Set(args.flatMap(asList).map(norm));
     return asList(input).filter((x) => keep.has(norm(x)));
   },
   range: (input) => Array.from({ length: Math.max(0, Math.min(1000, Number(input) || 0)) }, (_, i) => i),
-  has: (input, [key]) => typeof input === 'object' && input !== null && Object.hasOwn(input, stringify(key)) && (input as Record<string, unknown>)[stringify(key)] !== undefined,
+  has: (input, [key]) =>
+    typeof input === 'object' &&
+    input !== null &&
+    Object.hasOwn(input, stringify(key)) &&
+    (input as Record<string, unknown>)[stringify(key)] !== undefined,
   between: (input, [min, max]) => Number(input) >= Number(min) && Number(input) <= Number(max),
   freshNonce: (input, _args, scope) => {
     const fresh = scope['@freshNonce'] as (() => string) | undefined;

@@ -4,6 +4,7 @@ import type { ModelOptions } from './model-schema.js';
 /** A rule of the requirement catalogue. */
 export type Rule = RuleData;
 
+/** The requirement catalogue (`specs/rules.yaml`): every rule of the spec and the RFCs it relies on, by id. */
 export interface RuleCatalogue {
   file: string;
   rules: Rule[];
@@ -49,6 +50,7 @@ export interface ModelScenario extends ScenarioBase {
 /** A validated scenario, ready to run: written steps, or a model. */
 export type Scenario = StepScenario | ModelScenario;
 
+/** A loaded suite: the scenarios of the scenario files, checked against the rule catalogue they cite. */
 export interface Suite {
   scenarios: Scenario[];
   catalogue: RuleCatalogue;

@@ -17,7 +17,12 @@ export function validateSource<S extends z.ZodType>(
 }
 
 /** Locates a message at a path of the source (used for checks beyond the schema, too). */
-export function issueAt(source: YamlSource, path: ReadonlyArray<PropertyKey>, message: string, key?: string): SourceIssue {
+export function issueAt(
+  source: YamlSource,
+  path: ReadonlyArray<PropertyKey>,
+  message: string,
+  key?: string,
+): SourceIssue {
   return { file: source.file, ...source.locate(path, key), path: path.map(String).join('.'), message };
 }
 
@@ -26,7 +31,11 @@ function locateIssue(source: YamlSource, path: PropertyKey[], issue: ZodIssue): 
     const key = issue.keys[0] ?? '';
     return issueAt(source, path, `unknown key "${issue.keys.join('", "')}"`, key);
   }
-  return issueAt(source, path, `${path.length ? `${path.map(String).join('.')}: ` : ''}${message(issue, has(source.value, path))}`);
+  return issueAt(
+    source,
+    path,
+    `${path.length ? `${path.map(String).join('.')}: ` : ''}${message(issue, has(source.value, path))}`,
+  );
 }
 
 function has(value: unknown, path: readonly PropertyKey[]): boolean {
@@ -39,7 +48,8 @@ function has(value: unknown, path: readonly PropertyKey[]): boolean {
 }
 
 function message(issue: ZodIssue, present: boolean): string {
-  if (issue.code === 'invalid_type') return present ? `expected ${issue.expected}` : `required (expected ${issue.expected})`;
+  if (issue.code === 'invalid_type')
+    return present ? `expected ${issue.expected}` : `required (expected ${issue.expected})`;
   if (issue.code === 'invalid_value') return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   return issue.message;
 }
@@ -55,7 +65,15 @@ function flatten(issue: ZodIssue, prefix: PropertyKey[]): Array<ZodIssue & { pat
     // When no branch got past the value's own type, say what the value may be.
     if (depth(best) <= path.length) {
       const kinds = [...new Set(branches.flat().map((e) => ('expected' in e ? String(e.expected) : 'value')))];
-      return [{ ...issue, code: 'custom', message: `expected ${kinds.join(' or ')}`, expected: kinds.join(' or '), path } as unknown as ZodIssue & { path: PropertyKey[] }];
+      return [
+        {
+          ...issue,
+          code: 'custom',
+          message: `expected ${kinds.join(' or ')}`,
+          expected: kinds.join(' or '),
+          path,
+        } as unknown as ZodIssue & { path: PropertyKey[] },
+      ];
     }
     return best;
   }

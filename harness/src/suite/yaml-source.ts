@@ -18,13 +18,16 @@ export interface YamlSource {
  * contract's own example works; the rewrite touches only those items on single-line flow sequences.
  */
 export function quotePathTemplates(text: string): string {
-  return text.replace(/^(\s*(?:-\s+)?[\w.$-]+:\s*)\[([^\]\n#'"]*\{[^\]\n#'"]*)\](?=\s*(?:#.*)?$)/gm, (_m, head: string, inner: string) => {
-    const items = inner.split(/,(?![^{]*\})/).map((item) => {
-      const t = item.trim();
-      return t.startsWith('/') && t.includes('{') ? item.replace(t, JSON.stringify(t)) : item;
-    });
-    return `${head}[${items.join(',')}]`;
-  });
+  return text.replace(
+    /^(\s*(?:-\s+)?[\w.$-]+:\s*)\[([^\]\n#'"]*\{[^\]\n#'"]*)\](?=\s*(?:#.*)?$)/gm,
+    (_m, head: string, inner: string) => {
+      const items = inner.split(/,(?![^{]*\})/).map((item) => {
+        const t = item.trim();
+        return t.startsWith('/') && t.includes('{') ? item.replace(t, JSON.stringify(t)) : item;
+      });
+      return `${head}[${items.join(',')}]`;
+    },
+  );
 }
 
 /** Parses YAML text without trusting it: aliases are bounded, duplicate keys are errors. */
@@ -56,7 +59,10 @@ export function parseYamlSource(file: string, rawText: string): YamlSource {
     let found: YamlNode | null = (doc.contents as YamlNode | null) ?? null;
     for (const seg of path) {
       if (node === null || typeof node !== 'object' || !('get' in (node as object))) break;
-      const next = (node as { get(k: unknown, keep: true): unknown }).get(typeof seg === 'number' ? seg : String(seg), true);
+      const next = (node as { get(k: unknown, keep: true): unknown }).get(
+        typeof seg === 'number' ? seg : String(seg),
+        true,
+      );
       if (next === undefined || next === null) break;
       node = next;
       found = next as YamlNode;

@@ -20,7 +20,13 @@ import type { Level, Scenario } from '../suite/types.js';
 import { bundledPaths, loadProfileSync, loadRulesSync, loadSuiteSync } from './load-sync.js';
 import { failureMessage, relativeToCwd, scenarioTestName, type ReplayContext } from './message.js';
 import { failsRun } from '../runner/verdict.js';
-import { DEFAULT_RUNS, resolveSettings, type ConformSuiteOptions, type ConformTargetServer, type ResolvedSuiteSettings } from './options.js';
+import {
+  DEFAULT_RUNS,
+  resolveSettings,
+  type ConformSuiteOptions,
+  type ConformTargetServer,
+  type ResolvedSuiteSettings,
+} from './options.js';
 import { clientFor, targetFromServer, targetFromUrl } from './target.js';
 
 /** What the integration records on each scenario's vitest task (`task.meta.conform`; the JSON reporter prints it). */
@@ -109,14 +115,21 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
   const filter = options.filter ?? [];
   const selected = selectScenarios(suite.scenarios, filter);
   if (selected.length === 0) {
-    throw new ConformError('CONFORM_USAGE', `defineConformSuite: no scenario selected${filter.length ? ` by filter ${JSON.stringify(filter)}` : ''} (${suite.scenarios.length} loaded)`);
+    throw new ConformError(
+      'CONFORM_USAGE',
+      `defineConformSuite: no scenario selected${filter.length ? ` by filter ${JSON.stringify(filter)}` : ''} (${suite.scenarios.length} loaded)`,
+    );
   }
   const target = options.target;
   // A URL target is known now, so every capability can be checked; a started server's URLs only in beforeAll.
   const staticProfile = typeof target === 'function' ? profile : targetFromUrl(target, profile).profile;
-  const staticRequires = (s: Scenario) => (typeof target === 'function' ? s.requires.filter((r) => !/^!?target\./.test(r)) : s.requires);
+  const staticRequires = (s: Scenario) =>
+    typeof target === 'function' ? s.requires.filter((r) => !/^!?target\./.test(r)) : s.requires;
   if (selected.every((s) => missingCapability(staticRequires(s), staticProfile) !== null)) {
-    throw new ConformError('CONFORM_USAGE', `defineConformSuite: the profile excludes every selected scenario (${selected.length}); nothing would be checked`);
+    throw new ConformError(
+      'CONFORM_USAGE',
+      `defineConformSuite: the profile excludes every selected scenario (${selected.length}); nothing would be checked`,
+    );
   }
 
   const results = new Map<string, ScenarioResult>();
@@ -147,15 +160,24 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
     let client: HttpClient | undefined;
     try {
       if (typeof target === 'function') server = await target();
-      const resolved = server ? targetFromServer(server, profile) : targetFromUrl(target as string | undefined, profile);
-      client = clientFor(resolved.profile, {
-        timeoutMs: settings.timeoutMs,
-        maxResponseBytes: settings.maxResponseBytes,
-        ...(options.insecure !== undefined ? { insecure: options.insecure } : {}),
-        ...(options.ca !== undefined ? { ca: options.ca } : {}),
-      }, server);
+      const resolved = server
+        ? targetFromServer(server, profile)
+        : targetFromUrl(target as string | undefined, profile);
+      client = clientFor(
+        resolved.profile,
+        {
+          timeoutMs: settings.timeoutMs,
+          maxResponseBytes: settings.maxResponseBytes,
+          ...(options.insecure !== undefined ? { insecure: options.insecure } : {}),
+          ...(options.ca !== undefined ? { ca: options.ca } : {}),
+        },
+        server,
+      );
       // The same session as `conform run`: reachability, learning, skips (the out-of-band rule included), credentials.
-      const session = await openSession({ client, profile: resolved.profile, authenticator: createAuthenticator({ profile: resolved.profile }) }, { bases: resolved.bases, seed: settings.seed });
+      const session = await openSession(
+        { client, profile: resolved.profile, authenticator: createAuthenticator({ profile: resolved.profile }) },
+        { bases: resolved.bases, seed: settings.seed },
+      );
       live = { session, client, ...(typeof target === 'string' ? { targetUrl: target } : {}) };
     } catch (err) {
       await client?.close().catch(() => {});
@@ -177,13 +199,31 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
 
   const runOne = async (scenario: Scenario, ctx: TestContext): Promise<void> => {
     const current = live;
-    if (!current) throw new ConformError('CONFORM_INTERNAL', 'conform: the suite is not set up (see the error of its beforeAll hook)');
-    const meta: ConformTaskMeta = { id: scenario.id, level: scenario.level, status: 'skipped', seed: settings.seed, scenarioSeed: scenarioSeed(settings.seed, scenario.id) };
+    if (!current)
+      throw new ConformError(
+        'CONFORM_INTERNAL',
+        'conform: the suite is not set up (see the error of its beforeAll hook)',
+      );
+    const meta: ConformTaskMeta = {
+      id: scenario.id,
+      level: scenario.level,
+      status: 'skipped',
+      seed: settings.seed,
+      scenarioSeed: scenarioSeed(settings.seed, scenario.id),
+    };
     ctx.task.meta.conform = meta;
     const missing = current.session.skipReason(scenario);
     if (missing) {
       meta.reason = missing;
-      results.set(scenario.id, { ...resultBase(scenario), status: 'skipped', reason: missing, requests: 0, runs: 0, durationMs: 0, transcript: [] });
+      results.set(scenario.id, {
+        ...resultBase(scenario),
+        status: 'skipped',
+        reason: missing,
+        requests: 0,
+        runs: 0,
+        durationMs: 0,
+        transcript: [],
+      });
       ctx.skip(missing);
     }
     const replayPath = settings.replay.get(scenario.id);
@@ -193,7 +233,12 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
       result = await current.session.run(
         scenario,
         selected.indexOf(scenario),
-        { runs: settings.runs, seed: settings.seed, timeBudgetMs: shrinkBudget(settings), ...(replayPath ? { replayPath } : {}) },
+        {
+          runs: settings.runs,
+          seed: settings.seed,
+          timeBudgetMs: shrinkBudget(settings),
+          ...(replayPath ? { replayPath } : {}),
+        },
         scenario.exclusive ? {} : { idle: <T>(wait: () => Promise<T>) => lanes.idle(wait) },
       );
     } finally {
@@ -208,7 +253,9 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
     const message = failureMessage(result, replayContext(ctx, current));
     if (failsRun(result, { strict: settings.strict })) throw new ConformScenarioFailure(message, result);
     meta.warning = true;
-    console.warn(`⚠ conform: ${scenario.level} scenario ${result.status} (a warning; strict: true makes it fail)\n${message}`);
+    console.warn(
+      `⚠ conform: ${scenario.level} scenario ${result.status} (a warning; strict: true makes it fail)\n${message}`,
+    );
     await ctx.annotate(message, 'warning').catch(() => {});
   };
 

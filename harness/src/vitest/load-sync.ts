@@ -4,5 +4,12 @@
  * their core, so a file is accepted or rejected with exactly the same `file:line:col` messages as by `conform run`.
  */
 export { bundledPaths, type BundledPaths } from '../paths.js';
-export { findScenarioFilesSync, loadRulesSync, loadSuiteSync, readSourceSync, type LoadedSuite, type ScenarioFile } from '../suite/load.js';
+export {
+  findScenarioFilesSync,
+  loadRulesSync,
+  loadSuiteSync,
+  readSourceSync,
+  type LoadedSuite,
+  type ScenarioFile,
+} from '../suite/load.js';
 export { loadProfileSync } from '../profile/load.js';

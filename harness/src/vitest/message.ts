@@ -43,13 +43,17 @@ export interface ReplayContext {
 export function vitestReplayCommand(result: Pick<ScenarioResult, 'id' | 'counterexample'>, ctx: ReplayContext): string {
   const env: string[] = [];
   if (ctx.seedSource !== 'option') env.push(`CONFORM_SEED=${ctx.seed}`);
-  if (result.counterexample?.path) env.push(`CONFORM_REPLAY=${shellQuote(`${result.id}=${result.counterexample.path}`)}`);
+  if (result.counterexample?.path)
+    env.push(`CONFORM_REPLAY=${shellQuote(`${result.id}=${result.counterexample.path}`)}`);
   const file = ctx.testFile ? ` ${shellQuote(ctx.testFile)}` : '';
   return [...env, `npx vitest run${file} -t ${shellQuote(testNamePattern(result.id))}`].join(' ');
 }
 
 /** The `conform run` command that reproduces one scenario against a target reachable by URL. */
-export function cliReplayCommand(result: Pick<ScenarioResult, 'id' | 'counterexample'>, ctx: ReplayContext): string | undefined {
+export function cliReplayCommand(
+  result: Pick<ScenarioResult, 'id' | 'counterexample'>,
+  ctx: ReplayContext,
+): string | undefined {
   if (!ctx.targetUrl) return undefined;
   const parts = ['npx', 'conform', 'run', '--target', ctx.targetUrl, '--filter', result.id, '--seed', String(ctx.seed)];
   if (ctx.runs !== ctx.defaultRuns) parts.push('--runs', String(ctx.runs));
@@ -87,12 +91,19 @@ export function failureMessage(result: ScenarioResult, ctx: ReplayContext): stri
   const field = (name: string, value: string) => lines.push(`  ${name.padEnd(14)} ${value}`);
   field('scenario', `${result.file}:${result.line} — ${result.title}`);
   field('rules', result.rules.join(', '));
-  if (result.failure) field('failing step', `${result.failure.step}${result.failure.stepName ? ` (${result.failure.stepName})` : ''}`);
+  if (result.failure)
+    field('failing step', `${result.failure.step}${result.failure.stepName ? ` (${result.failure.stepName})` : ''}`);
   if (result.counterexample) {
     const c = result.counterexample;
-    field('counterexample', `${clip(JSON.stringify(c.values), 2000)} (after ${c.shrinks} shrink${c.shrinks === 1 ? '' : 's'})`);
+    field(
+      'counterexample',
+      `${clip(JSON.stringify(c.values), 2000)} (after ${c.shrinks} shrink${c.shrinks === 1 ? '' : 's'})`,
+    );
   }
-  field('seed', `${ctx.seed}${result.counterexample ? ` (scenario seed ${result.counterexample.seed}, fast-check path "${result.counterexample.path}")` : ''}; ${result.runs} run${result.runs === 1 ? '' : 's'}, ${result.requests} request${result.requests === 1 ? '' : 's'}`);
+  field(
+    'seed',
+    `${ctx.seed}${result.counterexample ? ` (scenario seed ${result.counterexample.seed}, fast-check path "${result.counterexample.path}")` : ''}; ${result.runs} run${result.runs === 1 ? '' : 's'}, ${result.requests} request${result.requests === 1 ? '' : 's'}`,
+  );
   field('replay', vitestReplayCommand(result, ctx));
   const cli = cliReplayCommand(result, ctx);
   if (cli) field('with the CLI', cli);

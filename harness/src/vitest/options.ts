@@ -104,7 +104,11 @@ export interface ResolvedSuiteSettings {
 
 function checkInt(n: number | undefined, name: string, min: number, max: number): number | undefined {
   if (n === undefined) return undefined;
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConformError('CONFORM_USAGE', `defineConformSuite: ${name} must be a whole number between ${min} and ${max}, got ${n}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConformError(
+      'CONFORM_USAGE',
+      `defineConformSuite: ${name} must be a whole number between ${min} and ${max}, got ${n}`,
+    );
   return n;
 }
 
@@ -114,27 +118,40 @@ function checkInt(n: number | undefined, name: string, min: number, max: number)
  */
 export function parseReplayEnv(text: string | undefined): Map<string, string> {
   const out = new Map<string, string>();
-  for (const part of (text ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=');
-    if (eq <= 0 || eq === part.length - 1) throw new ConformError('CONFORM_USAGE', `CONFORM_REPLAY expects scenario-id=path pairs, got "${part}"`);
+    if (eq <= 0 || eq === part.length - 1)
+      throw new ConformError('CONFORM_USAGE', `CONFORM_REPLAY expects scenario-id=path pairs, got "${part}"`);
     out.set(part.slice(0, eq), part.slice(eq + 1));
   }
   return out;
 }
 
 /** Fills defaults; option values win over the environment, which wins over the constants. Throws on bad values. */
-export function resolveSettings(options: ConformSuiteOptions, env: NodeJS.ProcessEnv = process.env): ResolvedSuiteSettings {
+export function resolveSettings(
+  options: ConformSuiteOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedSuiteSettings {
   const seedEnv = env['CONFORM_SEED']?.trim();
   const seedSource: SeedSource = options.seed !== undefined ? 'option' : seedEnv ? 'env' : 'default';
   // CONFORM_SEED=random leaves the seed out, so resolveRunOptions draws one.
-  const seed = options.seed ?? (seedEnv ? (seedEnv === 'random' ? undefined : intFromText(seedEnv, 'CONFORM_SEED')) : DEFAULT_SEED);
+  const seed =
+    options.seed ??
+    (seedEnv ? (seedEnv === 'random' ? undefined : intFromText(seedEnv, 'CONFORM_SEED')) : DEFAULT_SEED);
   const runsEnv = env['CONFORM_RUNS']?.trim();
   const concurrencyEnv = env['CONFORM_CONCURRENCY']?.trim();
   const naming: OptionNaming = (key) => `defineConformSuite: ${key}`;
   const run = resolveRunOptions(
-    { seed, runs: options.runs ?? (runsEnv ? intFromText(runsEnv, 'CONFORM_RUNS') : undefined), timeoutMs: options.timeoutMs,
+    {
+      seed,
+      runs: options.runs ?? (runsEnv ? intFromText(runsEnv, 'CONFORM_RUNS') : undefined),
+      timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
-      concurrency: options.concurrency ?? (concurrencyEnv ? intFromText(concurrencyEnv, 'CONFORM_CONCURRENCY') : undefined),
+      concurrency:
+        options.concurrency ?? (concurrencyEnv ? intFromText(concurrencyEnv, 'CONFORM_CONCURRENCY') : undefined),
     },
     {},
     naming,

@@ -19,17 +19,30 @@ export interface ResolvedTarget {
  */
 export function targetFromUrl(url: string | undefined, profile: ResolvedProfile): ResolvedTarget {
   if (url !== undefined && !/^https?:\/\/[^\s/]+/.test(url)) {
-    throw new ConformError('CONFORM_USAGE', `defineConformSuite: target expects an http:// or https:// URL, got "${url}"`);
+    throw new ConformError(
+      'CONFORM_USAGE',
+      `defineConformSuite: target expects an http:// or https:// URL, got "${url}"`,
+    );
   }
   const bases = basesFor(url, profile);
-  if (!bases) throw new ConformError('CONFORM_USAGE', 'defineConformSuite: no target: pass target (a URL or a function starting the server), or set target.http in the profile');
+  if (!bases)
+    throw new ConformError(
+      'CONFORM_USAGE',
+      'defineConformSuite: no target: pass target (a URL or a function starting the server), or set target.http in the profile',
+    );
   return { bases, profile: withTarget(profile, bases.plain, bases.tls) };
 }
 
 /** A server started by the suite replaces the profile's target URLs entirely: what it does not offer, it lacks. */
-export function targetFromServer(server: Pick<ConformTargetServer, 'url' | 'httpsUrl'>, profile: ResolvedProfile): ResolvedTarget {
+export function targetFromServer(
+  server: Pick<ConformTargetServer, 'url' | 'httpsUrl'>,
+  profile: ResolvedProfile,
+): ResolvedTarget {
   if (!/^https?:\/\/[^\s/]+/.test(server.url)) {
-    throw new ConformError('CONFORM_USAGE', `defineConformSuite: the target function resolved to url "${server.url}", not an http:// or https:// URL`);
+    throw new ConformError(
+      'CONFORM_USAGE',
+      `defineConformSuite: the target function resolved to url "${server.url}", not an http:// or https:// URL`,
+    );
   }
   const plain = server.url.startsWith('http:') ? server.url : undefined;
   const tls = server.httpsUrl ?? (server.url.startsWith('https:') ? server.url : undefined);
@@ -40,7 +53,15 @@ export function targetFromServer(server: Pick<ConformTargetServer, 'url' | 'http
 }
 
 function withTarget(profile: ResolvedProfile, http: string | undefined, https: string | undefined): ResolvedProfile {
-  return { ...profile, target: { insecure: profile.target.insecure, instances: [], ...(http ? { http } : {}), ...(https ? { https } : {}) } };
+  return {
+    ...profile,
+    target: {
+      insecure: profile.target.insecure,
+      instances: [],
+      ...(http ? { http } : {}),
+      ...(https ? { https } : {}),
+    },
+  };
 }
 
 /** TLS trust and limits of the suite's HTTP client. */
@@ -55,7 +76,11 @@ export interface ClientSettings {
  * The client: a started server's own certificate is trusted, with `ca` if given (and nothing else is relaxed);
  * `insecure` only when asked for, or when the profile says so and no certificate came with the server.
  */
-export function clientFor(profile: ResolvedProfile, settings: ClientSettings, server?: Pick<ConformTargetServer, 'certificate'>): HttpClient {
+export function clientFor(
+  profile: ResolvedProfile,
+  settings: ClientSettings,
+  server?: Pick<ConformTargetServer, 'certificate'>,
+): HttpClient {
   const pems = [settings.ca, server?.certificate].filter((x): x is string => x !== undefined);
   const ca = pems.length > 0 ? pems.join('\n') : undefined;
   const insecure = settings.insecure ?? (profile.target.insecure && server?.certificate === undefined);

@@ -21,19 +21,25 @@ describe('article XML', () => {
   });
 
   it('reports each difference in words', () => {
-    const xml = '<article><title>A</title><title>B</title><price currency="EUR">12.5</price><summary>x</summary></article>';
+    const xml =
+      '<article><title>A</title><title>B</title><price currency="EUR">12.5</price><summary>x</summary></article>';
     expect(compareArticle(a, xml, ['summary'])).toEqual([
       '<title> appears 2 times',
       `title is "A", expected ${JSON.stringify(a.title)}`,
       'currency is "EUR", expected "eur"',
       '<summary> is present ("x") but the representation sent had none',
     ]);
-    expect(compareArticle(a, '<article><title>x</title><price currency="eur">13</price></article>', [])).toContain('price "13" is not a decimal with a fractional part');
+    expect(compareArticle(a, '<article><title>x</title><price currency="eur">13</price></article>', [])).toContain(
+      'price "13" is not a decimal with a fractional part',
+    );
     expect(compareArticle(a, '<item/>', [])[0]).toBe('root element is <item>, expected <article>');
   });
 
   it('never expands entities: a DOCTYPE is refused, undeclared entities are errors', () => {
-    expect(readArticleXml('<!DOCTYPE a [<!ENTITY x "boom">]><article><title>&x;</title></article>')).toEqual({ ok: false, problem: 'the document has a DOCTYPE or ENTITY declaration' });
+    expect(readArticleXml('<!DOCTYPE a [<!ENTITY x "boom">]><article><title>&x;</title></article>')).toEqual({
+      ok: false,
+      problem: 'the document has a DOCTYPE or ENTITY declaration',
+    });
     expect(() => decodeXmlText('&nbsp;')).toThrow(/undefined entity/);
     expect(readArticleXml('<article><title>x</article>').ok).toBe(false);
   });

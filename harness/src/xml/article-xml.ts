@@ -40,7 +40,13 @@ export function decodeXmlText(raw: string): string {
 /** Reads an article-shaped XML document without trusting it (no DTD, no entity expansion). */
 export function readArticleXml(text: string): ReadResult {
   const r = readXml(text);
-  if (!r.ok) return { ok: false, problem: /DTD/.test(r.problem) ? 'the document has a DOCTYPE or ENTITY declaration' : `not well-formed XML: ${r.problem}` };
+  if (!r.ok)
+    return {
+      ok: false,
+      problem: /DTD/.test(r.problem)
+        ? 'the document has a DOCTYPE or ENTITY declaration'
+        : `not well-formed XML: ${r.problem}`,
+    };
   const children = new Map<string, string[]>();
   const attributes = new Map<string, Array<Record<string, string>>>();
   const nested = new Set<string>();
@@ -84,19 +90,24 @@ export function compareArticle(expected: ArticleValue, xml: string, optionalFiel
     return v[0];
   };
   const title = one('title');
-  if (title !== undefined && title !== expected.title) diffs.push(`title is ${JSON.stringify(title)}, expected ${JSON.stringify(expected.title)}`);
+  if (title !== undefined && title !== expected.title)
+    diffs.push(`title is ${JSON.stringify(title)}, expected ${JSON.stringify(expected.title)}`);
   const price = one('price');
   if (price !== undefined) {
-    if (!/^\s*[+-]?\d+\.\d+\s*$/.test(price)) diffs.push(`price ${JSON.stringify(price)} is not a decimal with a fractional part`);
-    if (normalizeDecimal(price) !== normalizeDecimal(expected.price)) diffs.push(`price is ${JSON.stringify(price)}, expected the value ${expected.price}`);
+    if (!/^\s*[+-]?\d+\.\d+\s*$/.test(price))
+      diffs.push(`price ${JSON.stringify(price)} is not a decimal with a fractional part`);
+    if (normalizeDecimal(price) !== normalizeDecimal(expected.price))
+      diffs.push(`price is ${JSON.stringify(price)}, expected the value ${expected.price}`);
     const currency = attributes.get('price')?.[0]?.['currency'];
     if (currency === undefined) diffs.push('price has no currency attribute');
-    else if (currency !== expected.currency) diffs.push(`currency is ${JSON.stringify(currency)}, expected ${JSON.stringify(expected.currency)}`);
+    else if (currency !== expected.currency)
+      diffs.push(`currency is ${JSON.stringify(currency)}, expected ${JSON.stringify(expected.currency)}`);
   }
   for (const name of optionalFields) {
     const sent = expected.fields[name];
     const got = children.get(name);
-    if (sent === undefined && got && got.length > 0) diffs.push(`<${name}> is present (${JSON.stringify(got[0])}) but the representation sent had none`);
+    if (sent === undefined && got && got.length > 0)
+      diffs.push(`<${name}> is present (${JSON.stringify(got[0])}) but the representation sent had none`);
     if (sent !== undefined) {
       if (!got || got.length === 0) diffs.push(`<${name}> is missing, expected ${JSON.stringify(sent)}`);
       else if (got[0] !== sent) diffs.push(`<${name}> is ${JSON.stringify(got[0])}, expected ${JSON.stringify(sent)}`);
@@ -124,11 +135,13 @@ export function validateArticle(xml: string): string[] {
     if (nested.has(name)) diffs.push(`<${name}> holds elements, expected text`);
   }
   const price = children.get('price')?.[0];
-  if (price !== undefined && !/^\s*[+-]?\d+\.\d+\s*$/.test(price)) diffs.push(`price ${JSON.stringify(price)} is not a decimal with a fractional part`);
+  if (price !== undefined && !/^\s*[+-]?\d+\.\d+\s*$/.test(price))
+    diffs.push(`price ${JSON.stringify(price)} is not a decimal with a fractional part`);
   if (price !== undefined) {
     const currency = attributes.get('price')?.[0]?.['currency'];
     if (currency === undefined) diffs.push('price has no currency attribute');
-    else if (!/^[a-z]{3}$/.test(currency)) diffs.push(`currency ${JSON.stringify(currency)} is not a lowercase currency code`);
+    else if (!/^[a-z]{3}$/.test(currency))
+      diffs.push(`currency ${JSON.stringify(currency)} is not a lowercase currency code`);
   }
   return diffs;
 }

@@ -18,7 +18,9 @@ export function challenges(secure: boolean, variants: ReadonlySet<VariantName> =
   if (variants.has('basic-only')) return `Basic realm="${REALM}", charset="UTF-8"`;
   if (variants.has('oauth-only')) return `Bearer realm="${REALM}", ${OAUTH1_CHALLENGE}`;
   const hmac = `hmac realm="${REALM}"`;
-  return secure ? `${hmac}, Basic realm="${REALM}", charset="UTF-8", Bearer realm="${REALM}", ${OAUTH1_CHALLENGE}` : hmac;
+  return secure
+    ? `${hmac}, Basic realm="${REALM}", charset="UTF-8", Bearer realm="${REALM}", ${OAUTH1_CHALLENGE}`
+    : hmac;
 }
 
 /**
@@ -45,8 +47,13 @@ export interface Refusal {
  * of missing, Basic or hmac credentials is a 403 or 400 with no challenge (§5.4 leaves the status open); the OAuth
  * refusals, which carry their own challenge, keep the 401 their RFCs ask for (RFC 6750 §3.1, RFC 5849 §3.2).
  */
-export function unauthorized(req: RequestRecord, refusal: Refusal | undefined, variants: ReadonlySet<VariantName> = new Set()): ResponseRecord {
-  if (refusal?.status === 400) return problem(400, `${req.method} ${req.path}: ${refusal.reason ?? 'malformed credentials'}`);
+export function unauthorized(
+  req: RequestRecord,
+  refusal: Refusal | undefined,
+  variants: ReadonlySet<VariantName> = new Set(),
+): ResponseRecord {
+  if (refusal?.status === 400)
+    return problem(400, `${req.method} ${req.path}: ${refusal.reason ?? 'malformed credentials'}`);
   const detail = `${req.method} ${req.path} needs credentials: ${refusal?.reason ?? 'none were sent'}`;
   if (refusal?.challenge === undefined) {
     if (variants.has('refuse-403')) return problem(403, detail);

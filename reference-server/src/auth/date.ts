@@ -15,8 +15,17 @@ export function parseSignedDate(value: string, anyCaseMonth = false): number | u
   const m = (anyCaseMonth ? ANY_CASE_SHAPE : SHAPE).exec(value);
   if (!m) return undefined;
   const name = m[2] ?? '';
-  const monthIndex = anyCaseMonth ? MONTHS.findIndex((mon) => mon.toLowerCase() === name.toLowerCase()) : MONTHS.indexOf(name as (typeof MONTHS)[number]);
-  const [day, month, year, hour, minute, second] = [Number(m[1]), monthIndex, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])];
+  const monthIndex = anyCaseMonth
+    ? MONTHS.findIndex((mon) => mon.toLowerCase() === name.toLowerCase())
+    : MONTHS.indexOf(name as (typeof MONTHS)[number]);
+  const [day, month, year, hour, minute, second] = [
+    Number(m[1]),
+    monthIndex,
+    Number(m[3]),
+    Number(m[4]),
+    Number(m[5]),
+    Number(m[6]),
+  ];
   if (month < 0 || hour > 23 || minute > 59 || second > 59) return undefined;
   const date = new Date(0);
   date.setUTCFullYear(year, month, day);
@@ -39,7 +48,14 @@ const ASCTIME = new RegExp(`^${DAY} ${MON} ([ 0-9][0-9]) ${HMS} ([0-9]{4})$`);
 const ISO = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?Z$/;
 
 /** The instant of a calendar date and time in UTC, or undefined when it names none (31 Feb, 25:00, second 60). */
-function instant(year: number, month: number, day: number, hour: number, minute: number, second: number): number | undefined {
+function instant(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): number | undefined {
   if (month < 0 || month > 11 || hour > 23 || minute > 59 || second > 59) return undefined;
   const date = new Date(0);
   date.setUTCFullYear(year, month, day);

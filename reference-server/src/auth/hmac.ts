@@ -16,7 +16,8 @@ const NONCE = /^[0-9]{1,20}$/;
  */
 export function parseHmac(value: string, anyNonce = false): HmacCredentials | string {
   const rest = HMAC.exec(value.trim())?.[1];
-  if (rest === undefined) return 'the Authentication header must be "hmac <user>:<digest>" or "hmac <user>:<nonce>:<digest>"';
+  if (rest === undefined)
+    return 'the Authentication header must be "hmac <user>:<digest>" or "hmac <user>:<nonce>:<digest>"';
   const parts = rest.split(':');
   if (parts.some((p) => p === '') || parts.length < 2 || parts.length > 3) {
     return 'the hmac credentials must be <user>:<digest> or <user>:<nonce>:<digest>';

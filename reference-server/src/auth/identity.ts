@@ -19,18 +19,32 @@ export function authenticate(req: RequestRecord, state: ServerState, deps: Handl
  * {@link authenticate} for a verification made another way (the OAuth 1 authorize endpoint's hmac-only check): the
  * nonce of a valid verification is checked and stored in the same synchronous step.
  */
-export function authenticateWith(req: RequestRecord, state: ServerState, deps: HandlerDeps, verification: Verification): Identity {
+export function authenticateWith(
+  req: RequestRecord,
+  state: ServerState,
+  deps: HandlerDeps,
+  verification: Verification,
+): Identity {
   if (verification.kind !== 'valid' || verification.nonce === undefined) return identityOf(req, deps, verification);
   const { scope, key, expiresAt } = verification.nonce;
   const outcome = state.nonces.checkAndStore(scope, key, expiresAt, deps.now().getTime(), rulesOf(deps).auth.nonceKeep);
   return afterNonce(req, deps, verification, outcome);
 }
 
-function afterNonce(req: RequestRecord, deps: HandlerDeps, verification: Verification, outcome: NonceOutcome): Identity {
+function afterNonce(
+  req: RequestRecord,
+  deps: HandlerDeps,
+  verification: Verification,
+  outcome: NonceOutcome,
+): Identity {
   if (outcome.kind === 'full') return { kind: 'unavailable', retryAfterSeconds: outcome.retryAfterSeconds };
   if (outcome.kind === 'replayed') {
     const replay = verification.kind === 'valid' ? verification.nonce?.replay : undefined;
-    return identityOf(req, deps, { kind: 'invalid', reason: replay?.reason ?? 'this nonce was already used by this user', ...(replay ? { challenge: replay.challenge } : {}) });
+    return identityOf(req, deps, {
+      kind: 'invalid',
+      reason: replay?.reason ?? 'this nonce was already used by this user',
+      ...(replay ? { challenge: replay.challenge } : {}),
+    });
   }
   return identityOf(req, deps, verification);
 }
@@ -41,7 +55,12 @@ function identityOf(req: RequestRecord, deps: HandlerDeps, verification: Verific
   if (verification.kind === 'valid') identity = { kind: 'user', user: verification.user };
   if (verification.kind === 'invalid') {
     const { reason, status, challenge } = verification;
-    identity = { kind: 'anonymous', reason, ...(status === undefined ? {} : { status }), ...(challenge === undefined ? {} : { challenge }) };
+    identity = {
+      kind: 'anonymous',
+      reason,
+      ...(status === undefined ? {} : { status }),
+      ...(challenge === undefined ? {} : { challenge }),
+    };
   }
   return deps.hooks?.identified?.(req, verification, identity) ?? identity;
 }

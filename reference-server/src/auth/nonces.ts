@@ -77,7 +77,8 @@ export class NonceStore implements Nonces {
     let entries = this.scopes.get(scope);
     if (entries?.has(key)) return { kind: 'stored' };
     if (this.live >= this.capacity) return { kind: 'full', retryAfterSeconds: this.retryAfter(nowMs) };
-    if (entries !== undefined && entries.size >= this.share) return { kind: 'full', retryAfterSeconds: secondsUntil(entries.values().next().value?.at, nowMs) };
+    if (entries !== undefined && entries.size >= this.share)
+      return { kind: 'full', retryAfterSeconds: secondsUntil(entries.values().next().value?.at, nowMs) };
     entries = this.insert(scope, key, expiresAt);
     this.listener?.({ kind: 'nonce', scope, key, expiresAt });
     while (entries.size > keepPerScope) {
@@ -103,7 +104,8 @@ export class NonceStore implements Nonces {
   /** Every live entry at `nowMs`, as the journal records it (a snapshot). */
   *snapshot(nowMs: number): Generator<{ kind: 'nonce'; scope: string; key: string; expiresAt: number }> {
     for (const [scope, entries] of this.scopes) {
-      for (const [key, entry] of entries) if (entry.at >= nowMs) yield { kind: 'nonce', scope, key, expiresAt: entry.at };
+      for (const [key, entry] of entries)
+        if (entry.at >= nowMs) yield { kind: 'nonce', scope, key, expiresAt: entry.at };
     }
   }
 

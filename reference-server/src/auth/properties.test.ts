@@ -40,7 +40,14 @@ function secretOf(user: string): string {
 /** The request a correct client sends for a case. */
 function signed(c: Case): RequestRecord {
   const date = new Date(NOW + c.skew * 1000);
-  const headers = signRequest({ method: c.method, target: c.target, user: c.user, secret: secretOf(c.user), body: c.body, ...(c.nonce === undefined ? {} : { nonce: c.nonce, date }) });
+  const headers = signRequest({
+    method: c.method,
+    target: c.target,
+    user: c.user,
+    secret: secretOf(c.user),
+    body: c.body,
+    ...(c.nonce === undefined ? {} : { nonce: c.nonce, date }),
+  });
   const q = c.target.indexOf('?');
   return {
     method: c.method,
@@ -88,7 +95,12 @@ describe('sign → verify', () => {
       fc.property(caseArb, fc.stringMatching(/^\/[A-Za-z0-9._~/-]{0,24}(\?[A-Za-z0-9=&%]{0,12})?$/), (c, other) => {
         fc.pre(other !== c.target);
         const q = other.indexOf('?');
-        const req = { ...signed(c), target: other, path: q < 0 ? other : other.slice(0, q), query: q < 0 ? '' : other.slice(q + 1) };
+        const req = {
+          ...signed(c),
+          target: other,
+          path: q < 0 ? other : other.slice(0, q),
+          query: q < 0 ? '' : other.slice(q + 1),
+        };
         expect(verify(req).kind).toBe('invalid');
       }),
     );
@@ -99,7 +111,9 @@ describe('sign → verify', () => {
       fc.property(caseArb, fc.integer({ min: -600, max: 600 }), (c, skew) => {
         fc.pre(c.nonce !== undefined && skew !== c.skew);
         const req = signed(c);
-        expect(verify({ ...req, headers: { ...req.headers, date: formatSignedDate(new Date(NOW + skew * 1000)) } }).kind).toBe('invalid');
+        expect(
+          verify({ ...req, headers: { ...req.headers, date: formatSignedDate(new Date(NOW + skew * 1000)) } }).kind,
+        ).toBe('invalid');
       }),
     );
   });
@@ -157,10 +171,15 @@ describe('sign → verify', () => {
         const value = header(req);
         const start = value.lastIndexOf(':') + 1;
         const digest = value.slice(start);
-        const swapped = digest.replace(/[A-Za-z]/, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase()));
-        const changed = kind === 'truncate' ? digest.slice(0, Math.max(1, n)) : kind === 'extend' ? `${digest}A` : swapped;
+        const swapped = digest.replace(/[A-Za-z]/, (ch) =>
+          ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase(),
+        );
+        const changed =
+          kind === 'truncate' ? digest.slice(0, Math.max(1, n)) : kind === 'extend' ? `${digest}A` : swapped;
         fc.pre(changed !== digest);
-        expect(verify({ ...req, headers: { ...req.headers, authentication: value.slice(0, start) + changed } }).kind).toBe('invalid');
+        expect(
+          verify({ ...req, headers: { ...req.headers, authentication: value.slice(0, start) + changed } }).kind,
+        ).toBe('invalid');
       }),
     );
   });

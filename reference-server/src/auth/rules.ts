@@ -97,16 +97,27 @@ export const AUTH_RULES: AuthRules = {
   signedDate: (value, read) => {
     if (value === undefined) return 'the date-and-nonce form needs a Date header';
     const ms = read(value);
-    return ms === undefined ? 'the Date must be "DD Mon YYYY hh:mm:ss" (UTC) and name a real instant' : { ms, text: dateText(value) };
+    return ms === undefined
+      ? 'the Date must be "DD Mon YYYY hh:mm:ss" (UTC) and name a real instant'
+      : { ms, text: dateText(value) };
   },
   withinWindow,
-  nonce: ({ user, key, dateMs, nowMs, windowSeconds }) => ({ scope: user, key, expiresAt: Math.max(dateMs, nowMs) + windowSeconds * 1000 }),
+  nonce: ({ user, key, dateMs, nowMs, windowSeconds }) => ({
+    scope: user,
+    key,
+    expiresAt: Math.max(dateMs, nowMs) + windowSeconds * 1000,
+  }),
   nonceKeep: Infinity,
   signedTarget: (sent) => sent,
   signedMessages: (req) => {
     const hashed = req.bodyHash && hashesBody(req.method);
     // Hashed only when the message needs it (PUT and POST): a GET pays for no SHA-256.
-    const parts = { method: req.method, path: req.target, ...(req.dated ? { dated: req.dated } : {}), ...(hashed ? { bodyHash: bodyHash(req.body) } : {}) };
+    const parts = {
+      method: req.method,
+      path: req.target,
+      ...(req.dated ? { dated: req.dated } : {}),
+      ...(hashed ? { bodyHash: bodyHash(req.body) } : {}),
+    };
     return [buildMessage(parts)];
   },
   digestRequired: () => true,

@@ -18,7 +18,9 @@ describe('scheme variants', () => {
     expect(signed.status).toBe(401);
     expect(signed.headers['www-authenticate']).toMatch(/^Basic realm=/);
     expect(t.send({ method: 'GET', target: RECORDS, headers: t.basic('alice') }).status).toBe(401);
-    expect(t.send({ method: 'GET', target: RECORDS, headers: { authorization: 'Bearer abc' }, secure: true }).status).toBe(401);
+    expect(
+      t.send({ method: 'GET', target: RECORDS, headers: { authorization: 'Bearer abc' }, secure: true }).status,
+    ).toBe(401);
   });
 
   it('oauth-only: Basic and signed requests are refused at resources; 401s challenge with Bearer and OAuth', () => {

@@ -33,11 +33,22 @@ export function signRequest(input: SignInput): SignedHeaders {
   const body = typeof input.body === 'string' ? Buffer.from(input.body, 'utf8') : (input.body ?? new Uint8Array());
   const hash = (input.bodyHash ?? true) && hashesBody(input.method) ? bodyHash(body) : undefined;
   if (input.nonce === undefined) {
-    const digest = hmacDigest(input.secret, buildMessage({ method: input.method, path: input.target, ...(hash === undefined ? {} : { bodyHash: hash }) }));
+    const digest = hmacDigest(
+      input.secret,
+      buildMessage({ method: input.method, path: input.target, ...(hash === undefined ? {} : { bodyHash: hash }) }),
+    );
     return { authentication: `hmac ${input.user}:${digest}` };
   }
   const date = typeof input.date === 'string' ? input.date : formatSignedDate(input.date ?? new Date());
   const dated = { dateText: dateText(date), nonce: input.nonce };
-  const digest = hmacDigest(input.secret, buildMessage({ method: input.method, path: input.target, dated, ...(hash === undefined ? {} : { bodyHash: hash }) }));
+  const digest = hmacDigest(
+    input.secret,
+    buildMessage({
+      method: input.method,
+      path: input.target,
+      dated,
+      ...(hash === undefined ? {} : { bodyHash: hash }),
+    }),
+  );
   return { authentication: `hmac ${input.user}:${input.nonce}:${digest}`, date };
 }

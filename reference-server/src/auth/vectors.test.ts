@@ -45,21 +45,42 @@ const FILE = fileURLToPath(new URL('../../../specs/vectors/auth.yaml', import.me
 const V = parse(readFileSync(FILE, 'utf8')) as Vectors;
 
 /** The server's verdict on one request, with the clock at `now` and one account. */
-function verdict(account: { name: string; password?: string; secret?: string }, req: Partial<RequestRecord> & { headers: HeaderMap }, options: { now?: number; bodyHash?: boolean } = {}) {
+function verdict(
+  account: { name: string; password?: string; secret?: string },
+  req: Partial<RequestRecord> & { headers: HeaderMap },
+  options: { now?: number; bodyHash?: boolean } = {},
+) {
   const state = createState(
     { maxArticles: 10, maxBodyBytes: 65536 },
-    { users: [{ name: account.name, password: account.password ?? '', secret: account.secret ?? '' }], bodyHash: options.bodyHash ?? false },
+    {
+      users: [{ name: account.name, password: account.password ?? '', secret: account.secret ?? '' }],
+      bodyHash: options.bodyHash ?? false,
+    },
   );
-  const deps: HandlerDeps = { now: () => new Date(options.now ?? Date.UTC(2026, 0, 1)), newId: () => 'x', faults: new Set(), variants: new Set() };
+  const deps: HandlerDeps = {
+    now: () => new Date(options.now ?? Date.UTC(2026, 0, 1)),
+    newId: () => 'x',
+    faults: new Set(),
+    variants: new Set(),
+  };
   const path = req.path ?? '/';
-  const record: RequestRecord = { method: 'GET', path, query: '', target: path, body: new Uint8Array(), secure: false, ...req };
+  const record: RequestRecord = {
+    method: 'GET',
+    path,
+    query: '',
+    target: path,
+    body: new Uint8Array(),
+    secure: false,
+    ...req,
+  };
   return verifyCredentials(record, state, deps);
 }
 
 describe('auth vectors', () => {
   it('has every section', () => {
     expect(V.version).toBe(1);
-    for (const list of [V.hmacSha256, V.basic, V.hmacSimple, V.hmacNonce, V.hmacBodyHash]) expect(list.length).toBeGreaterThan(0);
+    for (const list of [V.hmacSha256, V.basic, V.hmacSimple, V.hmacNonce, V.hmacBodyHash])
+      expect(list.length).toBeGreaterThan(0);
   });
 
   it.each(V.hmacSha256)('HMAC-SHA256: $name', (v) => {
@@ -71,9 +92,15 @@ describe('auth vectors', () => {
     expect(basicAuthorization(v.user, v.password)).toBe(v.header);
     if (!/^[A-Za-z0-9._~-]+$/.test(v.user)) return;
     const account = { name: v.user, password: v.password };
-    expect(verdict(account, { headers: { authorization: v.header }, secure: true })).toEqual({ kind: 'valid', user: v.user });
+    expect(verdict(account, { headers: { authorization: v.header }, secure: true })).toEqual({
+      kind: 'valid',
+      user: v.user,
+    });
     expect(verdict(account, { headers: { authorization: v.header }, secure: false }).kind).toBe('invalid');
-    expect(verdict({ name: v.user, password: `${v.password}x` }, { headers: { authorization: v.header }, secure: true }).kind).toBe('invalid');
+    expect(
+      verdict({ name: v.user, password: `${v.password}x` }, { headers: { authorization: v.header }, secure: true })
+        .kind,
+    ).toBe('invalid');
   });
 
   it.each(V.hmacSimple)('hmac simple form: $name', (v) => {
@@ -103,14 +130,20 @@ describe('auth vectors', () => {
   it.each(V.hmacBodyHash)('body hash: $name', (v) => {
     const body = Buffer.from(v.body ?? '', 'utf8');
     expect(bodyHash(body)).toBe(v.bodyHash);
-    const dated = v.nonce === undefined ? undefined : { dateText: v.dateText ?? dateText(v.date ?? ''), nonce: v.nonce };
-    expect(buildMessage({ method: v.method, path: v.path, ...(dated ? { dated } : {}), bodyHash: v.bodyHash ?? '' })).toBe(v.message);
+    const dated =
+      v.nonce === undefined ? undefined : { dateText: v.dateText ?? dateText(v.date ?? ''), nonce: v.nonce };
+    expect(
+      buildMessage({ method: v.method, path: v.path, ...(dated ? { dated } : {}), bodyHash: v.bodyHash ?? '' }),
+    ).toBe(v.message);
     expect(hmacDigest(v.secret, v.message)).toBe(v.digest);
     const headers: HeaderMap = { authentication: v.header, ...(v.date === undefined ? {} : { date: v.date }) };
     const req = { method: v.method, path: v.path, target: v.path, headers, body };
     const now = v.date === undefined ? undefined : parseSignedDate(v.date);
     const account = { name: v.user, secret: v.secret };
-    expect(verdict(account, req, { bodyHash: true, ...(now === undefined ? {} : { now }) })).toMatchObject({ kind: 'valid', user: v.user });
+    expect(verdict(account, req, { bodyHash: true, ...(now === undefined ? {} : { now }) })).toMatchObject({
+      kind: 'valid',
+      user: v.user,
+    });
     const tampered = { ...req, body: Buffer.concat([body, Buffer.from(' ')]) };
     expect(verdict(account, tampered, { bodyHash: true, ...(now === undefined ? {} : { now }) }).kind).toBe('invalid');
     expect(verdict(account, req, { bodyHash: false, ...(now === undefined ? {} : { now }) }).kind).toBe('invalid');

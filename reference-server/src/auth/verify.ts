@@ -32,9 +32,12 @@ export function verifyCredentials(req: RequestRecord, state: ServerState, deps: 
   const refused = refusedByVariant(req, deps);
   if (refused !== undefined) return invalid(refused);
   if (hmac === undefined && authorization === undefined) {
-    return carriesOAuth1Params(req, deps.variants.has('oauth1-header-only')) ? verifyOAuth1Resource(req, state, deps) : { kind: 'none' };
+    return carriesOAuth1Params(req, deps.variants.has('oauth1-header-only'))
+      ? verifyOAuth1Resource(req, state, deps)
+      : { kind: 'none' };
   }
-  if (hmac !== undefined && authorization !== undefined && rulesOf(deps).auth.oneCredential) return invalid('send one credential: Authorization or Authentication, not both');
+  if (hmac !== undefined && authorization !== undefined && rulesOf(deps).auth.oneCredential)
+    return invalid('send one credential: Authorization or Authentication, not both');
   if (Array.isArray(hmac) || Array.isArray(authorization)) return invalid('send one credential header, once');
   if (authorization !== undefined) return verifyAuthorization(authorization, req, state, deps);
   return verifyHmac(hmac ?? '', req, state, deps);
@@ -53,11 +56,20 @@ function refusedByVariant(req: RequestRecord, deps: HandlerDeps): string | undef
   const basicOnly = deps.variants.has('basic-only');
   const oauthOnly = deps.variants.has('oauth-only');
   if (!basicOnly && !oauthOnly) return undefined;
-  const offered = basicOnly ? 'this server accepts Basic (over TLS) only' : 'this server accepts OAuth 2 bearer tokens and OAuth 1 (over TLS) only';
+  const offered = basicOnly
+    ? 'this server accepts Basic (over TLS) only'
+    : 'this server accepts OAuth 2 bearer tokens and OAuth 1 (over TLS) only';
   if (req.headers[HMAC_HEADER] !== undefined) return offered;
   const authorization = req.headers[BASIC_HEADER];
-  const scheme = typeof authorization === 'string' ? /^(\S+)/.exec(authorization.trim())?.[1]?.toLowerCase() : undefined;
-  if (basicOnly && (scheme === 'bearer' || scheme === 'oauth' || (authorization === undefined && carriesOAuth1Params(req, deps.variants.has('oauth1-header-only'))))) return offered;
+  const scheme =
+    typeof authorization === 'string' ? /^(\S+)/.exec(authorization.trim())?.[1]?.toLowerCase() : undefined;
+  if (
+    basicOnly &&
+    (scheme === 'bearer' ||
+      scheme === 'oauth' ||
+      (authorization === undefined && carriesOAuth1Params(req, deps.variants.has('oauth1-header-only'))))
+  )
+    return offered;
   if (oauthOnly && scheme !== undefined && scheme !== 'bearer' && scheme !== 'oauth') return offered;
   return undefined;
 }
@@ -71,12 +83,15 @@ function verifyAuthorization(value: string, req: RequestRecord, state: ServerSta
 
 function verifyBasic(value: string, req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
   const rules = rulesOf(deps);
-  if (!/^basic(?: |$)/i.test(value.trim())) return invalid('the Authorization scheme is not supported; use Basic, Bearer or OAuth (over TLS) or hmac');
-  if (!req.secure && rules.tlsOnly.basic) return invalid('Basic authentication is refused over plain HTTP; use TLS or hmac');
+  if (!/^basic(?: |$)/i.test(value.trim()))
+    return invalid('the Authorization scheme is not supported; use Basic, Bearer or OAuth (over TLS) or hmac');
+  if (!req.secure && rules.tlsOnly.basic)
+    return invalid('Basic authentication is refused over plain HTTP; use TLS or hmac');
   const credentials = decodeBasic(value, rules.auth.basicSplit === 'last');
   if (credentials === undefined) return invalid('the Basic credential is not base64 of UTF-8 "<user>:<password>"');
   const { users } = state.auth;
-  if (!rules.auth.passwordMatches(credentials.password, rules.auth.account(users, credentials.user), users)) return invalid('unknown user or wrong password');
+  if (!rules.auth.passwordMatches(credentials.password, rules.auth.account(users, credentials.user), users))
+    return invalid('unknown user or wrong password');
   return { kind: 'valid', user: credentials.user };
 }
 
@@ -88,7 +103,8 @@ function verifyBasic(value: string, req: RequestRecord, state: ServerState, deps
  */
 export function verifyOwnerHmac(req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
   const hmac = oneLine(req.headers[HMAC_HEADER], deps);
-  if (req.headers[BASIC_HEADER] !== undefined) return invalid('the resource owner approves with a signed request (hmac), not with the Authorization header');
+  if (req.headers[BASIC_HEADER] !== undefined)
+    return invalid('the resource owner approves with a signed request (hmac), not with the Authorization header');
   if (hmac === undefined) return invalid('the resource owner must sign the approval (Authentication: hmac …)');
   if (Array.isArray(hmac)) return invalid('send one credential header, once');
   return verifyHmac(hmac, req, state, deps);
@@ -101,7 +117,11 @@ function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps:
   if (typeof parsed === 'string') return invalid(parsed);
   const number = int64 && parsed.nonce !== undefined ? int64Nonce(parsed.nonce) : undefined;
   if (int64 && parsed.nonce !== undefined && number === undefined) {
-    return { kind: 'invalid', status: 400, reason: 'the nonce must be a signed 64-bit integer: decimal digits, no leading zero, at most 9223372036854775807' };
+    return {
+      kind: 'invalid',
+      status: 400,
+      reason: 'the nonce must be a signed 64-bit integer: decimal digits, no leading zero, at most 9223372036854775807',
+    };
   }
   const now = deps.now().getTime();
   const window = windowSeconds(state, deps.variants);
@@ -118,13 +138,18 @@ function verifyHmac(value: string, req: RequestRecord, state: ServerState, deps:
   }
   const account = rules.account(state.auth.users, parsed.user);
   const key = number?.toString() ?? parsed.nonce;
-  const nonce = parsed.nonce === undefined || key === undefined ? undefined : rules.nonce({ user: parsed.user, sent: parsed.nonce, key, dateMs, nowMs: now, windowSeconds: window });
+  const nonce =
+    parsed.nonce === undefined || key === undefined
+      ? undefined
+      : rules.nonce({ user: parsed.user, sent: parsed.nonce, key, dateMs, nowMs: now, windowSeconds: window });
   const verification: Verification = !digestVerifies(parsed, account, req, state, deps, dated)
     ? invalid('unknown user or wrong digest')
     : nonce === undefined
       ? { kind: 'valid', user: parsed.user }
       : { kind: 'valid', user: parsed.user, nonce };
-  return nonce === undefined ? verification : (deps.hooks?.digestChecked?.(verification, nonce, state.nonces, now) ?? verification);
+  return nonce === undefined
+    ? verification
+    : (deps.hooks?.digestChecked?.(verification, nonce, state.nonces, now) ?? verification);
 }
 
 /** The Date header of a request (its first line when repeated). */
@@ -139,7 +164,9 @@ function dateHeader(req: RequestRecord): string | undefined {
  */
 function dateReader(deps: HandlerDeps, nowMs: number): (value: string) => number | undefined {
   const anyCase = deps.variants.has('date-month-any-case');
-  return deps.variants.has('date-formats-extra') ? (value) => parseLenientDate(value, nowMs, anyCase) : (value) => parseSignedDate(value, anyCase);
+  return deps.variants.has('date-formats-extra')
+    ? (value) => parseLenientDate(value, nowMs, anyCase)
+    : (value) => parseSignedDate(value, anyCase);
 }
 
 /**
@@ -159,11 +186,15 @@ function digestVerifies(
   const sent = req.target ?? (req.query === '' ? req.path : `${req.path}?${req.query}`);
   // The variant `path-without-query` signs the path alone (whether <path> holds the query is open in §5.2).
   const target = deps.variants.has('path-without-query') ? sent.replace(/\?.*$/s, '') : rules.signedTarget(sent);
-  const messages = rules.signedMessages({ method: req.method, target, body: req.body, bodyHash: state.auth.bodyHash, ...(dated ? { dated } : {}) }, state);
+  const messages = rules.signedMessages(
+    { method: req.method, target, body: req.body, bodyHash: state.auth.bodyHash, ...(dated ? { dated } : {}) },
+    state,
+  );
   const equal = deps.variants.has('digest-decoded') ? decodedEqual : textEqual;
   let match = false;
   for (const secret of rules.digestSecrets(account, state.auth.users)) {
-    for (const message of messages) match = rules.digestMatches(credentials.digest, hmacDigest(secret, message), equal) || match;
+    for (const message of messages)
+      match = rules.digestMatches(credentials.digest, hmacDigest(secret, message), equal) || match;
   }
   return match && account !== undefined;
 }

@@ -30,22 +30,49 @@ function withPatch(methods: Method[]): Method[] {
 export const ACCESS_FAULTS = {
   'allow-method-401': {
     // Items list PATCH to authenticated requests, and PATCH is refused as if the credentials were wrong.
-    rules: { access: (prev) => ({ route: (r) => { const route = prev.route(r); return route.kind === 'item' ? listing(route, 'PATCH', true, (ctx) => unauthorized(ctx.req, undefined, ctx.deps.variants)) : route; } }) },
+    rules: {
+      access: (prev) => ({
+        route: (r) => {
+          const route = prev.route(r);
+          return route.kind === 'item'
+            ? listing(route, 'PATCH', true, (ctx) => unauthorized(ctx.req, undefined, ctx.deps.variants))
+            : route;
+        },
+      }),
+    },
   },
   'allow-lists-unhandled-delete-on-collection': {
-    rules: { access: (prev) => ({ route: (r) => { const route = prev.route(r); return route.kind === 'collection' ? listing(route, 'DELETE', true) : route; } }) },
+    rules: {
+      access: (prev) => ({
+        route: (r) => {
+          const route = prev.route(r);
+          return route.kind === 'collection' ? listing(route, 'DELETE', true) : route;
+        },
+      }),
+    },
   },
   'allow-method-500': {
     rules: {
       access: (prev) => ({
         route: (r) => {
           const route = prev.route(r);
-          return route.kind === 'records' ? listing(route, 'DELETE', true, () => problem(500, 'unexpected error while deleting the records')) : route;
+          return route.kind === 'records'
+            ? listing(route, 'DELETE', true, () => problem(500, 'unexpected error while deleting the records'))
+            : route;
         },
       }),
     },
   },
-  'root-allow-lies': { rules: { access: (prev) => ({ route: (r) => { const route = prev.route(r); return route.kind === 'root' ? listing(route, 'PUT', false) : route; } }) } },
+  'root-allow-lies': {
+    rules: {
+      access: (prev) => ({
+        route: (r) => {
+          const route = prev.route(r);
+          return route.kind === 'root' ? listing(route, 'PUT', false) : route;
+        },
+      }),
+    },
+  },
   'options-extra-method': {
     rules: {
       access: (prev) => ({
@@ -66,9 +93,23 @@ export const ACCESS_FAULTS = {
       }),
     },
   },
-  'allow-ignores-auth': { rules: { access: (prev) => ({ allow: (route, authenticated) => prev.allow(route, authenticated, [...route.methods]) }) } },
-  'delete-without-auth': { hooks: { unauthorizedWrite: (ctx, write) => (write.kind === 'item' && write.method === 'DELETE' ? write.handler(ctx) : undefined) } },
-  'replace-without-auth': { hooks: { unauthorizedWrite: (ctx, write) => (write.kind === 'item' && write.method === 'PUT' && write.exists() ? write.handler(ctx) : undefined) } },
+  'allow-ignores-auth': {
+    rules: {
+      access: (prev) => ({ allow: (route, authenticated) => prev.allow(route, authenticated, [...route.methods]) }),
+    },
+  },
+  'delete-without-auth': {
+    hooks: {
+      unauthorizedWrite: (ctx, write) =>
+        write.kind === 'item' && write.method === 'DELETE' ? write.handler(ctx) : undefined,
+    },
+  },
+  'replace-without-auth': {
+    hooks: {
+      unauthorizedWrite: (ctx, write) =>
+        write.kind === 'item' && write.method === 'PUT' && write.exists() ? write.handler(ctx) : undefined,
+    },
+  },
   'refused-write-applied': {
     hooks: {
       unauthorizedWrite: (ctx, write) => {

@@ -44,7 +44,11 @@ function storedAs(change: (article: Article, previous: Article | undefined) => A
 
 /** A patch storing the title and the summary as `shortcut` alters them. */
 function textStoredAs(shortcut: (text: string) => string): RulesPatch {
-  return storedAs((article) => ({ ...article, title: shortcut(article.title), ...(article.summary === undefined ? {} : { summary: shortcut(article.summary) }) }));
+  return storedAs((article) => ({
+    ...article,
+    title: shortcut(article.title),
+    ...(article.summary === undefined ? {} : { summary: shortcut(article.summary) }),
+  }));
 }
 
 /** A patch of the parser settings. */
@@ -71,17 +75,31 @@ function resolving(more: Partial<Resolve>): RulesPatch {
 }
 
 export const ARTICLE_FAULTS = {
-  'put-merge': { rules: storedAs((article, previous) => (previous && article.summary === undefined && previous.summary !== undefined ? { ...article, summary: previous.summary } : article)) },
+  'put-merge': {
+    rules: storedAs((article, previous) =>
+      previous && article.summary === undefined && previous.summary !== undefined
+        ? { ...article, summary: previous.summary }
+        : article,
+    ),
+  },
   'put-incomplete-merged': { rules: parsed(() => ({ fillFromStored: true })) },
-  'put-not-idempotent': { rules: storedAs((article, previous) => (previous && sameArticle(previous, article) ? { ...article, title: `${article.title} (2)` } : article)) },
+  'put-not-idempotent': {
+    rules: storedAs((article, previous) =>
+      previous && sameArticle(previous, article) ? { ...article, title: `${article.title} (2)` } : article,
+    ),
+  },
   'put-revision': { rules: storedAs((article, previous) => ({ ...article, revision: (previous?.revision ?? 0) + 1 })) },
   'title-unescaped': { rules: { articles: () => ({ titleEscape: 'none' }) } },
-  'title-gt-unescaped': { rules: { articles: (prev) => ({ titleEscape: prev.titleEscape === 'none' ? 'none' : 'amp-lt' }) } },
+  'title-gt-unescaped': {
+    rules: { articles: (prev) => ({ titleEscape: prev.titleEscape === 'none' ? 'none' : 'amp-lt' }) },
+  },
   'price-float': { rules: storedAs((article) => ({ ...article, price: String(Number(article.price)) })) },
   'currency-uppercase': { rules: storedAs((article) => ({ ...article, currency: article.currency.toUpperCase() })) },
   'price-rounded': { rules: storedAs((article) => ({ ...article, price: roundToCents(article.price) })) },
   'price-truncated': { rules: storedAs((article) => ({ ...article, price: truncateToCents(article.price) })) },
-  'title-truncated': { rules: storedAs((article) => ({ ...article, title: firstCodePoints(article.title, TRUNCATED_TITLE) })) },
+  'title-truncated': {
+    rules: storedAs((article) => ({ ...article, title: firstCodePoints(article.title, TRUNCATED_TITLE) })),
+  },
   'title-trimmed': { rules: textStoredAs((text) => text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '')) },
   'title-whitespace-collapsed': { rules: textStoredAs((text) => text.replace(/[ \t\r\n]+/g, ' ')) },
   'title-nfc': { rules: textStoredAs((text) => text.normalize('NFC')) },
@@ -89,7 +107,11 @@ export const ARTICLE_FAULTS = {
   'title-bmp-only': { rules: textStoredAs((text) => text.replace(/[\u{10000}-\u{10FFFF}]/gu, '?')) },
   'stores-any-media-type': {
     // A body that is not XML is stored as sent, and served back verbatim as the article.
-    rules: { articles: () => ({ unsupportedMedia: (body) => ({ title: '', price: '0.00', currency: 'eur', raw: decodeUtf8(body) ?? '' }) }) },
+    rules: {
+      articles: () => ({
+        unsupportedMedia: (body) => ({ title: '', price: '0.00', currency: 'eur', raw: decodeUtf8(body) ?? '' }),
+      }),
+    },
   },
   'accepts-integer-price': { rules: lenient('integer-price') },
   'accepts-uppercase-currency': { rules: lenient('uppercase-currency') },
@@ -99,5 +121,9 @@ export const ARTICLE_FAULTS = {
   'expand-entities': { rules: parsed(() => ({ expandEntities: true })) },
   'xxe-resolved': { rules: resolving({ http: true }) },
   'xxe-file-read': { rules: resolving({ file: true }) },
-  'alias-separate': { rules: { articles: (prev) => ({ key: (id, form) => (form === 'singular' ? `article/${id}` : prev.key(id, form)) }) } },
+  'alias-separate': {
+    rules: {
+      articles: (prev) => ({ key: (id, form) => (form === 'singular' ? `article/${id}` : prev.key(id, form)) }),
+    },
+  },
 } satisfies FaultGroup;

@@ -39,7 +39,11 @@ function knownPaths(server: KnownPaths): string[] {
 }
 
 /** Messages made from each variation of a request, each message once. */
-function eachOf(prev: (req: SignedRequest, server: KnownPaths) => string[], variations: SignedRequest[], server: KnownPaths): string[] {
+function eachOf(
+  prev: (req: SignedRequest, server: KnownPaths) => string[],
+  variations: SignedRequest[],
+  server: KnownPaths,
+): string[] {
   return unique(variations.flatMap((req) => prev(req, server)));
 }
 
@@ -54,7 +58,10 @@ export const AUTH_FAULTS = {
       auth: (prev) => ({
         passwordMatches: (given, account, users) => {
           const a = Buffer.from(given, 'utf8');
-          const prefix = bytesEqual(a, Buffer.from(account?.password ?? given, 'utf8').subarray(0, a.byteLength)) && given !== '' && account !== undefined;
+          const prefix =
+            bytesEqual(a, Buffer.from(account?.password ?? given, 'utf8').subarray(0, a.byteLength)) &&
+            given !== '' &&
+            account !== undefined;
           return prev.passwordMatches(given, account, users) || prefix;
         },
       }),
@@ -64,7 +71,11 @@ export const AUTH_FAULTS = {
     rules: {
       auth: (prev) => ({
         passwordMatches: (given, account, users) => {
-          const folded = bytesEqual(Buffer.from(given.toLowerCase(), 'utf8'), Buffer.from((account?.password ?? given).toLowerCase(), 'utf8')) && account !== undefined;
+          const folded =
+            bytesEqual(
+              Buffer.from(given.toLowerCase(), 'utf8'),
+              Buffer.from((account?.password ?? given).toLowerCase(), 'utf8'),
+            ) && account !== undefined;
           return prev.passwordMatches(given, account, users) || folded;
         },
       }),
@@ -75,7 +86,8 @@ export const AUTH_FAULTS = {
       auth: (prev) => ({
         passwordMatches: (given, account, users) => {
           let match = prev.passwordMatches(given, account, users);
-          if (account !== undefined) for (const other of users.values()) match = prev.passwordMatches(given, other, users) || match;
+          if (account !== undefined)
+            for (const other of users.values()) match = prev.passwordMatches(given, other, users) || match;
           return match;
         },
       }),
@@ -104,8 +116,12 @@ export const AUTH_FAULTS = {
     },
   },
   'date-ignored': { rules: { auth: () => ({ withinWindow: () => true }) } },
-  'date-future-unlimited': { rules: { auth: () => ({ withinWindow: (dateMs, nowMs, seconds) => nowMs - dateMs <= seconds * 1000 }) } },
-  'date-past-unlimited': { rules: { auth: () => ({ withinWindow: (dateMs, nowMs, seconds) => dateMs - nowMs <= seconds * 1000 }) } },
+  'date-future-unlimited': {
+    rules: { auth: () => ({ withinWindow: (dateMs, nowMs, seconds) => nowMs - dateMs <= seconds * 1000 }) },
+  },
+  'date-past-unlimited': {
+    rules: { auth: () => ({ withinWindow: (dateMs, nowMs, seconds) => dateMs - nowMs <= seconds * 1000 }) },
+  },
   'date-time-of-day': {
     rules: {
       auth: () => ({
@@ -117,8 +133,18 @@ export const AUTH_FAULTS = {
       }),
     },
   },
-  'date-window-narrow': { rules: { auth: () => ({ withinWindow: (dateMs, nowMs, seconds) => Math.abs(dateMs - nowMs) <= seconds * 1000 * NARROW }) } },
-  'date-missing-ok': { rules: { auth: (prev) => ({ signedDate: (value, read) => (value === undefined ? { text: '' } : prev.signedDate(value, read)) }) } },
+  'date-window-narrow': {
+    rules: {
+      auth: () => ({ withinWindow: (dateMs, nowMs, seconds) => Math.abs(dateMs - nowMs) <= seconds * 1000 * NARROW }),
+    },
+  },
+  'date-missing-ok': {
+    rules: {
+      auth: (prev) => ({
+        signedDate: (value, read) => (value === undefined ? { text: '' } : prev.signedDate(value, read)),
+      }),
+    },
+  },
   'date-lenient': {
     // A Date of another shape that Date.parse understands is taken as it reads it: no shape, calendar or window check.
     rules: {
@@ -133,45 +159,113 @@ export const AUTH_FAULTS = {
     },
   },
   'nonce-unchecked': { rules: { auth: () => ({ nonce: () => undefined }) } },
-  'nonce-global': { rules: { auth: (prev) => ({ nonce: (input) => { const n = prev.nonce(input); return n && { ...n, scope: '' }; } }) } },
-  'nonce-as-number': { rules: { auth: (prev) => ({ nonce: (input) => prev.nonce({ ...input, key: String(Number(input.sent)) }) }) } },
-  'nonce-forgotten-early': { rules: { auth: (prev) => ({ nonce: (input) => { const n = prev.nonce(input); return n && { ...n, expiresAt: input.nowMs + FORGOTTEN_EARLY_MS }; } }) } },
+  'nonce-global': {
+    rules: {
+      auth: (prev) => ({
+        nonce: (input) => {
+          const n = prev.nonce(input);
+          return n && { ...n, scope: '' };
+        },
+      }),
+    },
+  },
+  'nonce-as-number': {
+    rules: { auth: (prev) => ({ nonce: (input) => prev.nonce({ ...input, key: String(Number(input.sent)) }) }) },
+  },
+  'nonce-forgotten-early': {
+    rules: {
+      auth: (prev) => ({
+        nonce: (input) => {
+          const n = prev.nonce(input);
+          return n && { ...n, expiresAt: input.nowMs + FORGOTTEN_EARLY_MS };
+        },
+      }),
+    },
+  },
   'nonce-store-small': { rules: { auth: () => ({ nonceKeep: SMALL_STORE }) } },
   'nonce-stored-before-verify': {
     // The nonce is spent whatever the digest: a forged request uses it up; a replayed one is refused as such.
     hooks: {
       digestChecked: (verification, nonce, nonces, nowMs) => {
-        if (nonces.checkAndStore(nonce.scope, nonce.key, nonce.expiresAt, nowMs).kind === 'replayed') return { kind: 'invalid', reason: 'this nonce was already used by this user' };
+        if (nonces.checkAndStore(nonce.scope, nonce.key, nonce.expiresAt, nowMs).kind === 'replayed')
+          return { kind: 'invalid', reason: 'this nonce was already used by this user' };
         return verification.kind === 'valid' ? { kind: 'valid', user: verification.user } : verification;
       },
     },
   },
   'digest-ignores-path': {
-    rules: { auth: (prev) => ({ signedMessages: (req, server) => eachOf(prev.signedMessages, unique([req.target, ...knownPaths(server)]).map((target) => ({ ...req, target })), server) }) },
+    rules: {
+      auth: (prev) => ({
+        signedMessages: (req, server) =>
+          eachOf(
+            prev.signedMessages,
+            unique([req.target, ...knownPaths(server)]).map((target) => ({ ...req, target })),
+            server,
+          ),
+      }),
+    },
   },
   'digest-ignores-verb': {
-    rules: { auth: (prev) => ({ signedMessages: (req, server) => eachOf(prev.signedMessages, unique([req.method, ...VERBS]).map((method) => ({ ...req, method })), server) }) },
+    rules: {
+      auth: (prev) => ({
+        signedMessages: (req, server) =>
+          eachOf(
+            prev.signedMessages,
+            unique([req.method, ...VERBS]).map((method) => ({ ...req, method })),
+            server,
+          ),
+      }),
+    },
   },
-  'body-hash-optional': { rules: { auth: (prev) => ({ signedMessages: (req, server) => eachOf(prev.signedMessages, [req, { ...req, bodyHash: false }], server) }) } },
-  'body-hash-prefix': { rules: { auth: (prev) => ({ signedMessages: (req, server) => prev.signedMessages({ ...req, body: req.body.subarray(0, PREFIX_BYTES) }, server) }) } },
+  'body-hash-optional': {
+    rules: {
+      auth: (prev) => ({
+        signedMessages: (req, server) => eachOf(prev.signedMessages, [req, { ...req, bodyHash: false }], server),
+      }),
+    },
+  },
+  'body-hash-prefix': {
+    rules: {
+      auth: (prev) => ({
+        signedMessages: (req, server) =>
+          prev.signedMessages({ ...req, body: req.body.subarray(0, PREFIX_BYTES) }, server),
+      }),
+    },
+  },
   'nonce-unbound': {
     // The simple-form message (VERB+path, with the body hash) is accepted for a date-and-nonce request too.
     rules: {
       auth: (prev) => ({
         signedMessages: (req, server) => {
           const { dated, ...simple } = req;
-          return dated === undefined ? prev.signedMessages(req, server) : eachOf(prev.signedMessages, [req, simple], server);
+          return dated === undefined
+            ? prev.signedMessages(req, server)
+            : eachOf(prev.signedMessages, [req, simple], server);
         },
       }),
     },
   },
   'write-digest-unchecked': { rules: { auth: () => ({ digestRequired: (method) => !WRITES.has(method) }) } },
   'digest-any-user-secret': {
-    rules: { auth: (prev) => ({ digestSecrets: (account, users) => [...prev.digestSecrets(account, users), ...[...users.values()].map((other) => other.secret)] }) },
+    rules: {
+      auth: (prev) => ({
+        digestSecrets: (account, users) => [
+          ...prev.digestSecrets(account, users),
+          ...[...users.values()].map((other) => other.secret),
+        ],
+      }),
+    },
   },
   'digest-ignores-query': { rules: { auth: () => ({ signedTarget: (sent) => sent.replace(/\?.*$/s, '') }) } },
   'digest-case-insensitive': {
-    rules: { auth: (prev) => ({ digestMatches: (given, expected, equal) => { const match = prev.digestMatches(given, expected, equal); return textEqual(given.toLowerCase(), expected.toLowerCase()) || match; } }) },
+    rules: {
+      auth: (prev) => ({
+        digestMatches: (given, expected, equal) => {
+          const match = prev.digestMatches(given, expected, equal);
+          return textEqual(given.toLowerCase(), expected.toLowerCase()) || match;
+        },
+      }),
+    },
   },
   'digest-prefix': {
     rules: {
@@ -185,8 +279,15 @@ export const AUTH_FAULTS = {
   },
   'digest-base64url': {
     // The expected digest is written in unpadded base64url, so correct standard-base64 digests never match.
-    rules: { auth: (prev) => ({ digestMatches: (given, expected, equal) => prev.digestMatches(given, Buffer.from(expected, 'base64').toString('base64url'), equal) }) },
+    rules: {
+      auth: (prev) => ({
+        digestMatches: (given, expected, equal) =>
+          prev.digestMatches(given, Buffer.from(expected, 'base64').toString('base64url'), equal),
+      }),
+    },
   },
   'records-any-user': { rules: { access: () => ({ ownerOnly: () => false }) } },
-  'records-owner-hmac-only': { rules: { access: () => ({ ownerOnly: (req) => req.headers['authentication'] !== undefined }) } },
+  'records-owner-hmac-only': {
+    rules: { access: () => ({ ownerOnly: (req) => req.headers['authentication'] !== undefined }) },
+  },
 } satisfies FaultGroup;

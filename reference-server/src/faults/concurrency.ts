@@ -22,7 +22,10 @@ const RACE_DELAY_MS = 10;
 /** `nonces` storing `(scope, key)` without the replay check (already made), and checking every other nonce. */
 function storingUnchecked(nonces: Nonces, scope: string, key: string): Nonces {
   return {
-    checkAndStore: (s, k, expiresAt, nowMs, keep) => (s === scope && k === key ? nonces.add(s, k, expiresAt, nowMs, keep) : nonces.checkAndStore(s, k, expiresAt, nowMs, keep)),
+    checkAndStore: (s, k, expiresAt, nowMs, keep) =>
+      s === scope && k === key
+        ? nonces.add(s, k, expiresAt, nowMs, keep)
+        : nonces.checkAndStore(s, k, expiresAt, nowMs, keep),
     has: (s, k, nowMs) => nonces.has(s, k, nowMs),
     add: (s, k, expiresAt, nowMs, keep) => nonces.add(s, k, expiresAt, nowMs, keep),
     size: () => nonces.size(),
@@ -68,7 +71,12 @@ export const CONCURRENCY_FAULTS = {
               const now = store.get(key);
               if (now === undefined) return;
               const { summary } = article;
-              store.set(key, { title: now.title, price: article.price, currency: article.currency, ...(summary !== undefined ? { summary } : {}) });
+              store.set(key, {
+                title: now.title,
+                price: article.price,
+                currency: article.currency,
+                ...(summary !== undefined ? { summary } : {}),
+              });
             });
             return outcome;
           },
@@ -88,7 +96,8 @@ export const CONCURRENCY_FAULTS = {
         const copy = new ArticleStore(store.capacity);
         for (const key of [...store.keys()]) {
           const article = store.get(key);
-          if (article !== undefined) copy.restore({ kind: 'article-set', key, article, generated: store.isGenerated(key) });
+          if (article !== undefined)
+            copy.restore({ kind: 'article-set', key, article, generated: store.isGenerated(key) });
         }
         const response = next(withStore(ctx, copy));
         if (response.status >= 300) return response;
@@ -97,7 +106,8 @@ export const CONCURRENCY_FAULTS = {
           for (const key of copy.keys()) {
             const article = copy.get(key);
             const now = store.get(key);
-            if (article !== undefined && (now === undefined || !sameArticle(now, article) || now.raw !== article.raw)) store.set(key, article, copy.isGenerated(key));
+            if (article !== undefined && (now === undefined || !sameArticle(now, article) || now.raw !== article.raw))
+              store.set(key, article, copy.isGenerated(key));
           }
         });
         return response;

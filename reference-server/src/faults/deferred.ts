@@ -27,7 +27,12 @@ export class DeferredWrites {
   }
 
   /** The `served` hook: the request's answer, then a wait of 0–9 ms, then the writes it left. */
-  readonly served = async (req: RequestRecord, state: ServerState, deps: HandlerDeps, next: Serve): Promise<ResponseRecord> => {
+  readonly served = async (
+    req: RequestRecord,
+    state: ServerState,
+    deps: HandlerDeps,
+    next: Serve,
+  ): Promise<ResponseRecord> => {
     this.waiting.add(req);
     try {
       const response = await next(req, state, deps);

@@ -27,7 +27,12 @@ export interface IoFaults {
 }
 
 /** The IO shell of the correct server. */
-export const CORRECT_IO: IoFaults = { readCap: (max) => max, waitsForDisk: true, journaled: () => true, remembersConnections: false };
+export const CORRECT_IO: IoFaults = {
+  readCap: (max) => max,
+  waitsForDisk: true,
+  journaled: () => true,
+  remembersConnections: false,
+};
 
 /** A patch of one group of rules: given the rules so far, the fields it changes. */
 export type RulesPatch = { [G in keyof Rules]?: (prev: Rules[G]) => Partial<Rules[G]> };

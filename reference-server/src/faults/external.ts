@@ -17,9 +17,14 @@ const MAX_CONTACTS = 4;
 
 const LITERAL = String.raw`(?:"([^"]*)"|'([^']*)')`;
 /** `<!ENTITY [%] name SYSTEM "url">` or `<!ENTITY [%] name PUBLIC "id" "url">`. */
-const EXTERNAL_ENTITY = new RegExp(String.raw`<!ENTITY\s+(%\s+)?([A-Za-z_][\w.-]*)\s+(?:SYSTEM|PUBLIC\s+${LITERAL})\s+${LITERAL}\s*>`, 'g');
+const EXTERNAL_ENTITY = new RegExp(
+  String.raw`<!ENTITY\s+(%\s+)?([A-Za-z_][\w.-]*)\s+(?:SYSTEM|PUBLIC\s+${LITERAL})\s+${LITERAL}\s*>`,
+  'g',
+);
 /** The external subset of `<!DOCTYPE name SYSTEM "url"` or `PUBLIC "id" "url"`. */
-const EXTERNAL_SUBSET = new RegExp(String.raw`(<!DOCTYPE\s+[A-Za-z_][\w.-]*)\s+(?:SYSTEM|PUBLIC\s+${LITERAL})\s+${LITERAL}`);
+const EXTERNAL_SUBSET = new RegExp(
+  String.raw`(<!DOCTYPE\s+[A-Za-z_][\w.-]*)\s+(?:SYSTEM|PUBLIC\s+${LITERAL})\s+${LITERAL}`,
+);
 
 /** Contacts a loopback http URL, discarding the answer; never throws. */
 export function contactLoopback(url: string): void {
@@ -81,15 +86,18 @@ export function resolveExternalEntities(text: string, how: Resolve): string | un
   const contacts = { n: 0 };
   let found = false;
   const parameters: string[] = [];
-  let out = text.replace(EXTERNAL_ENTITY, (_m, percent: string | undefined, name: string, _p1, _p2, u1: string | undefined, u2: string | undefined) => {
-    found = true;
-    const value = resolve(u1 ?? u2 ?? '', how, contacts);
-    if (percent !== undefined) {
-      parameters.push(name);
-      return '';
-    }
-    return `<!ENTITY ${name} "${value.replace(/["&<%]/g, '')}">`;
-  });
+  let out = text.replace(
+    EXTERNAL_ENTITY,
+    (_m, percent: string | undefined, name: string, _p1, _p2, u1: string | undefined, u2: string | undefined) => {
+      found = true;
+      const value = resolve(u1 ?? u2 ?? '', how, contacts);
+      if (percent !== undefined) {
+        parameters.push(name);
+        return '';
+      }
+      return `<!ENTITY ${name} "${value.replace(/["&<%]/g, '')}">`;
+    },
+  );
   out = out.replace(EXTERNAL_SUBSET, (_m, head: string, _p1, _p2, u1: string | undefined, u2: string | undefined) => {
     found = true;
     resolve(u1 ?? u2 ?? '', how, contacts);

@@ -23,7 +23,12 @@ export const HISTORY_FAULTS = {
       },
     },
   },
-  'delete-noop': { hooks: { article: (ctx, call, next) => (call.method === 'DELETE' ? next(withStore(ctx, storeWith(ctx.state.store, { delete: () => true }))) : next(ctx)) } },
+  'delete-noop': {
+    hooks: {
+      article: (ctx, call, next) =>
+        call.method === 'DELETE' ? next(withStore(ctx, storeWith(ctx.state.store, { delete: () => true }))) : next(ctx),
+    },
+  },
   'delete-then-put-resurrects': () => {
     // Deleted articles by store key, until a PUT creates there again: it keeps the summary of the deleted one.
     const deleted = new Map<string, Article>();
@@ -44,7 +49,10 @@ export const HISTORY_FAULTS = {
           let created: Article | undefined;
           const resurrecting = storeWith(store, {
             set: (at, article, generated) => {
-              const merged = at === key && article.summary === undefined && old.summary !== undefined ? { ...article, summary: old.summary } : article;
+              const merged =
+                at === key && article.summary === undefined && old.summary !== undefined
+                  ? { ...article, summary: old.summary }
+                  : article;
               const outcome = store.set(at, merged, generated);
               if (at === key && outcome === 'created') created = merged;
               return outcome;
@@ -127,7 +135,8 @@ export const HISTORY_FAULTS = {
           }
           const res = next(ctx);
           const stored = store.get(key);
-          if ((call.method === 'PUT' ? res.status < 300 : res.status === 200) && stored !== undefined) remember(copies, id, { ...stored });
+          if ((call.method === 'PUT' ? res.status < 300 : res.status === 200) && stored !== undefined)
+            remember(copies, id, { ...stored });
           return res;
         },
       },

@@ -53,7 +53,8 @@ export function faultKit(faults: Iterable<FaultName>): FaultKit {
   let rules = RULES;
   for (const d of definitions) if (d.rules) rules = patched(rules, d.rules);
   const rewrites = definitions.flatMap((d) => (d.rewrite ? [d.rewrite] : []));
-  const rewrite: AnswerRewrite | undefined = rewrites.length === 0 ? undefined : (req, res, ctx) => rewrites.reduce((answer, r) => r(req, answer, ctx), res);
+  const rewrite: AnswerRewrite | undefined =
+    rewrites.length === 0 ? undefined : (req, res, ctx) => rewrites.reduce((answer, r) => r(req, answer, ctx), res);
   const hooks = composeHooks(definitions.flatMap((d) => (d.hooks ? [d.hooks] : [])));
   const io = definitions.reduce<IoFaults>((sofar, d) => ({ ...sofar, ...d.io }), CORRECT_IO);
   return { deps: { rules, ...(rewrite ? { rewrite } : {}), ...(hooks ? { hooks } : {}) }, io };
@@ -79,16 +80,28 @@ function patched(rules: Rules, patch: RulesPatch): Rules {
  */
 function composeHooks(all: readonly FaultHooks[]): FaultHooks | undefined {
   if (all.length === 0) return undefined;
-  const each = <K extends keyof FaultHooks>(name: K): NonNullable<FaultHooks[K]>[] => [...new Set(all.flatMap((h) => (h[name] ? [h[name]] : [])))];
+  const each = <K extends keyof FaultHooks>(name: K): NonNullable<FaultHooks[K]>[] => [
+    ...new Set(all.flatMap((h) => (h[name] ? [h[name]] : []))),
+  ];
   const hooks: FaultHooks = {};
   const served = each('served');
-  if (served.length > 0) hooks.served = served.reduceRight((inner, outer) => (req, state, deps, next) => outer(req, state, deps, (r, s, d) => inner(r, s, d, next)));
+  if (served.length > 0)
+    hooks.served = served.reduceRight(
+      (inner, outer) => (req, state, deps, next) => outer(req, state, deps, (r, s, d) => inner(r, s, d, next)),
+    );
   const article = each('article');
-  if (article.length > 0) hooks.article = article.reduceRight((inner, outer) => (ctx, call, next) => outer(ctx, call, (c) => inner(c, call, next)));
+  if (article.length > 0)
+    hooks.article = article.reduceRight(
+      (inner, outer) => (ctx, call, next) => outer(ctx, call, (c) => inner(c, call, next)),
+    );
   const identified = each('identified');
-  if (identified.length > 0) hooks.identified = (req, verification, identity) => identified.reduce((sofar, h) => h(req, verification, sofar), identity);
+  if (identified.length > 0)
+    hooks.identified = (req, verification, identity) =>
+      identified.reduce((sofar, h) => h(req, verification, sofar), identity);
   const digestChecked = each('digestChecked');
-  if (digestChecked.length > 0) hooks.digestChecked = (verification, nonce, nonces, nowMs) => digestChecked.reduce((sofar, h) => h(sofar, nonce, nonces, nowMs), verification);
+  if (digestChecked.length > 0)
+    hooks.digestChecked = (verification, nonce, nonces, nowMs) =>
+      digestChecked.reduce((sofar, h) => h(sofar, nonce, nonces, nowMs), verification);
   const unauthorizedWrite = each('unauthorizedWrite');
   if (unauthorizedWrite.length > 0) {
     hooks.unauthorizedWrite = (ctx, write) => {

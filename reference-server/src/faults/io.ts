@@ -17,7 +17,11 @@ const OWN_KEY_SPACE: Readonly<Record<ClusterFaultName, KeySpace>> = {
 
 /** The kinds of data an instance keeps in its own key space under `faults` (none on a correct cluster). */
 export function ownKeySpaces(faults: ReadonlySet<FaultName>): ReadonlySet<KeySpace> {
-  return new Set([...faults].flatMap((name) => (Object.hasOwn(OWN_KEY_SPACE, name) ? [OWN_KEY_SPACE[name as ClusterFaultName]] : [])));
+  return new Set(
+    [...faults].flatMap((name) =>
+      Object.hasOwn(OWN_KEY_SPACE, name) ? [OWN_KEY_SPACE[name as ClusterFaultName]] : [],
+    ),
+  );
 }
 
 export const IO_FAULTS = {

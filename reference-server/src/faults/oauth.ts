@@ -36,10 +36,20 @@ export const OAUTH_FAULTS = {
   'oauth2-any-grant': { rules: { oauth2: () => ({ grantAccepted: () => true }) } },
   'oauth1-ignores-query': { rules: { oauth1: () => ({ readsQuery: false }) } },
   'oauth1-nonce-unchecked': { rules: { oauth1: () => ({ nonce: () => undefined }) } },
-  'oauth1-temporary-replay': { rules: { oauth1: (prev) => ({ nonce: (pending, temporary) => (temporary ? undefined : prev.nonce(pending, temporary)) }) } },
+  'oauth1-temporary-replay': {
+    rules: {
+      oauth1: (prev) => ({ nonce: (pending, temporary) => (temporary ? undefined : prev.nonce(pending, temporary)) }),
+    },
+  },
   'oauth1-timestamp-unchecked': { rules: { oauth1: () => ({ withinWindow: () => true }) } },
   'oauth1-verifier-reusable': { rules: { oauth1: () => ({ spendTemporary: () => {} }) } },
-  'oauth1-verifier-unchecked': { rules: { oauth1: (prev) => ({ verifierMatches: (given, expected) => prev.verifierMatches(given, expected) || given !== '' }) } },
+  'oauth1-verifier-unchecked': {
+    rules: {
+      oauth1: (prev) => ({
+        verifierMatches: (given, expected) => prev.verifierMatches(given, expected) || given !== '',
+      }),
+    },
+  },
   'oauth1-temporary-as-token': {
     // Failing token credentials, temporary ones are looked up, as if they acted for their consumer's user.
     rules: {
@@ -51,7 +61,9 @@ export const OAUTH_FAULTS = {
               const found = tokens.get(key, nowMs);
               if (found !== undefined) return found;
               const t = oauth1.temporary.get(key, nowMs);
-              return t === undefined ? undefined : { consumer: t.consumer, secret: t.secret, user: oauth1.consumers.get(t.consumer)?.user ?? '' };
+              return t === undefined
+                ? undefined
+                : { consumer: t.consumer, secret: t.secret, user: oauth1.consumers.get(t.consumer)?.user ?? '' };
             },
           };
         },
@@ -76,28 +88,49 @@ export const OAUTH_FAULTS = {
   'oauth1-authorize-any-user': { rules: { oauth1: () => ({ approval: (consumerUser) => consumerUser }) } },
   'oauth1-authorize-twice': { rules: { oauth1: () => ({ approvesOnce: false }) } },
   'oauth1-any-consumer-secret': {
-    rules: { oauth1: (prev) => ({ signatureVerifies: (check) => [...check.consumers.values()].some((consumer) => prev.signatureVerifies({ ...check, consumerSecret: consumer.secret })) }) },
+    rules: {
+      oauth1: (prev) => ({
+        signatureVerifies: (check) =>
+          [...check.consumers.values()].some((consumer) =>
+            prev.signatureVerifies({ ...check, consumerSecret: consumer.secret }),
+          ),
+      }),
+    },
   },
   'oauth1-plaintext-unverified': {
     // PLAINTEXT is accepted, and its "signature" never compared with the secrets.
     rules: {
       oauth1: (prev) => ({
         signatureMethods: [...prev.signatureMethods, 'PLAINTEXT'],
-        signatureVerifies: (check) => check.params.protocol.get('oauth_signature_method') === 'PLAINTEXT' || prev.signatureVerifies(check),
+        signatureVerifies: (check) =>
+          check.params.protocol.get('oauth_signature_method') === 'PLAINTEXT' || prev.signatureVerifies(check),
       }),
     },
   },
-  'oauth1-nonce-optional': { rules: { oauth1: (prev) => ({ required: prev.required.filter((name) => name !== 'oauth_nonce') }) } },
-  'oauth1-temporary-unsigned': { rules: { oauth1: (prev) => ({ signatureVerifies: (check) => check.temporary || prev.signatureVerifies(check) }) } },
+  'oauth1-nonce-optional': {
+    rules: { oauth1: (prev) => ({ required: prev.required.filter((name) => name !== 'oauth_nonce') }) },
+  },
+  'oauth1-temporary-unsigned': {
+    rules: { oauth1: (prev) => ({ signatureVerifies: (check) => check.temporary || prev.signatureVerifies(check) }) },
+  },
   'oauth1-token-endpoint-replay': () => {
     // The answers of earlier token requests, by their exact bytes: a request that reaches the endpoint's checks
     // with the same bytes gets the same answer again.
     const answered = new Map<string, ResponseRecord>();
     return {
       rewrite: (req, res, ctx) => {
-        if (!isRequest(req, 'POST', OAUTH_PATHS.oauth1Token) || ctx.origin !== 'handler' || hostProblem(req) !== undefined) return res;
+        if (
+          !isRequest(req, 'POST', OAUTH_PATHS.oauth1Token) ||
+          ctx.origin !== 'handler' ||
+          hostProblem(req) !== undefined
+        )
+          return res;
         if (!req.secure && rulesOf(ctx.deps).tlsOnly.oauth1Token) return res;
-        const key = JSON.stringify([req.headers.authorization ?? '', req.query, Buffer.from(req.body).toString('latin1')]);
+        const key = JSON.stringify([
+          req.headers.authorization ?? '',
+          req.query,
+          Buffer.from(req.body).toString('latin1'),
+        ]);
         const before = answered.get(key);
         if (before !== undefined) return before;
         if (res.status === 200) {

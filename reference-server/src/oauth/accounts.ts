@@ -64,7 +64,9 @@ export function clientTable(clients: readonly OAuth2Client[]): ReadonlyMap<strin
 export function consumerTable(consumers: readonly OAuth1Consumer[]): ReadonlyMap<string, OAuth1Consumer> {
   for (const c of consumers) {
     if (c.redirectUri !== undefined && !isHttpUri(c.redirectUri)) {
-      throw new InvalidOAuthClientError(`the redirect URI of OAuth 1 consumer ${JSON.stringify(c.key)} must be an absolute http(s) URI, not ${JSON.stringify(c.redirectUri)}`);
+      throw new InvalidOAuthClientError(
+        `the redirect URI of OAuth 1 consumer ${JSON.stringify(c.key)} must be an absolute http(s) URI, not ${JSON.stringify(c.redirectUri)}`,
+      );
     }
   }
   return table(consumers, (c) => c.key, 'OAuth 1 consumer key');
@@ -80,7 +82,11 @@ export function isHttpUri(text: string): boolean {
   }
 }
 
-function table<T extends object>(items: readonly T[], keyOf: (item: T) => string, what: string): ReadonlyMap<string, T> {
+function table<T extends object>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  what: string,
+): ReadonlyMap<string, T> {
   const out = new Map<string, T>();
   for (const item of items) {
     const key = keyOf(item);

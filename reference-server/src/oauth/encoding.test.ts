@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { formBody, formDecode, isFormContentType, parseFormBytes, parseFormText, percentDecode, percentEncode, wireBytes } from './encoding.js';
+import {
+  formBody,
+  formDecode,
+  isFormContentType,
+  parseFormBytes,
+  parseFormText,
+  percentDecode,
+  percentEncode,
+  wireBytes,
+} from './encoding.js';
 
-const pairs = (text: string) => parseFormBytes(Buffer.from(text, 'latin1')).map((p) => [p.name.toString('utf8'), p.value.toString('utf8')]);
+const pairs = (text: string) =>
+  parseFormBytes(Buffer.from(text, 'latin1')).map((p) => [p.name.toString('utf8'), p.value.toString('utf8')]);
 
 describe('OAuth encoding', () => {
   it('percent-encodes every byte but the unreserved characters, uppercase hex, over UTF-8 (RFC 5849 §3.6)', () => {
     expect(percentEncode('AZaz09-._~')).toBe('AZaz09-._~');
-    expect(percentEncode(" !\"#$%&'()*+,/:;=?@[]")).toBe('%20%21%22%23%24%25%26%27%28%29%2A%2B%2C%2F%3A%3B%3D%3F%40%5B%5D');
+    expect(percentEncode(' !"#$%&\'()*+,/:;=?@[]')).toBe(
+      '%20%21%22%23%24%25%26%27%28%29%2A%2B%2C%2F%3A%3B%3D%3F%40%5B%5D',
+    );
     expect(percentEncode('é✓😀')).toBe('%C3%A9%E2%9C%93%F0%9F%98%80');
     expect(percentEncode(Buffer.from([0, 0xff]))).toBe('%00%FF');
   });

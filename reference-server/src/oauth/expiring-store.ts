@@ -44,7 +44,8 @@ export class ExpiringStore<T> implements CredentialStore<T> {
   /** Stores `value` under `key` until `expiresAt` (ms; `Infinity` for never), unless the store is full. */
   add(key: string, value: T, expiresAt: number, nowMs: number): StoreOutcome {
     this.sweep(nowMs);
-    if (!this.entries.has(key) && this.entries.size >= this.capacity) return { kind: 'full', retryAfterSeconds: this.retryAfter(nowMs) };
+    if (!this.entries.has(key) && this.entries.size >= this.capacity)
+      return { kind: 'full', retryAfterSeconds: this.retryAfter(nowMs) };
     const seq = ++this.seq;
     this.entries.set(key, { value, at: expiresAt, seq });
     if (Number.isFinite(expiresAt)) this.queue.push({ at: expiresAt, scope: '', key, seq });

@@ -81,8 +81,10 @@ export const TOKEN_CREDENTIALS_TTL = 86_400;
  * @throws {RangeError} when either is not a positive integer.
  */
 export function checkOAuthLimits(tokenTtl: number, tokenCapacity: number): void {
-  if (!Number.isInteger(tokenTtl) || tokenTtl < 1) throw new RangeError(`tokenTtl must be a positive whole number of seconds, not ${tokenTtl}`);
-  if (!Number.isInteger(tokenCapacity) || tokenCapacity < 1) throw new RangeError(`tokenCapacity must be a positive integer, not ${tokenCapacity}`);
+  if (!Number.isInteger(tokenTtl) || tokenTtl < 1)
+    throw new RangeError(`tokenTtl must be a positive whole number of seconds, not ${tokenTtl}`);
+  if (!Number.isInteger(tokenCapacity) || tokenCapacity < 1)
+    throw new RangeError(`tokenCapacity must be a positive integer, not ${tokenCapacity}`);
 }
 
 /**
@@ -95,7 +97,11 @@ export function createOAuthState(options: OAuthOptions = {}): { oauth2: LocalOAu
   const capacity = options.tokenCapacity ?? DEFAULT_TOKEN_CAPACITY;
   checkOAuthLimits(ttl, capacity);
   return {
-    oauth2: { clients: clientTable(options.oauth2Clients ?? DEFAULT_OAUTH2_CLIENTS), ttl, tokens: new ExpiringStore(capacity) },
+    oauth2: {
+      clients: clientTable(options.oauth2Clients ?? DEFAULT_OAUTH2_CLIENTS),
+      ttl,
+      tokens: new ExpiringStore(capacity),
+    },
     oauth1: {
       consumers: consumerTable(options.oauth1Consumers ?? DEFAULT_OAUTH1_CONSUMERS),
       temporary: new ExpiringStore(capacity),

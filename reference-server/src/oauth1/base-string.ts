@@ -34,7 +34,9 @@ export function baseStringUri(scheme: 'http' | 'https', host: string, path: stri
  * byte order (the encoded text is ASCII), duplicates kept, each `name=value`, joined by `&`.
  */
 export function normalizeParameters(params: readonly EncodedParam[]): string {
-  const sorted = [...params].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  const sorted = [...params].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0,
+  );
   return sorted.map((p) => `${p.name}=${p.value}`).join('&');
 }
 

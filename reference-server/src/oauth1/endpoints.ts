@@ -20,20 +20,34 @@ import { verifyOAuth1 } from './verify.js';
  * `oauth_callback` (`oob` or an absolute http(s) URI). Answers `oauth_token`, `oauth_token_secret` and
  * `oauth_callback_confirmed=true`; the temporary credentials live {@link TEMPORARY_TTL} seconds.
  */
-export function temporaryCredentialsEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
+export function temporaryCredentialsEndpoint(
+  req: RequestRecord,
+  state: ServerState,
+  deps: HandlerDeps,
+): ResponseRecord {
   if (!req.secure && rulesOf(deps).tlsOnly.oauth1Temporary) return tlsRequired(req);
   const v = verifyOAuth1(req, state, deps, { required: ['oauth_callback'] });
   if (v.kind === 'invalid') return oauth1Refusal(req, v.status, v.reason);
   const callback = v.protocol.get('oauth_callback') ?? '';
-  if (callback !== 'oob' && !isHttpUri(callback)) return oauth1Refusal(req, 400, 'oauth_callback must be "oob" or an absolute http(s) URI');
+  if (callback !== 'oob' && !isHttpUri(callback))
+    return oauth1Refusal(req, 400, 'oauth_callback must be "oob" or an absolute http(s) URI');
   const spent = consumeNonce(req, state, deps, v.nonce);
   if (spent !== undefined) return spent;
   const now = deps.now().getTime();
   const token = randomToken(deps.random);
   const secret = randomToken(deps.random);
-  const stored = state.oauth1.temporary.add(token, { consumer: v.consumer.key, secret, callback }, now + TEMPORARY_TTL * 1000, now);
+  const stored = state.oauth1.temporary.add(
+    token,
+    { consumer: v.consumer.key, secret, callback },
+    now + TEMPORARY_TTL * 1000,
+    now,
+  );
   if (stored.kind === 'full') return credentialStoreFull(stored.retryAfterSeconds);
-  return formResponse([['oauth_token', token], ['oauth_token_secret', secret], ['oauth_callback_confirmed', 'true']]);
+  return formResponse([
+    ['oauth_token', token],
+    ['oauth_token_secret', secret],
+    ['oauth_callback_confirmed', 'true'],
+  ]);
 }
 
 /**
@@ -48,7 +62,8 @@ export function temporaryCredentialsEndpoint(req: RequestRecord, state: ServerSt
  */
 export function authorizeEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
   if (!req.secure) return tlsRequired(req);
-  if (deps.variants.has('oauth1-approve-post')) return req.method === 'POST' ? approvalByPost(req, state, deps) : approvalPage(req, state, deps);
+  if (deps.variants.has('oauth1-approve-post'))
+    return req.method === 'POST' ? approvalByPost(req, state, deps) : approvalPage(req, state, deps);
   const owner = resourceOwner(req, state);
   if (owner === undefined) {
     const headers = { 'www-authenticate': `Basic realm="${REALM}", charset="UTF-8"` };
@@ -65,14 +80,21 @@ export function authorizeEndpoint(req: RequestRecord, state: ServerState, deps: 
 }
 
 /** A pending authorization: temporary credentials not yet approved, and their consumer. */
-type Pending = { kind: 'pending'; token: string; temporary: TemporaryCredentials; consumer: OAuth1Consumer } | { kind: 'refused'; response: ResponseRecord };
+type Pending =
+  | { kind: 'pending'; token: string; temporary: TemporaryCredentials; consumer: OAuth1Consumer }
+  | { kind: 'refused'; response: ResponseRecord };
 
 /**
  * The temporary credentials `oauth_token` (once among `pairs`) names, and their consumer: 400 when it is missing,
  * repeated, unknown or expired, 403 when their consumer is no longer registered. Whether they are already approved
  * is the caller's question.
  */
-function pendingRequest(pairs: ReadonlyArray<readonly [string, string]>, where: string, state: ServerState, deps: HandlerDeps): Pending {
+function pendingRequest(
+  pairs: ReadonlyArray<readonly [string, string]>,
+  where: string,
+  state: ServerState,
+  deps: HandlerDeps,
+): Pending {
   const refused = (status: number, detail: string): Pending => ({ kind: 'refused', response: problem(status, detail) });
   const tokens = pairs.filter(([name]) => name === 'oauth_token');
   const [first] = tokens;
@@ -167,7 +189,8 @@ function approvalByPost(req: RequestRecord, state: ServerState, deps: HandlerDep
     return problem(401, detail, { headers: { 'www-authenticate': HMAC_CHALLENGE } });
   }
   const owner = identity.user;
-  if (!isFormContentType(headerValue(req, 'content-type'))) return problem(415, 'send the approval form as application/x-www-form-urlencoded');
+  if (!isFormContentType(headerValue(req, 'content-type')))
+    return problem(415, 'send the approval form as application/x-www-form-urlencoded');
   const pairs = parseFormText(req.body);
   if (pairs === undefined) return problem(400, 'the approval form is not UTF-8');
   if (pairs.filter(([name]) => name === 'confirm').length > 1) return problem(400, 'send confirm at most once');
@@ -176,14 +199,21 @@ function approvalByPost(req: RequestRecord, state: ServerState, deps: HandlerDep
   const target = redirectTarget(pending);
   const confirmed = pairs.some(([name, value]) => name === 'confirm' && value === 'yes');
   if (!confirmed) {
-    if (actingUser(pending, owner, deps) === undefined) return problem(403, `${owner} may not answer for this client; only its user may`);
-    if (pending.temporary.verifier !== undefined) return problem(400, 'these temporary credentials are already authorized');
+    if (actingUser(pending, owner, deps) === undefined)
+      return problem(403, `${owner} may not answer for this client; only its user may`);
+    if (pending.temporary.verifier !== undefined)
+      return problem(400, 'these temporary credentials are already authorized');
     state.oauth1.temporary.delete(pending.token);
     return redirect(withQuery(target, [['error', 'access_denied']]));
   }
   const refused = grant(pending, owner, deps);
   if (refused !== undefined) return refused;
-  return redirect(withQuery(target, [['oauth_token', pending.token], ['oauth_verifier', pending.temporary.verifier ?? '']]));
+  return redirect(
+    withQuery(target, [
+      ['oauth_token', pending.token],
+      ['oauth_verifier', pending.temporary.verifier ?? ''],
+    ]),
+  );
 }
 
 /** Where the owner goes back to: the callback of the temporary credentials, or for `oob` the consumer's redirect URI. */
@@ -229,12 +259,19 @@ export function tokenCredentialsEndpoint(req: RequestRecord, state: ServerState,
   if (spent !== undefined) return spent;
   const credentials = v.token?.credentials;
   const expected = credentials?.verifier;
-  if (credentials?.user === undefined || expected === undefined) return oauth1Refusal(req, 401, 'the resource owner has not authorized these temporary credentials');
-  if (!rules.oauth1.verifierMatches(v.protocol.get('oauth_verifier') ?? '', expected)) return oauth1Refusal(req, 401, 'wrong oauth_verifier');
+  if (credentials?.user === undefined || expected === undefined)
+    return oauth1Refusal(req, 401, 'the resource owner has not authorized these temporary credentials');
+  if (!rules.oauth1.verifierMatches(v.protocol.get('oauth_verifier') ?? '', expected))
+    return oauth1Refusal(req, 401, 'wrong oauth_verifier');
   const now = deps.now().getTime();
   const token = randomToken(deps.random);
   const secret = randomToken(deps.random);
-  const stored = tokens.add(token, { consumer: v.consumer.key, secret, user: credentials.user }, now + TOKEN_CREDENTIALS_TTL * 1000, now);
+  const stored = tokens.add(
+    token,
+    { consumer: v.consumer.key, secret, user: credentials.user },
+    now + TOKEN_CREDENTIALS_TTL * 1000,
+    now,
+  );
   if (stored.kind === 'full') return credentialStoreFull(stored.retryAfterSeconds);
   rules.oauth1.spendTemporary(temporary, v.token?.key ?? '');
   return formResponse([

@@ -12,15 +12,26 @@ function anon(options: Parameters<typeof testServer>[0] = {}): TestServer {
 }
 
 function requestToken(s: TestServer, callback = 'oob') {
-  return oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', callback]] }).res;
+  return oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', callback]] })
+    .res;
 }
 
 function authorize(s: TestServer, token: string, user = 'alice', secure = true) {
-  return s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${encodeURIComponent(token)}`, headers: s.basic(user), secure });
+  return s.send({
+    method: 'GET',
+    target: `/oauth1/authorize?oauth_token=${encodeURIComponent(token)}`,
+    headers: s.basic(user),
+    secure,
+  });
 }
 
 function accessToken(s: TestServer, token: { key: string; secret: string }, verifier: string) {
-  return oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token, extra: [['oauth_verifier', verifier]] }).res;
+  return oauth1Request(s, {
+    method: 'POST',
+    target: '/oauth1/access_token',
+    token,
+    extra: [['oauth_verifier', verifier]],
+  }).res;
 }
 
 describe('OAuth 1 three-legged flow', () => {
@@ -41,7 +52,11 @@ describe('OAuth 1 three-legged flow', () => {
 
     const temporary = { key: t.oauth_token ?? '', secret: t.oauth_token_secret ?? '' };
     const tokens = accessToken(s, temporary, a.oauth_verifier ?? '');
-    expect([tokens.status, tokens.headers['content-type'], tokens.headers['cache-control']]).toEqual([200, FORM, 'no-store']);
+    expect([tokens.status, tokens.headers['content-type'], tokens.headers['cache-control']]).toEqual([
+      200,
+      FORM,
+      'no-store',
+    ]);
     const c = formOf(tokens);
     expect(Object.keys(c)).toEqual(['oauth_token', 'oauth_token_secret']);
 
@@ -71,16 +86,32 @@ describe('OAuth 1 three-legged flow', () => {
     expect(accessToken(s, { key: t.oauth_token ?? '', secret: t.oauth_token_secret ?? '' }, 'guess').status).toBe(401);
   });
 
-  it('authorization needs the consumer\'s user with Basic over TLS', () => {
+  it("authorization needs the consumer's user with Basic over TLS", () => {
     const s = anon();
     const token = formOf(requestToken(s)).oauth_token ?? '';
     const none = s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${token}`, secure: true });
     expect([none.status, none.headers['www-authenticate']]).toEqual([401, 'Basic realm="conform", charset="UTF-8"']);
-    expect(s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${token}`, headers: s.basic('alice', 'wrong'), secure: true }).status).toBe(401);
+    expect(
+      s.send({
+        method: 'GET',
+        target: `/oauth1/authorize?oauth_token=${token}`,
+        headers: s.basic('alice', 'wrong'),
+        secure: true,
+      }).status,
+    ).toBe(401);
     expect(authorize(s, token, 'bob').status).toBe(403);
     expect(authorize(s, token, 'alice', false).status).toBe(400);
-    expect(s.send({ method: 'GET', target: '/oauth1/authorize', headers: s.basic('alice'), secure: true }).status).toBe(400);
-    expect(s.send({ method: 'GET', target: `/oauth1/authorize?oauth_token=${token}&oauth_token=${token}`, headers: s.basic('alice'), secure: true }).status).toBe(400);
+    expect(s.send({ method: 'GET', target: '/oauth1/authorize', headers: s.basic('alice'), secure: true }).status).toBe(
+      400,
+    );
+    expect(
+      s.send({
+        method: 'GET',
+        target: `/oauth1/authorize?oauth_token=${token}&oauth_token=${token}`,
+        headers: s.basic('alice'),
+        secure: true,
+      }).status,
+    ).toBe(400);
     expect(authorize(s, 'unknown').status).toBe(400);
     expect(authorize(s, token).status).toBe(200);
   });
@@ -102,7 +133,12 @@ describe('OAuth 1 three-legged flow', () => {
 
   it('the temporary credential request carries no token; the token request needs the verifier', () => {
     const s = anon();
-    const withToken = oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', token: { key: 'x', secret: 'y' }, extra: [['oauth_callback', 'oob']] }).res;
+    const withToken = oauth1Request(s, {
+      method: 'POST',
+      target: '/oauth1/request_token',
+      token: { key: 'x', secret: 'y' },
+      extra: [['oauth_callback', 'oob']],
+    }).res;
     expect(withToken.status).toBe(400);
     const t = formOf(requestToken(s));
     const temporary = { key: t.oauth_token ?? '', secret: t.oauth_token_secret ?? '' };
@@ -112,8 +148,23 @@ describe('OAuth 1 three-legged flow', () => {
 
   it('every OAuth 1 endpoint refuses plain HTTP; each answers its method, OPTIONS, and 405 for the rest', () => {
     const s = anon();
-    expect(oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']], secure: false }).res.status).toBe(400);
-    expect(oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token: { key: 'a', secret: 'b' }, extra: [['oauth_verifier', 'v']], secure: false }).res.status).toBe(400);
+    expect(
+      oauth1Request(s, {
+        method: 'POST',
+        target: '/oauth1/request_token',
+        extra: [['oauth_callback', 'oob']],
+        secure: false,
+      }).res.status,
+    ).toBe(400);
+    expect(
+      oauth1Request(s, {
+        method: 'POST',
+        target: '/oauth1/access_token',
+        token: { key: 'a', secret: 'b' },
+        extra: [['oauth_verifier', 'v']],
+        secure: false,
+      }).res.status,
+    ).toBe(400);
     for (const [path, allow] of [
       ['/oauth1/request_token', 'POST, OPTIONS'],
       ['/oauth1/authorize', 'GET, OPTIONS'],
@@ -139,7 +190,9 @@ describe('OAuth 1 authenticated requests', () => {
     const s = anon();
     const token = oauth1Tokens(s);
     expect(oauth1Request(s, { target: RECORDS, token, place: 'query' }).res.status).toBe(200);
-    expect(oauth1Request(s, { method: 'GET', target: RECORDS, token, place: 'body', formBody: 'a=1' }).res.status).toBe(200);
+    expect(oauth1Request(s, { method: 'GET', target: RECORDS, token, place: 'body', formBody: 'a=1' }).res.status).toBe(
+      200,
+    );
     expect(oauth1Request(s, { target: RECORDS, token, place: 'header' }).res.status).toBe(200);
   });
 
@@ -148,7 +201,9 @@ describe('OAuth 1 authenticated requests', () => {
     const token = oauth1Tokens(s);
     const target = `${RECORDS}?q=caf%C3%A9&x=%21%2A%27%28%29&sp=a+b&sp=a%20b&amp=%26%3D%3F%2F&empty=&bare`;
     expect(oauth1Request(s, { target, token }).res.status).toBe(200);
-    expect(oauth1Request(s, { target, sendTarget: target.replace('caf%C3%A9', 'caf%C3%A8'), token }).res.status).toBe(401);
+    expect(oauth1Request(s, { target, sendTarget: target.replace('caf%C3%A9', 'caf%C3%A8'), token }).res.status).toBe(
+      401,
+    );
     expect(oauth1Request(s, { target, sendTarget: `${target}&more=1`, token }).res.status).toBe(401);
     const form = 'amount=10%2C00+%E2%82%AC&note=%E2%9C%93&amount=9';
     expect(oauth1Request(s, { target: RECORDS, token, formBody: form }).res.status).toBe(200);
@@ -161,11 +216,22 @@ describe('OAuth 1 authenticated requests', () => {
   it('open article writes (the XML body is not signed)', () => {
     const s = anon();
     const token = oauth1Tokens(s);
-    const put = oauth1Request(s, { method: 'PUT', target: '/articles/x', token, rawBody: { body: articleXml(), contentType: 'application/xml' } }).res;
+    const put = oauth1Request(s, {
+      method: 'PUT',
+      target: '/articles/x',
+      token,
+      rawBody: { body: articleXml(), contentType: 'application/xml' },
+    }).res;
     expect(put.status).toBe(201);
     const del = oauth1Request(s, { method: 'DELETE', target: '/articles/x', token }).res;
     expect(del.status).toBe(204);
-    const anonymous = s.send({ method: 'PUT', target: '/articles/y', body: articleXml(), headers: { 'content-type': 'application/xml' }, secure: true });
+    const anonymous = s.send({
+      method: 'PUT',
+      target: '/articles/y',
+      body: articleXml(),
+      headers: { 'content-type': 'application/xml' },
+      secure: true,
+    });
     expect(anonymous.headers['www-authenticate']).toContain(OAUTH_CHALLENGE);
   });
 
@@ -201,7 +267,8 @@ describe('OAuth 1 authenticated requests', () => {
     const s = anon();
     const token = oauth1Tokens(s);
     const { signed } = oauth1Request(s, { target: RECORDS, token });
-    const send = (authorization: string, target = RECORDS) => s.send({ method: 'GET', target, headers: { host: TLS_HOST, authorization }, secure: true });
+    const send = (authorization: string, target = RECORDS) =>
+      s.send({ method: 'GET', target, headers: { host: TLS_HOST, authorization }, secure: true });
     const header = signed.authorization;
     const cases = [
       header.replace(/, oauth_nonce="[^"]*"/, ''),
@@ -216,7 +283,8 @@ describe('OAuth 1 authenticated requests', () => {
       header.replace(/oauth_timestamp="[^"]*"/, 'oauth_timestamp="soon"'),
       header.replace(/"/g, ''),
     ];
-    for (const authorization of cases) expect([authorization, send(authorization).status]).toEqual([authorization, 400]);
+    for (const authorization of cases)
+      expect([authorization, send(authorization).status]).toEqual([authorization, 400]);
     expect(send(header, `${RECORDS}?oauth_nonce=x`).status).toBe(400);
     const empty = send(header.replace(/oauth_signature="[^"]*"/, 'oauth_signature=""'));
     expect([empty.status, empty.headers['www-authenticate']]).toEqual([401, OAUTH_CHALLENGE]);
@@ -232,11 +300,21 @@ describe('OAuth 1 authenticated requests', () => {
   });
 
   it('temporary credentials open nothing; token credentials are bound to their consumer', () => {
-    const s = anon({ oauth1Consumers: [{ ...CONSUMER, user: 'alice' }, { key: 'second', secret: 'second-secret', user: 'alice' }] });
+    const s = anon({
+      oauth1Consumers: [
+        { ...CONSUMER, user: 'alice' },
+        { key: 'second', secret: 'second-secret', user: 'alice' },
+      ],
+    });
     const t = formOf(requestToken(s));
-    expect(oauth1Request(s, { target: RECORDS, token: { key: t.oauth_token ?? '', secret: t.oauth_token_secret ?? '' } }).res.status).toBe(401);
+    expect(
+      oauth1Request(s, { target: RECORDS, token: { key: t.oauth_token ?? '', secret: t.oauth_token_secret ?? '' } }).res
+        .status,
+    ).toBe(401);
     const token = oauth1Tokens(s);
-    expect(oauth1Request(s, { target: RECORDS, token, consumer: { key: 'second', secret: 'second-secret' } }).res.status).toBe(401);
+    expect(
+      oauth1Request(s, { target: RECORDS, token, consumer: { key: 'second', secret: 'second-secret' } }).res.status,
+    ).toBe(401);
   });
 
   it('wrong credentials on a public resource count as none', () => {

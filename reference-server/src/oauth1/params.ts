@@ -48,7 +48,10 @@ export function parseOAuthHeader(value: string): BytePair[] | string {
   while (rest.trim() !== '') {
     const p = HEADER_PARAM.exec(rest);
     if (!p) return 'the OAuth Authorization header must be a comma-separated list of name="value"';
-    pairs.push({ name: percentDecode(wireBytes(p[1] ?? ''), false), value: percentDecode(wireBytes(p[2] ?? ''), false) });
+    pairs.push({
+      name: percentDecode(wireBytes(p[1] ?? ''), false),
+      value: percentDecode(wireBytes(p[2] ?? ''), false),
+    });
     rest = rest.slice(p[0].length);
   }
   return pairs;
@@ -81,7 +84,10 @@ export function carriesOAuth1Params(req: RequestRecord, headerOnly = false): boo
  * request without the header has none. Under `ignoreQuery` (the `oauth1-ignores-query` fault) the query's other
  * parameters are left out of the signed ones.
  */
-export function readOAuth1Params(req: RequestRecord, options: { ignoreQuery?: boolean; headerOnly?: boolean } = {}): OAuth1ParamsResult {
+export function readOAuth1Params(
+  req: RequestRecord,
+  options: { ignoreQuery?: boolean; headerOnly?: boolean } = {},
+): OAuth1ParamsResult {
   const raw = req.headers.authorization;
   if (Array.isArray(raw)) return fail('send one Authorization header');
   const header = raw !== undefined && isOAuthAuthorization(raw) ? parseOAuthHeader(raw) : undefined;
@@ -96,7 +102,10 @@ export function readOAuth1Params(req: RequestRecord, options: { ignoreQuery?: bo
   }
   const [place, ...others] = places;
   if (place === undefined) return fail('no OAuth protocol parameters were sent');
-  if (others.length > 0) return fail('protocol parameters must travel in one place only: the Authorization header, the form body or the query');
+  if (others.length > 0)
+    return fail(
+      'protocol parameters must travel in one place only: the Authorization header, the form body or the query',
+    );
   const [source, pairs] = place;
   const protocol = new Map<string, string>();
   let realms = 0;

@@ -39,7 +39,9 @@ const TOKEN = { key: 'tok-1', secret: 'token&secret é' };
 /** Text with non-ASCII (astral too), reserved and printable ASCII characters. */
 const textArb = fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.stringMatching(/^[ -~]{0,10}$/));
 const nameArb = textArb.filter((n) => n !== '' && !n.startsWith('oauth_'));
-const pairArb: fc.Arbitrary<Pair> = fc.tuple(nameArb, textArb).map(([n, v]) => [Buffer.from(n, 'utf8'), Buffer.from(v, 'utf8')]);
+const pairArb: fc.Arbitrary<Pair> = fc
+  .tuple(nameArb, textArb)
+  .map(([n, v]) => [Buffer.from(n, 'utf8'), Buffer.from(v, 'utf8')]);
 
 const caseArb: fc.Arbitrary<Case> = fc.record({
   method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD'),
@@ -58,7 +60,8 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.record({
   xor: fc.integer({ min: 1, max: 255 }),
 });
 
-const encode = (pairs: readonly Pair[]): string => pairs.map(([n, v]) => `${percentEncode(n)}=${percentEncode(v)}`).join('&');
+const encode = (pairs: readonly Pair[]): string =>
+  pairs.map(([n, v]) => `${percentEncode(n)}=${percentEncode(v)}`).join('&');
 const join = (a: string, b: string): string => [a, b].filter((x) => x !== '').join('&');
 
 /** The protocol parameters (signature included) a correct client computes for a case. */

@@ -12,10 +12,16 @@ import { verifyOAuth1 } from './verify.js';
  */
 export function verifyOAuth1Resource(req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
   const rules = rulesOf(deps);
-  if (!req.secure && rules.tlsOnly.oauth1) return { kind: 'invalid', reason: 'OAuth 1 credentials are refused over plain HTTP; use TLS' };
-  const v = verifyOAuth1(req, state, deps, { tokens: rules.oauth1.resourceTokens(state.oauth1), unbound: !rules.oauth1.tokensBound });
+  if (!req.secure && rules.tlsOnly.oauth1)
+    return { kind: 'invalid', reason: 'OAuth 1 credentials are refused over plain HTTP; use TLS' };
+  const v = verifyOAuth1(req, state, deps, {
+    tokens: rules.oauth1.resourceTokens(state.oauth1),
+    unbound: !rules.oauth1.tokensBound,
+  });
   if (v.kind === 'invalid') {
-    return v.status === 400 ? { kind: 'invalid', reason: v.reason, status: 400 } : { kind: 'invalid', reason: v.reason, challenge: OAUTH1_CHALLENGE };
+    return v.status === 400
+      ? { kind: 'invalid', reason: v.reason, status: 400 }
+      : { kind: 'invalid', reason: v.reason, challenge: OAUTH1_CHALLENGE };
   }
   const user = v.token?.credentials.user ?? '';
   return v.nonce === undefined ? { kind: 'valid', user } : { kind: 'valid', user, nonce: v.nonce };

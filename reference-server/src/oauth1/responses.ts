@@ -10,7 +10,11 @@ export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** `200` with a form body of credentials, kept out of caches. */
 export function formResponse(pairs: ReadonlyArray<readonly [string, string]>): ResponseRecord {
-  return { status: 200, headers: { 'content-type': FORM_TYPE, 'cache-control': 'no-store', pragma: 'no-cache' }, body: formBody(pairs) };
+  return {
+    status: 200,
+    headers: { 'content-type': FORM_TYPE, 'cache-control': 'no-store', pragma: 'no-cache' },
+    body: formBody(pairs),
+  };
 }
 
 /** `400` for an OAuth endpoint reached over plain HTTP. */
@@ -29,11 +33,17 @@ export function oauth1Refusal(req: RequestRecord, status: 400 | 401, reason: str
  * Accepts an OAuth 1 nonce once, in the shared nonce store: undefined when it was fresh (or none is checked), else the
  * answer — 401 for a replay, 503 with `Retry-After` when the store is full.
  */
-export function consumeNonce(req: RequestRecord, state: ServerState, deps: HandlerDeps, nonce: PendingNonce | undefined): ResponseRecord | undefined {
+export function consumeNonce(
+  req: RequestRecord,
+  state: ServerState,
+  deps: HandlerDeps,
+  nonce: PendingNonce | undefined,
+): ResponseRecord | undefined {
   if (nonce === undefined) return undefined;
   const outcome = state.nonces.checkAndStore(nonce.scope, nonce.key, nonce.expiresAt, deps.now().getTime());
   if (outcome.kind === 'full') return nonceStoreFull(outcome.retryAfterSeconds);
-  if (outcome.kind === 'replayed') return oauth1Refusal(req, 401, nonce.replay?.reason ?? 'this nonce was already used');
+  if (outcome.kind === 'replayed')
+    return oauth1Refusal(req, 401, nonce.replay?.reason ?? 'this nonce was already used');
   return undefined;
 }
 

@@ -68,7 +68,10 @@ export const OAUTH1_RULES: OAuth1Rules = {
   baseHost: (host) => host,
   signatureVerifies: (c) => {
     const given = c.params.protocol.get('oauth_signature') ?? '';
-    return textEqual(given, hmacSha1Signature(signatureBaseString(c.method, c.uri, c.params.signed), c.consumerSecret, c.tokenSecret));
+    return textEqual(
+      given,
+      hmacSha1Signature(signatureBaseString(c.method, c.uri, c.params.signed), c.consumerSecret, c.tokenSecret),
+    );
   },
   nonce: (pending) => pending,
   resourceTokens: (oauth1) => oauth1.tokens,

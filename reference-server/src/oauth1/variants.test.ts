@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONSUMER, FORM, formOf, oauth1Request, RECORDS } from '../../testkit/oauth.js';
-import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH1_REDIRECT_URI, InvalidOAuthClientError, consumerTable } from '../oauth/accounts.js';
+import {
+  DEFAULT_OAUTH1_CONSUMERS,
+  DEFAULT_OAUTH1_REDIRECT_URI,
+  InvalidOAuthClientError,
+  consumerTable,
+} from '../oauth/accounts.js';
 import type { OAuth1Consumer } from '../oauth/accounts.js';
 import type { HeaderMap, ResponseRecord } from '../records.js';
 import { testServer, text } from '../../testkit/index.js';
@@ -24,7 +29,11 @@ type Credentials = { key: string; secret: string };
 
 /** Temporary credentials for the default consumer, with `callback`. */
 function temporary(s: TestServer, callback = 'oob'): Credentials {
-  const res = oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', callback]] }).res;
+  const res = oauth1Request(s, {
+    method: 'POST',
+    target: '/oauth1/request_token',
+    extra: [['oauth_callback', callback]],
+  }).res;
   expect(res.status).toBe(200);
   const t = formOf(res);
   return { key: t.oauth_token ?? '', secret: t.oauth_token_secret ?? '' };
@@ -32,7 +41,12 @@ function temporary(s: TestServer, callback = 'oob'): Credentials {
 
 /** GET of the authorize endpoint for `token` over TLS, with `headers`. */
 function page(s: TestServer, token: string, headers: HeaderMap = {}): ResponseRecord {
-  return s.send({ method: 'GET', target: `${AUTHORIZE}?oauth_token=${encodeURIComponent(token)}`, headers, secure: true });
+  return s.send({
+    method: 'GET',
+    target: `${AUTHORIZE}?oauth_token=${encodeURIComponent(token)}`,
+    headers,
+    secure: true,
+  });
 }
 
 interface Answer {
@@ -50,7 +64,10 @@ interface Answer {
 function answer(s: TestServer, token: string, a: Answer = {}): ResponseRecord {
   const body = a.body ?? `oauth_token=${encodeURIComponent(token)}&confirm=yes`;
   const user = a.user === undefined ? 'alice' : a.user;
-  const signed = user === null ? {} : s.sign('POST', AUTHORIZE, { user, body, ...(a.nonce === undefined ? {} : { nonce: a.nonce }) });
+  const signed =
+    user === null
+      ? {}
+      : s.sign('POST', AUTHORIZE, { user, body, ...(a.nonce === undefined ? {} : { nonce: a.nonce }) });
   const headers: HeaderMap = { 'content-type': a.contentType ?? FORM, ...signed, ...a.headers };
   return s.send({ method: 'POST', target: AUTHORIZE, body, headers, secure: true });
 }
@@ -62,7 +79,12 @@ function paramsOf(location: unknown): Record<string, string> {
 
 /** Token credentials for `temp` with `verifier`. */
 function exchange(s: TestServer, temp: Credentials, verifier: string): ResponseRecord {
-  return oauth1Request(s, { method: 'POST', target: '/oauth1/access_token', token: temp, extra: [['oauth_verifier', verifier]] }).res;
+  return oauth1Request(s, {
+    method: 'POST',
+    target: '/oauth1/access_token',
+    token: temp,
+    extra: [['oauth_verifier', verifier]],
+  }).res;
 }
 
 function credentialsOf(res: ResponseRecord): Credentials {
@@ -82,7 +104,11 @@ describe('oauth1-approve-post', () => {
     const temp = temporary(s);
     for (const headers of [{}, s.basic('alice')]) {
       const res = page(s, temp.key, headers);
-      expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([200, 'text/html; charset=utf-8', 'no-store']);
+      expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([
+        200,
+        'text/html; charset=utf-8',
+        'no-store',
+      ]);
       const html = text(res);
       expect(html).toContain('<form method="post" action="/oauth1/authorize">');
       expect(html).toContain(`<input type="hidden" name="oauth_token" value="${temp.key}">`);
@@ -112,12 +138,15 @@ describe('oauth1-approve-post', () => {
     expect(escapeHtml(`<&>"'`)).toBe('&#60;&#38;&#62;&#34;&#39;');
     expect(s.send({ method: 'GET', target: AUTHORIZE, secure: true }).status).toBe(400);
     const temp = temporary(s);
-    expect(s.send({ method: 'GET', target: `${AUTHORIZE}?oauth_token=${temp.key}&oauth_token=${temp.key}`, secure: true }).status).toBe(400);
+    expect(
+      s.send({ method: 'GET', target: `${AUTHORIZE}?oauth_token=${temp.key}&oauth_token=${temp.key}`, secure: true })
+        .status,
+    ).toBe(400);
     expect(page(s, 'unknown').status).toBe(400);
     expect(s.send({ method: 'GET', target: `${AUTHORIZE}?oauth_token=${temp.key}`, secure: false }).status).toBe(400);
   });
 
-  it('a signed POST with confirm=yes approves: 302 to the consumer\'s redirect URI for oob, the verifier only in Location', () => {
+  it("a signed POST with confirm=yes approves: 302 to the consumer's redirect URI for oob, the verifier only in Location", () => {
     const s = serve(['oauth1-approve-post']);
     const temp = temporary(s);
     const res = answer(s, temp.key);
@@ -143,13 +172,19 @@ describe('oauth1-approve-post', () => {
     expect(withQuery('https://c.example/é?', [['a', '1']])).toBe('https://c.example/%C3%A9?a=1');
   });
 
-  it('the consumer\'s redirect URI is configurable like the accounts, and must be an absolute http(s) URI', () => {
+  it("the consumer's redirect URI is configurable like the accounts, and must be an absolute http(s) URI", () => {
     const consumers: OAuth1Consumer[] = [{ ...CONSUMER, user: 'alice', redirectUri: 'https://other.example/back' }];
     const s = serve(['oauth1-approve-post'], { oauth1Consumers: consumers });
-    expect(String(answer(s, temporary(s).key).headers.location)).toMatch(/^https:\/\/other\.example\/back\?oauth_token=/);
+    expect(String(answer(s, temporary(s).key).headers.location)).toMatch(
+      /^https:\/\/other\.example\/back\?oauth_token=/,
+    );
     const unset = serve(['oauth1-approve-post'], { oauth1Consumers: [{ ...CONSUMER, user: 'alice' }] });
-    expect(String(answer(unset, temporary(unset).key).headers.location).startsWith(DEFAULT_OAUTH1_REDIRECT_URI)).toBe(true);
-    expect(() => consumerTable([{ ...CONSUMER, user: 'alice', redirectUri: 'ftp://x.example/' }])).toThrow(InvalidOAuthClientError);
+    expect(String(answer(unset, temporary(unset).key).headers.location).startsWith(DEFAULT_OAUTH1_REDIRECT_URI)).toBe(
+      true,
+    );
+    expect(() => consumerTable([{ ...CONSUMER, user: 'alice', redirectUri: 'ftp://x.example/' }])).toThrow(
+      InvalidOAuthClientError,
+    );
     expect(DEFAULT_OAUTH1_CONSUMERS.every((c) => c.redirectUri === DEFAULT_OAUTH1_REDIRECT_URI)).toBe(true);
   });
 
@@ -174,11 +209,18 @@ describe('oauth1-approve-post', () => {
       answer(s, temp.key, { user: null, headers: s.basic('alice') }),
       answer(s, temp.key, { user: null }),
       answer(s, temp.key, { user: null, headers: { authentication: 'hmac alice:AAAA' } }),
-      answer(s, temp.key, { user: null, headers: { ...s.sign('POST', AUTHORIZE, { user: 'alice', body: `${body}&x=1` }) } }),
+      answer(s, temp.key, {
+        user: null,
+        headers: { ...s.sign('POST', AUTHORIZE, { user: 'alice', body: `${body}&x=1` }) },
+      }),
       answer(s, temp.key, { headers: s.basic('alice') }),
     ];
     for (const res of refusals) {
-      expect([res.status, res.headers['www-authenticate'], res.headers.location]).toEqual([401, 'hmac realm="conform"', undefined]);
+      expect([res.status, res.headers['www-authenticate'], res.headers.location]).toEqual([
+        401,
+        'hmac realm="conform"',
+        undefined,
+      ]);
     }
     expect(s.state.oauth1.temporary.get(temp.key, s.clock.now().getTime())?.verifier).toBeUndefined();
     expect(answer(s, temp.key).status).toBe(302);
@@ -192,11 +234,15 @@ describe('oauth1-approve-post', () => {
     const replay = answer(s, second.key, { nonce: '777', body: `oauth_token=${first.key}&confirm=yes` });
     expect(replay.status).toBe(401);
     expect(answer(s, second.key, { nonce: '778' }).status).toBe(302);
-    const plainGet = s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice', nonce: '777' }) } });
+    const plainGet = s.send({
+      method: 'GET',
+      target: RECORDS,
+      headers: { ...s.sign('GET', RECORDS, { user: 'alice', nonce: '777' }) },
+    });
     expect(plainGet.status).toBe(401);
   });
 
-  it('only the consumer\'s user may answer (403), once (400); the form must be form-urlencoded (415)', () => {
+  it("only the consumer's user may answer (403), once (400); the form must be form-urlencoded (415)", () => {
     const s = serve(['oauth1-approve-post']);
     const temp = temporary(s);
     expect(answer(s, temp.key, { user: 'bob' }).status).toBe(403);
@@ -219,7 +265,9 @@ describe('oauth1-approve-post', () => {
     const s = serve(['oauth1-approve-post', 'oauth-only']);
     const temp = temporary(s);
     expect(answer(s, temp.key).status).toBe(302);
-    expect(s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) } }).status).toBe(401);
+    expect(
+      s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'alice' }) } }).status,
+    ).toBe(401);
   });
 });
 
@@ -231,18 +279,23 @@ describe('oauth1-any-approver, and the fault oauth1-authorize-any-user', () => {
     const approval = page(s, temp.key, s.basic('bob'));
     if (approval.status !== 200) return [approval.status];
     const token = credentialsOf(exchange(s, temp, formOf(approval).oauth_verifier ?? ''));
-    return [approval.status, records(s, token, 'alice'), records(s, token, 'bob'), page(s, temp.key, s.basic('bob')).status];
+    return [
+      approval.status,
+      records(s, token, 'alice'),
+      records(s, token, 'bob'),
+      page(s, temp.key, s.basic('bob')).status,
+    ];
   }
 
-  it('the default server lets only the consumer\'s user approve', () => {
+  it("the default server lets only the consumer's user approve", () => {
     expect(bobApproves([])).toEqual([403]);
   });
 
-  it('the variant lets bob approve, and the token credentials act for bob: his records, not alice\'s', () => {
+  it("the variant lets bob approve, and the token credentials act for bob: his records, not alice's", () => {
     expect(bobApproves(['oauth1-any-approver'])).toEqual([200, 403, 200, 400]);
   });
 
-  it('the fault lets bob approve, but the token credentials act for alice, the consumer\'s user', () => {
+  it("the fault lets bob approve, but the token credentials act for alice, the consumer's user", () => {
     expect(bobApproves([], ['oauth1-authorize-any-user'])).toEqual([200, 200, 403, 400]);
   });
 
@@ -274,12 +327,25 @@ describe('oauth1-header-only', () => {
     const header = oauth1Request(s, { target: RECORDS, token, place: 'header' }).res;
     // oauth_* in the query beside the header: a second place by default (400), an ordinary signed parameter here.
     const beside = oauth1Request(s, { target: `${RECORDS}?oauth_extra=1`, token, place: 'header' }).res;
-    const temporaryInBody = oauth1Request(s, { method: 'POST', target: '/oauth1/request_token', extra: [['oauth_callback', 'oob']], place: 'body' }).res;
-    return [query.status, body.status, header.status, beside.status, temporaryInBody.status, query.headers['www-authenticate']];
+    const temporaryInBody = oauth1Request(s, {
+      method: 'POST',
+      target: '/oauth1/request_token',
+      extra: [['oauth_callback', 'oob']],
+      place: 'body',
+    }).res;
+    return [
+      query.status,
+      body.status,
+      header.status,
+      beside.status,
+      temporaryInBody.status,
+      query.headers['www-authenticate'],
+    ];
   }
 
   it('takes protocol parameters from the Authorization header only; in the query or the body they authenticate nothing', () => {
-    const all = 'hmac realm="conform", Basic realm="conform", charset="UTF-8", Bearer realm="conform", OAuth realm="conform"';
+    const all =
+      'hmac realm="conform", Basic realm="conform", charset="UTF-8", Bearer realm="conform", OAuth realm="conform"';
     expect(statuses([])).toEqual([200, 200, 200, 400, 200, undefined]);
     expect(statuses(['oauth1-header-only'])).toEqual([401, 401, 200, 200, 400, all]);
   });

@@ -48,7 +48,8 @@ function received(v: Vector, place: 'header' | 'body' | 'query', signature = v.s
   const headers: HeaderMap = { host };
   let body = v.body;
   let q = query;
-  if (place === 'header') headers.authorization = `OAuth realm="Photos", ${protocol.map(([n, x]) => `${percentEncode(n)}="${percentEncode(x)}"`).join(', ')}`;
+  if (place === 'header')
+    headers.authorization = `OAuth realm="Photos", ${protocol.map(([n, x]) => `${percentEncode(n)}="${percentEncode(x)}"`).join(', ')}`;
   if (place === 'body') body = [body, formBody(protocol)].filter((x) => x !== '').join('&');
   if (place === 'query') q = [q, formBody(protocol)].filter((x) => x !== '').join('&');
   if (body !== '') headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -56,9 +57,22 @@ function received(v: Vector, place: 'header' | 'body' | 'query', signature = v.s
 }
 
 function verdict(v: Vector, req: RequestRecord, nowSeconds = Number(get(v, 'oauth_timestamp'))) {
-  const state = createState({ maxArticles: 10, maxBodyBytes: 65536 }, { oauth1Consumers: [{ key: get(v, 'oauth_consumer_key'), secret: v.consumerSecret, user: 'alice' }] });
-  state.oauth1.tokens.add(get(v, 'oauth_token'), { consumer: get(v, 'oauth_consumer_key'), secret: v.tokenSecret, user: 'alice' }, Infinity, 0);
-  const deps: HandlerDeps = { now: () => new Date(nowSeconds * 1000), newId: () => 'x', faults: new Set(), variants: new Set() };
+  const state = createState(
+    { maxArticles: 10, maxBodyBytes: 65536 },
+    { oauth1Consumers: [{ key: get(v, 'oauth_consumer_key'), secret: v.consumerSecret, user: 'alice' }] },
+  );
+  state.oauth1.tokens.add(
+    get(v, 'oauth_token'),
+    { consumer: get(v, 'oauth_consumer_key'), secret: v.tokenSecret, user: 'alice' },
+    Infinity,
+    0,
+  );
+  const deps: HandlerDeps = {
+    now: () => new Date(nowSeconds * 1000),
+    newId: () => 'x',
+    faults: new Set(),
+    variants: new Set(),
+  };
   return verifyOAuth1(req, state, deps, { tokens: state.oauth1.tokens });
 }
 
@@ -79,7 +93,17 @@ describe('OAuth 1 vectors', () => {
   });
 
   it.each(V.oauth1)('the test signer agrees: $name', (v) => {
-    const extra = v.oauth.filter(([n]) => !['oauth_consumer_key', 'oauth_token', 'oauth_signature_method', 'oauth_timestamp', 'oauth_nonce', 'oauth_version'].includes(n));
+    const extra = v.oauth.filter(
+      ([n]) =>
+        ![
+          'oauth_consumer_key',
+          'oauth_token',
+          'oauth_signature_method',
+          'oauth_timestamp',
+          'oauth_nonce',
+          'oauth_version',
+        ].includes(n),
+    );
     const signed = signOAuth1({
       method: v.method,
       url: v.url,
@@ -104,10 +128,22 @@ describe('OAuth 1 vectors', () => {
 
   it.each(V.oauth1)('refuses a wrong signature, a wrong secret and a stale timestamp: $name', (v) => {
     const wrong = `${v.signature.slice(0, -2)}A=`;
-    expect(verdict(v, received(v, 'header', wrong === v.signature ? 'AAAA' : wrong))).toMatchObject({ kind: 'invalid', status: 401 });
-    expect(verdict({ ...v, consumerSecret: `${v.consumerSecret}x` }, received(v, 'header'))).toMatchObject({ kind: 'invalid', status: 401 });
-    expect(verdict({ ...v, tokenSecret: `${v.tokenSecret}x` }, received(v, 'header'))).toMatchObject({ kind: 'invalid', status: 401 });
-    expect(verdict(v, received(v, 'header'), Number(get(v, 'oauth_timestamp')) + 601)).toMatchObject({ kind: 'invalid', status: 401 });
+    expect(verdict(v, received(v, 'header', wrong === v.signature ? 'AAAA' : wrong))).toMatchObject({
+      kind: 'invalid',
+      status: 401,
+    });
+    expect(verdict({ ...v, consumerSecret: `${v.consumerSecret}x` }, received(v, 'header'))).toMatchObject({
+      kind: 'invalid',
+      status: 401,
+    });
+    expect(verdict({ ...v, tokenSecret: `${v.tokenSecret}x` }, received(v, 'header'))).toMatchObject({
+      kind: 'invalid',
+      status: 401,
+    });
+    expect(verdict(v, received(v, 'header'), Number(get(v, 'oauth_timestamp')) + 601)).toMatchObject({
+      kind: 'invalid',
+      status: 401,
+    });
   });
 
   it('the nonce printed in RFC 5849 §1.2 (chapoh) does not give its published signature', () => {

@@ -53,9 +53,17 @@ export const OAUTH1_NONCE_SCOPE = 'oauth1:';
  * time, with a dummy secret for an unknown consumer or token so the work is the same (401). The caller checks TLS.
  * Under the `oauth1-header-only` variant the protocol parameters are read from the `Authorization` header only.
  */
-export function verifyOAuth1<T extends TokenSecret>(req: RequestRecord, state: ServerState, deps: HandlerDeps, expect: OAuth1Expectation<T>): OAuth1Verification<T> {
+export function verifyOAuth1<T extends TokenSecret>(
+  req: RequestRecord,
+  state: ServerState,
+  deps: HandlerDeps,
+  expect: OAuth1Expectation<T>,
+): OAuth1Verification<T> {
   const rules = rulesOf(deps).oauth1;
-  const read = readOAuth1Params(req, { ignoreQuery: !rules.readsQuery, headerOnly: deps.variants.has('oauth1-header-only') });
+  const read = readOAuth1Params(req, {
+    ignoreQuery: !rules.readsQuery,
+    headerOnly: deps.variants.has('oauth1-header-only'),
+  });
   if (!read.ok) return malformed(read.reason);
   const { protocol } = read.params;
   const problem = checkProtocol(protocol, expect, rules);
@@ -72,34 +80,59 @@ export function verifyOAuth1<T extends TokenSecret>(req: RequestRecord, state: S
   const consumer = state.oauth1.consumers.get(consumerKey);
   const tokenKey = protocol.get('oauth_token') ?? '';
   const found = expect.tokens?.get(tokenKey, now);
-  const credentials = found !== undefined && (found.consumer === consumerKey || expect.unbound === true) ? found : undefined;
+  const credentials =
+    found !== undefined && (found.consumer === consumerKey || expect.unbound === true) ? found : undefined;
   const tokenSecret = expect.tokens === undefined ? '' : (credentials?.secret ?? DUMMY);
   const temporary = expect.tokens === undefined;
-  const check = { method: req.method, uri, params: read.params, consumerSecret: consumer?.secret ?? DUMMY, consumers: state.oauth1.consumers, tokenSecret, temporary };
+  const check = {
+    method: req.method,
+    uri,
+    params: read.params,
+    consumerSecret: consumer?.secret ?? DUMMY,
+    consumers: state.oauth1.consumers,
+    tokenSecret,
+    temporary,
+  };
   if (!rules.signatureVerifies(check)) return refused('unknown credentials or wrong signature');
-  if (consumer === undefined || (expect.tokens !== undefined && credentials === undefined)) return refused('unknown credentials or wrong signature');
+  if (consumer === undefined || (expect.tokens !== undefined && credentials === undefined))
+    return refused('unknown credentials or wrong signature');
   const token = credentials === undefined ? {} : { token: { key: tokenKey, credentials } };
   const nonce = rules.nonce(
     {
       scope: `${OAUTH1_NONCE_SCOPE}${percentEncode(consumerKey)}`,
       key: `${percentEncode(tokenKey)}&${percentEncode(protocol.get('oauth_nonce') ?? '')}&${seconds}`,
       expiresAt: Math.max(seconds * 1000, now) + window * 1000,
-      replay: { reason: 'this oauth_nonce was already used with this timestamp and these credentials', challenge: OAUTH1_CHALLENGE },
+      replay: {
+        reason: 'this oauth_nonce was already used with this timestamp and these credentials',
+        challenge: OAUTH1_CHALLENGE,
+      },
     },
     temporary,
   );
   return { kind: 'valid', consumer, protocol, ...token, ...(nonce === undefined ? {} : { nonce }) };
 }
 
-function checkProtocol(protocol: ReadonlyMap<string, string>, expect: OAuth1Expectation<TokenSecret>, rules: OAuth1Rules): string | undefined {
-  const required = [...rules.required, ...(expect.tokens === undefined ? [] : ['oauth_token']), ...(expect.required ?? [])];
+function checkProtocol(
+  protocol: ReadonlyMap<string, string>,
+  expect: OAuth1Expectation<TokenSecret>,
+  rules: OAuth1Rules,
+): string | undefined {
+  const required = [
+    ...rules.required,
+    ...(expect.tokens === undefined ? [] : ['oauth_token']),
+    ...(expect.required ?? []),
+  ];
   for (const name of required) if (!protocol.has(name)) return `the protocol parameter ${name} is missing`;
-  if (expect.tokens === undefined && (protocol.get('oauth_token') ?? '') !== '') return 'the temporary credential request carries no oauth_token';
+  if (expect.tokens === undefined && (protocol.get('oauth_token') ?? '') !== '')
+    return 'the temporary credential request carries no oauth_token';
   const method = protocol.get('oauth_signature_method');
-  if (!rules.signatureMethods.includes(method ?? '')) return `oauth_signature_method ${JSON.stringify(method)} is not supported; use HMAC-SHA1`;
+  if (!rules.signatureMethods.includes(method ?? ''))
+    return `oauth_signature_method ${JSON.stringify(method)} is not supported; use HMAC-SHA1`;
   const version = protocol.get('oauth_version');
-  if (version !== undefined && version !== '1.0') return `oauth_version must be 1.0 when sent, not ${JSON.stringify(version)}`;
-  if (!TIMESTAMP.test(protocol.get('oauth_timestamp') ?? '')) return 'oauth_timestamp must be a whole number of seconds since 1970';
+  if (version !== undefined && version !== '1.0')
+    return `oauth_version must be 1.0 when sent, not ${JSON.stringify(version)}`;
+  if (!TIMESTAMP.test(protocol.get('oauth_timestamp') ?? ''))
+    return 'oauth_timestamp must be a whole number of seconds since 1970';
   return undefined;
 }
 

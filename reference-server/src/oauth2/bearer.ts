@@ -14,7 +14,8 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
  */
 export function verifyBearer(value: string, req: RequestRecord, state: ServerState, deps: HandlerDeps): Verification {
   const rules = rulesOf(deps);
-  if (!req.secure && rules.tlsOnly.bearer) return { kind: 'invalid', reason: 'Bearer tokens are refused over plain HTTP; use TLS' };
+  if (!req.secure && rules.tlsOnly.bearer)
+    return { kind: 'invalid', reason: 'Bearer tokens are refused over plain HTTP; use TLS' };
   const token = BEARER.exec(value.trim())?.[1];
   if (token === undefined) return refused('the Authorization header must be "Bearer <token>"');
   const now = deps.now().getTime();

@@ -20,7 +20,12 @@ const DUMMY = '\u0000 no such client';
  * and secret are compared as sent (Authlib's default); the variant's profile declares no client whose credentials
  * need the encoding.
  */
-export function authenticateClient(req: RequestRecord, params: ReadonlyMap<string, string>, state: ServerState, deps: HandlerDeps): ClientAuthentication {
+export function authenticateClient(
+  req: RequestRecord,
+  params: ReadonlyMap<string, string>,
+  state: ServerState,
+  deps: HandlerDeps,
+): ClientAuthentication {
   const rules = rulesOf(deps).oauth2;
   const fail = (status: 400 | 401, description: string): ClientAuthentication => ({
     ok: false,
@@ -32,24 +37,38 @@ export function authenticateClient(req: RequestRecord, params: ReadonlyMap<strin
   let secret: string | undefined;
   if (header !== undefined) {
     const basic = /^basic(?: |$)/i.test(header.trim()) ? decodeBasic(header) : undefined;
-    if (basic === undefined) return fail(401, 'client authentication must use HTTP Basic (or client_id and client_secret in the body)');
+    if (basic === undefined)
+      return fail(401, 'client authentication must use HTTP Basic (or client_id and client_secret in the body)');
     const decode = deps.variants.has('oauth2-basic-undecoded') ? (part: string) => part : rules.clientBasic;
     id = decode(basic.user);
     secret = decode(basic.password);
-    if (id === undefined || secret === undefined) return fail(401, 'the Basic client credentials are not form-urlencoded UTF-8');
+    if (id === undefined || secret === undefined)
+      return fail(401, 'the Basic client credentials are not form-urlencoded UTF-8');
     if (params.has('client_secret') || (params.has('client_id') && params.get('client_id') !== id)) {
-      return fail(400, 'use one client authentication method: HTTP Basic or client_id and client_secret in the body, not both');
+      return fail(
+        400,
+        'use one client authentication method: HTTP Basic or client_id and client_secret in the body, not both',
+      );
     }
-  } else if (deps.variants.has('oauth2-client-basic-only') && (params.has('client_id') || params.has('client_secret'))) {
-    return fail(401, 'client authentication must use HTTP Basic; client_id and client_secret in the body are not supported');
+  } else if (
+    deps.variants.has('oauth2-client-basic-only') &&
+    (params.has('client_id') || params.has('client_secret'))
+  ) {
+    return fail(
+      401,
+      'client authentication must use HTTP Basic; client_id and client_secret in the body are not supported',
+    );
   } else {
     id = params.get('client_id');
     secret = params.get('client_secret');
-    if (id === undefined) return fail(401, 'client authentication is missing: use HTTP Basic or client_id and client_secret');
-    if (secret === undefined && !rules.secretless) return fail(401, 'client_secret is missing; public clients are not supported');
+    if (id === undefined)
+      return fail(401, 'client authentication is missing: use HTTP Basic or client_id and client_secret');
+    if (secret === undefined && !rules.secretless)
+      return fail(401, 'client_secret is missing; public clients are not supported');
   }
   const client = state.oauth2.clients.get(id);
-  const match = rules.secretMatches(secret ?? '', client?.secret ?? DUMMY) || (rules.secretless && (secret ?? '') === '');
+  const match =
+    rules.secretMatches(secret ?? '', client?.secret ?? DUMMY) || (rules.secretless && (secret ?? '') === '');
   if (client === undefined || !match) return fail(401, 'unknown client or wrong client secret');
   return { ok: true, client };
 }

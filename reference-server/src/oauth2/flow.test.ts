@@ -32,7 +32,11 @@ describe('OAuth 2 token endpoint', () => {
     const s = anon();
     const res = tokenRequest(s);
     expect(res.status).toBe(200);
-    expect(res.headers).toMatchObject({ 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' });
+    expect(res.headers).toMatchObject({
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+    });
     const body = json(res);
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 5 });
@@ -42,7 +46,10 @@ describe('OAuth 2 token endpoint', () => {
 
   it('accepts client_id and client_secret in the body instead, and a scope', () => {
     const s = anon();
-    const res = tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=reporting&client_secret=rep-secret&scope=read' });
+    const res = tokenRequest(s, {
+      authorization: null,
+      body: 'grant_type=client_credentials&client_id=reporting&client_secret=rep-secret&scope=read',
+    });
     expect(res.status).toBe(200);
   });
 
@@ -52,7 +59,9 @@ describe('OAuth 2 token endpoint', () => {
     expect(bearerRequest(s, token, { target: '/users/bob/financialrecords' }).status).toBe(200);
     const overEncoded = `Basic ${Buffer.from('reportin%67:rep%2Dsecret').toString('base64')}`;
     expect(tokenRequest(s, { authorization: overEncoded }).status).toBe(200);
-    expect(tokenRequest(testServer({ faults: ['oauth2-basic-undecoded'] }), { authorization: overEncoded }).status).toBe(401);
+    expect(
+      tokenRequest(testServer({ faults: ['oauth2-basic-undecoded'] }), { authorization: overEncoded }).status,
+    ).toBe(401);
     const raw = `Basic ${Buffer.from(`${SPECIAL.id}:${SPECIAL.secret}`).toString('base64')}`;
     expect(oauthError(tokenRequest(s, { authorization: raw }))).toEqual(INVALID_CLIENT);
   });
@@ -64,16 +73,25 @@ describe('OAuth 2 token endpoint', () => {
     expect(oauthError(tokenRequest(s, { authorization: null }))).toEqual(INVALID_CLIENT);
     expect(oauthError(tokenRequest(s, { authorization: 'Bearer abc' }))).toEqual(INVALID_CLIENT);
     expect(oauthError(tokenRequest(s, { authorization: 'Basic !!!' }))).toEqual(INVALID_CLIENT);
-    const bodyWrong = tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=reporting&client_secret=nope' });
+    const bodyWrong = tokenRequest(s, {
+      authorization: null,
+      body: 'grant_type=client_credentials&client_id=reporting&client_secret=nope',
+    });
     expect(oauthError(bodyWrong)).toEqual(INVALID_CLIENT);
-    expect(oauthError(tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=reporting' }))).toEqual(INVALID_CLIENT);
+    expect(
+      oauthError(tokenRequest(s, { authorization: null, body: 'grant_type=client_credentials&client_id=reporting' })),
+    ).toEqual(INVALID_CLIENT);
     expect(s.state.oauth2.tokens.size()).toBe(0);
   });
 
   it('unsupported grants: 400 unsupported_grant_type', () => {
     const s = anon();
     for (const grant of ['password', 'authorization_code', 'Client_Credentials']) {
-      expect(oauthError(tokenRequest(s, { body: `grant_type=${grant}` }))).toEqual([400, 'unsupported_grant_type', undefined]);
+      expect(oauthError(tokenRequest(s, { body: `grant_type=${grant}` }))).toEqual([
+        400,
+        'unsupported_grant_type',
+        undefined,
+      ]);
     }
   });
 
@@ -91,7 +109,8 @@ describe('OAuth 2 token endpoint', () => {
       { contentType: 'application/x-www-form-urlencoded; charset=iso-8859-1' },
       { body: 'grant_type=client_credentials&x=%FF' },
     ];
-    for (const c of cases) expect([c, oauthError(tokenRequest(s, c))]).toEqual([c, [400, 'invalid_request', undefined]]);
+    for (const c of cases)
+      expect([c, oauthError(tokenRequest(s, c))]).toEqual([c, [400, 'invalid_request', undefined]]);
     expect(tokenRequest(s, { body: 'grant_type=client_credentials&client_id=reporting' }).status).toBe(200);
   });
 
@@ -131,7 +150,7 @@ describe('OAuth 2 token endpoint', () => {
 });
 
 describe('Bearer tokens', () => {
-  it('open the client user\'s records, / and article writes over TLS', () => {
+  it("open the client user's records, / and article writes over TLS", () => {
     const s = anon();
     const token = issueToken(s);
     expect(bearerRequest(s, token).status).toBe(200);
@@ -139,7 +158,9 @@ describe('Bearer tokens', () => {
     expect(bearerRequest(s, token, { target: '/users/bob/financialrecords' }).status).toBe(403);
     expect(bearerRequest(s, token, { method: 'PUT', target: '/articles/x', body: articleXml() }).status).toBe(201);
     expect(bearerRequest(s, token, { method: 'DELETE', target: '/articles/x' }).status).toBe(204);
-    expect(s.send({ method: 'GET', target: RECORDS, headers: { authorization: `bearer ${token}` }, secure: true }).status).toBe(200);
+    expect(
+      s.send({ method: 'GET', target: RECORDS, headers: { authorization: `bearer ${token}` }, secure: true }).status,
+    ).toBe(200);
   });
 
   it('expire ttl seconds after issue (injected clock), and expired tokens are swept', () => {
@@ -159,9 +180,20 @@ describe('Bearer tokens', () => {
   it('unknown, malformed or truncated tokens: 401 invalid_token', () => {
     const s = anon();
     const token = issueToken(s);
-    for (const value of ['Bearer AAAA', `Bearer ${token.slice(0, 20)}`, `Bearer ${token}x`, 'Bearer a b', 'Bearer', `Bearer  ${token} extra`]) {
+    for (const value of [
+      'Bearer AAAA',
+      `Bearer ${token.slice(0, 20)}`,
+      `Bearer ${token}x`,
+      'Bearer a b',
+      'Bearer',
+      `Bearer  ${token} extra`,
+    ]) {
       const res = s.send({ method: 'GET', target: RECORDS, headers: { authorization: value }, secure: true });
-      expect([value, res.status, res.headers['www-authenticate']]).toEqual([value, 401, expect.stringMatching(/^Bearer realm="conform", error="invalid_token", error_description="[^"]+"$/)]);
+      expect([value, res.status, res.headers['www-authenticate']]).toEqual([
+        value,
+        401,
+        expect.stringMatching(/^Bearer realm="conform", error="invalid_token", error_description="[^"]+"$/),
+      ]);
     }
   });
 
@@ -175,7 +207,9 @@ describe('Bearer tokens', () => {
 
   it('without credentials over TLS the challenges offer Bearer', () => {
     const s = anon();
-    expect(s.send({ method: 'GET', target: RECORDS, secure: true }).headers['www-authenticate']).toContain('Bearer realm="conform"');
+    expect(s.send({ method: 'GET', target: RECORDS, secure: true }).headers['www-authenticate']).toContain(
+      'Bearer realm="conform"',
+    );
   });
 
   it('one credential per request: Bearer plus hmac is refused', () => {
@@ -205,18 +239,28 @@ describe('Revocation (RFC 7009)', () => {
     const s = anon();
     expect(revoke(s, 'never-issued').status).toBe(200);
     const token = issueToken(s);
-    expect(tokenRequest(s, { path: '/oauth2/revoke', body: `token=${token}&token_type_hint=refresh_token` }).status).toBe(200);
+    expect(
+      tokenRequest(s, { path: '/oauth2/revoke', body: `token=${token}&token_type_hint=refresh_token` }).status,
+    ).toBe(200);
     expect(bearerRequest(s, token).status).toBe(401);
   });
 
-  it('needs client authentication, a token parameter and TLS; another client\'s token is kept', () => {
+  it("needs client authentication, a token parameter and TLS; another client's token is kept", () => {
     const s = anon();
     const token = issueToken(s);
     expect(oauthError(revoke(s, token, { authorization: clientBasic('reporting', 'wrong') }))).toEqual(INVALID_CLIENT);
     expect(oauthError(revoke(s, token, { authorization: null }))).toEqual(INVALID_CLIENT);
-    expect(oauthError(tokenRequest(s, { path: '/oauth2/revoke', body: 'token_type_hint=access_token' }))).toEqual([400, 'invalid_request', undefined]);
+    expect(oauthError(tokenRequest(s, { path: '/oauth2/revoke', body: 'token_type_hint=access_token' }))).toEqual([
+      400,
+      'invalid_request',
+      undefined,
+    ]);
     expect(oauthError(revoke(s, token, { secure: false }))).toEqual([400, 'invalid_request', undefined]);
-    expect(oauthError(revoke(s, token, { authorization: clientBasic(SPECIAL.id, SPECIAL.secret) }))).toEqual([400, 'unauthorized_client', undefined]);
+    expect(oauthError(revoke(s, token, { authorization: clientBasic(SPECIAL.id, SPECIAL.secret) }))).toEqual([
+      400,
+      'unauthorized_client',
+      undefined,
+    ]);
     expect(bearerRequest(s, token).status).toBe(200);
   });
 });

@@ -13,7 +13,10 @@ export type FormRead = { ok: true; params: ReadonlyMap<string, string> } | { ok:
  */
 export function readForm(req: RequestRecord): FormRead {
   const contentType = headerValue(req, 'content-type');
-  const fail = (description: string): FormRead => ({ ok: false, response: oauth2Error(400, 'invalid_request', description) });
+  const fail = (description: string): FormRead => ({
+    ok: false,
+    response: oauth2Error(400, 'invalid_request', description),
+  });
   if (!isFormContentType(contentType)) return fail('the body must be application/x-www-form-urlencoded');
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return fail('the form must be UTF-8');

@@ -8,7 +8,8 @@ export const JSON_TYPE = 'application/json';
 export const NO_STORE: Readonly<HeaderMap> = Object.freeze({ 'cache-control': 'no-store', pragma: 'no-cache' });
 
 /** The `error` codes this server answers with (RFC 6749 §5.2, RFC 7009 §2.2.1). */
-export type OAuth2ErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'unauthorized_client' | 'temporarily_unavailable';
+export type OAuth2ErrorCode =
+  'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'unauthorized_client' | 'temporarily_unavailable';
 
 /** The challenge of an `invalid_client` answer: the client authenticates with HTTP Basic (RFC 6749 §2.3.1). */
 export const CLIENT_CHALLENGE = `Basic realm="${REALM}"`;
@@ -22,7 +23,12 @@ export function oauth2Json(status: number, body: object, headers: HeaderMap = {}
  * An RFC 6749 §5.2 error: `{"error", "error_description"}` with {@link NO_STORE}; `invalid_client` also carries
  * `WWW-Authenticate: Basic realm="conform"`.
  */
-export function oauth2Error(status: number, error: OAuth2ErrorCode, description: string, headers: HeaderMap = {}): ResponseRecord {
+export function oauth2Error(
+  status: number,
+  error: OAuth2ErrorCode,
+  description: string,
+  headers: HeaderMap = {},
+): ResponseRecord {
   const challenge: HeaderMap = error === 'invalid_client' ? { 'www-authenticate': CLIENT_CHALLENGE } : {};
   return oauth2Json(status, { error, error_description: description }, { ...challenge, ...headers });
 }

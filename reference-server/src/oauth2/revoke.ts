@@ -11,7 +11,8 @@ import { NO_STORE, oauth2Error } from './responses.js';
  * (RFC 7009 §2.2); a token issued to another client is refused (`400 unauthorized_client`) and kept.
  */
 export function revokeEndpoint(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
-  if (!req.secure) return oauth2Error(400, 'invalid_request', 'TLS required: the revocation endpoint refuses plain HTTP');
+  if (!req.secure)
+    return oauth2Error(400, 'invalid_request', 'TLS required: the revocation endpoint refuses plain HTTP');
   const form = readForm(req);
   if (!form.ok) return form.response;
   const auth = authenticateClient(req, form.params, state, deps);

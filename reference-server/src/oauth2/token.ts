@@ -18,7 +18,9 @@ export function tokenEndpoint(req: RequestRecord, state: ServerState, deps: Hand
   if (!req.secure) {
     // No OAuth exchange happens over plain HTTP, so an error-format variant answers in its own format here.
     const own = ERROR_VARIANTS.some((v) => deps.variants.has(v));
-    return own ? problem(400, 'TLS required: the token endpoint refuses plain HTTP') : oauth2Error(400, 'invalid_request', 'TLS required: the token endpoint refuses plain HTTP');
+    return own
+      ? problem(400, 'TLS required: the token endpoint refuses plain HTTP')
+      : oauth2Error(400, 'invalid_request', 'TLS required: the token endpoint refuses plain HTTP');
   }
   const form = readForm(req);
   if (!form.ok) return form.response;
@@ -27,15 +29,27 @@ export function tokenEndpoint(req: RequestRecord, state: ServerState, deps: Hand
   const auth = authenticateClient(req, form.params, state, deps);
   if (!auth.ok) return auth.response;
   const rules = rulesOf(deps).oauth2;
-  if (!rules.grantAccepted(grant)) return oauth2Error(400, 'unsupported_grant_type', `only ${CLIENT_CREDENTIALS} is supported`);
+  if (!rules.grantAccepted(grant))
+    return oauth2Error(400, 'unsupported_grant_type', `only ${CLIENT_CREDENTIALS} is supported`);
   const now = deps.now().getTime();
   const { ttl, tokens } = state.oauth2;
   const expiresAt = now + ttl * 1000;
   const token = randomToken(deps.random);
-  const stored = tokens.add(token, { client: auth.client.id, user: auth.client.user, expiresAt }, rules.tokenLifetime(expiresAt), now);
+  const stored = tokens.add(
+    token,
+    { client: auth.client.id, user: auth.client.user, expiresAt },
+    rules.tokenLifetime(expiresAt),
+    now,
+  );
   if (stored.kind === 'full') {
     const retry = String(stored.retryAfterSeconds);
-    return oauth2Error(503, 'temporarily_unavailable', `the token store is full; retry in ${retry} s`, { 'retry-after': retry });
+    return oauth2Error(503, 'temporarily_unavailable', `the token store is full; retry in ${retry} s`, {
+      'retry-after': retry,
+    });
   }
-  return { status: 200, headers: { 'content-type': JSON_TYPE, ...NO_STORE }, body: JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: ttl }) };
+  return {
+    status: 200,
+    headers: { 'content-type': JSON_TYPE, ...NO_STORE },
+    body: JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: ttl }),
+  };
 }

@@ -35,7 +35,9 @@ export function readArticleBody(ctx: HandlerContext, stored?: Article): ArticleB
   const max = state.limits.maxBodyBytes;
   if (req.body.byteLength > max) return fail(problem(413, `request body exceeds ${max} bytes`));
   if (req.body.byteLength === 0) {
-    return fail(problem(400, 'request body is empty; send an article XML document', { slug: 'empty-body', title: 'Empty body' }));
+    return fail(
+      problem(400, 'request body is empty; send an article XML document', { slug: 'empty-body', title: 'Empty body' }),
+    );
   }
   const text = decodeUtf8(req.body);
   if (text === undefined) {
@@ -44,7 +46,11 @@ export function readArticleBody(ctx: HandlerContext, stored?: Article): ArticleB
   const { parse } = rules;
   const resolved = parse.resolveExternal(text);
   const fillFrom = parse.fillFromStored ? stored : undefined;
-  const parsed = parseArticle(resolved ?? text, { expandInternalEntities: parse.expandEntities || resolved !== undefined, lenient: parse.lenient, ...(fillFrom ? { fillFrom } : {}) });
+  const parsed = parseArticle(resolved ?? text, {
+    expandInternalEntities: parse.expandEntities || resolved !== undefined,
+    lenient: parse.lenient,
+    ...(fillFrom ? { fillFrom } : {}),
+  });
   if (!parsed.ok) return fail(problem(400, parsed.problem.detail, PROBLEMS[parsed.problem.code]));
   const refusal = boundsRefusal(parsed.article, deps);
   if (refusal) return fail(refusal);

@@ -13,7 +13,14 @@ const MAX_ID_DRAWS = 16;
 
 /** `/articles`: POST creates an article at a server-chosen id. */
 export function collectionRoute(): Route {
-  return { kind: 'collection', methods: ['POST', 'OPTIONS'], writes: ['POST'], guarded: ['POST'], unlisted: 405, handlers: { POST: hooked({ method: 'POST' }, post) } };
+  return {
+    kind: 'collection',
+    methods: ['POST', 'OPTIONS'],
+    writes: ['POST'],
+    guarded: ['POST'],
+    unlisted: 405,
+    handlers: { POST: hooked({ method: 'POST' }, post) },
+  };
 }
 
 /** `/articles/<id>` and its alias `/article/<id>`: one resource, one store key. */
@@ -37,7 +44,9 @@ export function itemRoute(id: string, form: ItemForm): Route {
 function hooked(call: Omit<ArticleCall, 'key'>, handler: Handler, key?: (ctx: HandlerContext) => string): Handler {
   return (ctx) => {
     const around = ctx.deps.hooks?.article;
-    return around === undefined ? handler(ctx) : around(ctx, key === undefined ? call : { ...call, key: key(ctx) }, handler);
+    return around === undefined
+      ? handler(ctx)
+      : around(ctx, key === undefined ? call : { ...call, key: key(ctx) }, handler);
   };
 }
 
@@ -75,10 +84,14 @@ function put(ctx: HandlerContext, key: string): ResponseRecord {
   const old = ctx.state.store.get(key);
   const body = readArticleBody(ctx, old);
   if (!body.ok) return body.response;
-  if (old === undefined && ctx.deps.variants.has('no-client-put')) return problem(404, `no article at ${ctx.req.path}; create articles with POST to /articles`);
+  if (old === undefined && ctx.deps.variants.has('no-client-put'))
+    return problem(404, `no article at ${ctx.req.path}; create articles with POST to /articles`);
   const outcome = ctx.state.store.set(key, body.article);
   if (outcome === 'full') return storeFull(ctx);
-  if (outcome === 'replaced') return ctx.deps.variants.has('replace-204') ? { status: 204, headers: {} } : xmlResponse(200, render(ctx, body.article));
+  if (outcome === 'replaced')
+    return ctx.deps.variants.has('replace-204')
+      ? { status: 204, headers: {} }
+      : xmlResponse(200, render(ctx, body.article));
   return xmlResponse(201, render(ctx, body.article), { location: locationOf(ctx, ctx.req.path) });
 }
 

@@ -40,7 +40,11 @@ export function boundsRefusal(article: Article, deps: HandlerDeps): ResponseReco
   const opts = { slug: 'value-out-of-bounds', title: 'Value out of bounds' };
   if (deps.variants.has('price-two-decimals')) {
     if (neededScale(article.price) > TWO_DECIMALS.scale) {
-      return problem(422, `price ${article.price} has more than ${TWO_DECIMALS.scale} fraction digits; this server stores prices to the cent`, opts);
+      return problem(
+        422,
+        `price ${article.price} has more than ${TWO_DECIMALS.scale} fraction digits; this server stores prices to the cent`,
+        opts,
+      );
     }
     if (article.price.startsWith('-') || decimalAbove(article.price, TWO_DECIMALS.max)) {
       return problem(422, `price ${article.price} is outside 0 to ${TWO_DECIMALS.max}`, opts);

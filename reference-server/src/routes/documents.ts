@@ -7,7 +7,14 @@ const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 /** `/`: a small service document listing the article collection. GET and HEAD need credentials. */
 export function rootRoute(): Route {
   const get = () => xmlResponse(200, `${DECLARATION}<service><collection href="/articles"/></service>`);
-  return { kind: 'root', methods: ['GET', 'HEAD', 'OPTIONS'], writes: [], guarded: ['GET', 'HEAD'], unlisted: 405, handlers: { GET: get, HEAD: get } };
+  return {
+    kind: 'root',
+    methods: ['GET', 'HEAD', 'OPTIONS'],
+    writes: [],
+    guarded: ['GET', 'HEAD'],
+    unlisted: 405,
+    handlers: { GET: get, HEAD: get },
+  };
 }
 
 /**

@@ -17,10 +17,16 @@ describe('Location variants', () => {
   });
 
   it("location-absolute: an absolute URL on the request's origin", () => {
-    expect(locations(['location-absolute'])).toEqual({ post: 'http://ref.test:8080/articles/id-1', put: 'http://ref.test:8080/articles/chosen' });
+    expect(locations(['location-absolute'])).toEqual({
+      post: 'http://ref.test:8080/articles/id-1',
+      put: 'http://ref.test:8080/articles/chosen',
+    });
   });
 
   it('location-other-origin: the same path on the public origin', () => {
-    expect(locations(['location-other-origin'])).toEqual({ post: 'https://public.example/articles/id-1', put: 'https://public.example/articles/chosen' });
+    expect(locations(['location-other-origin'])).toEqual({
+      post: 'https://public.example/articles/id-1',
+      put: 'https://public.example/articles/chosen',
+    });
   });
 });

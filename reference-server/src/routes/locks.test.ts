@@ -28,7 +28,8 @@ function writes(s: TestServer): number[] {
   ];
 }
 
-const anonymous = (s: TestServer, method: string, target: string, headers: HeaderMap = {}) => s.send({ method, target, headers });
+const anonymous = (s: TestServer, method: string, target: string, headers: HeaderMap = {}) =>
+  s.send({ method, target, headers });
 
 describe('webdav-lock', () => {
   it('Allow lists LOCK and UNLOCK on the collection and items to authenticated requests only; the default server lists neither', () => {
@@ -59,7 +60,9 @@ describe('webdav-lock', () => {
     expect(s.call('LOCK', '/articles/x').status).toBe(423);
     expect(s.call('LOCK', '/articles').status).toBe(423);
     expect(s.call('UNLOCK', '/articles/x').status).toBe(400);
-    expect(s.call('UNLOCK', '/articles/x', '', { 'lock-token': '<urn:uuid:00000000-0000-4000-8000-000000000000>' }).status).toBe(409);
+    expect(
+      s.call('UNLOCK', '/articles/x', '', { 'lock-token': '<urn:uuid:00000000-0000-4000-8000-000000000000>' }).status,
+    ).toBe(409);
     expect(s.call('UNLOCK', '/articles/x', '', { 'lock-token': lockToken(res) }).status).toBe(204);
     expect(writes(s)).toEqual([200, 200, 204]);
   });
@@ -145,7 +148,9 @@ describe('webdav-lock', () => {
   });
 
   it('cannot run in a cluster: its locks live in one process', () => {
-    expect(() => resolveServerOptions({ variants: ['webdav-lock'], redis: { url: 'redis://127.0.0.1:6379' } })).toThrow(/webdav-lock/);
+    expect(() => resolveServerOptions({ variants: ['webdav-lock'], redis: { url: 'redis://127.0.0.1:6379' } })).toThrow(
+      /webdav-lock/,
+    );
     expect(() => resolveServerOptions({ variants: ['webdav-lock'] })).not.toThrow();
   });
 });

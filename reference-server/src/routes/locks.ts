@@ -38,7 +38,13 @@ export function withLocks(route: Route): Route {
     const at = list.indexOf('OPTIONS');
     return at < 0 ? [...list, 'LOCK', 'UNLOCK'] : [...list.slice(0, at), 'LOCK', 'UNLOCK', ...list.slice(at)];
   };
-  return { ...route, methods: before(route.methods), writes: [...route.writes, 'LOCK', 'UNLOCK'], guarded: [...route.guarded, 'LOCK', 'UNLOCK'], handlers };
+  return {
+    ...route,
+    methods: before(route.methods),
+    writes: [...route.writes, 'LOCK', 'UNLOCK'],
+    guarded: [...route.guarded, 'LOCK', 'UNLOCK'],
+    handlers,
+  };
 }
 
 /** `write`, unless one of the `covering` locks is held: then 423. */
@@ -80,7 +86,8 @@ function preconditionFails(ctx: HandlerContext, exists: boolean): boolean {
  */
 function lock(ctx: HandlerContext, own: string, covering: readonly string[], exists: boolean): ResponseRecord {
   if (!exists) return problem(404, `no article at ${ctx.req.path}`);
-  if (preconditionFails(ctx, exists)) return problem(412, `If-Match does not hold for ${ctx.req.path}; nothing was locked`);
+  if (preconditionFails(ctx, exists))
+    return problem(412, `If-Match does not hold for ${ctx.req.path}; nothing was locked`);
   const held = own === COLLECTION ? ctx.state.locks.values().next().value : heldLock(ctx.state, covering);
   if (held !== undefined) return locked(ctx, held.root);
   const token = `urn:uuid:${randomUuid(ctx.deps.random)}`;
@@ -104,7 +111,8 @@ function lock(ctx: HandlerContext, own: string, covering: readonly string[], exi
  */
 function unlock(ctx: HandlerContext, covering: readonly string[], exists: boolean): ResponseRecord {
   if (!exists) return problem(404, `no article at ${ctx.req.path}`);
-  if (preconditionFails(ctx, exists)) return problem(412, `If-Match does not hold for ${ctx.req.path}; nothing was unlocked`);
+  if (preconditionFails(ctx, exists))
+    return problem(412, `If-Match does not hold for ${ctx.req.path}; nothing was unlocked`);
   const raw = ctx.req.headers['lock-token'];
   const sent = typeof raw === 'string' ? /^\s*<([^<>]+)>\s*$/.exec(raw)?.[1] : undefined;
   if (sent === undefined) return problem(400, 'UNLOCK needs one Lock-Token header: <urn:uuid:…>, as LOCK answered it');

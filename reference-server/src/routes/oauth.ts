@@ -31,7 +31,10 @@ const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map<string, Endpoint>([
   [OAUTH_PATHS.oauth2Revoke, { method: 'POST', handler: revokeEndpoint }],
   [OAUTH_PATHS.oauth1Temporary, { method: 'POST', handler: temporaryCredentialsEndpoint }],
   // Under `oauth1-approve-post` the GET shows the approval form and the owner's POST answers it.
-  [OAUTH_PATHS.oauth1Authorize, { method: 'GET', handler: authorizeEndpoint, also: { variant: 'oauth1-approve-post', method: 'POST' } }],
+  [
+    OAUTH_PATHS.oauth1Authorize,
+    { method: 'GET', handler: authorizeEndpoint, also: { variant: 'oauth1-approve-post', method: 'POST' } },
+  ],
   [OAUTH_PATHS.oauth1Token, { method: 'POST', handler: tokenCredentialsEndpoint }],
 ]);
 
@@ -39,7 +42,9 @@ const NO_VARIANTS: ReadonlySet<VariantName> = new Set();
 
 /** The methods an endpoint answers besides OPTIONS, with `variants` on. */
 function methodsOf(endpoint: Endpoint, variants: ReadonlySet<VariantName>): Method[] {
-  return endpoint.also !== undefined && variants.has(endpoint.also.variant) ? [endpoint.method, endpoint.also.method] : [endpoint.method];
+  return endpoint.also !== undefined && variants.has(endpoint.also.variant)
+    ? [endpoint.method, endpoint.also.method]
+    : [endpoint.method];
 }
 
 /** The `Allow` of an OAuth endpoint path (with `variants` on), or undefined for any other path. */
@@ -62,7 +67,8 @@ export function oauthEndpoint(path: string): EndpointHandler | undefined {
     const allow = `${methods.join(', ')}, OPTIONS`;
     if (!isKnownMethod(req.method)) return unknownMethod(req.method, req.path, allow);
     if (req.method === 'OPTIONS') return { status: 200, headers: { allow } };
-    if (!methods.includes(req.method)) return problem(405, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { headers: { allow } });
+    if (!methods.includes(req.method))
+      return problem(405, `${req.method} is not allowed on ${req.path}; allowed: ${allow}`, { headers: { allow } });
     return endpoint.handler(req, state, deps);
   };
 }

@@ -19,7 +19,11 @@ const TABLE: readonly Entry[] = [
   { pattern: /^\/$/, build: () => rootRoute() },
   { pattern: /^\/articles$/, build: () => collectionRoute() },
   { pattern: new RegExp(`^/articles/${SEGMENT}$`), build: (m) => withSegment(m, (id) => itemRoute(id, 'plural')) },
-  { unlessVariant: 'no-alias', pattern: new RegExp(`^/article/${SEGMENT}$`), build: (m) => withSegment(m, (id) => itemRoute(id, 'singular')) },
+  {
+    unlessVariant: 'no-alias',
+    pattern: new RegExp(`^/article/${SEGMENT}$`),
+    build: (m) => withSegment(m, (id) => itemRoute(id, 'singular')),
+  },
   { pattern: new RegExp(`^/users/${SEGMENT}/financialrecords$`), build: (m) => withSegment(m, recordsRoute) },
 ];
 
@@ -61,7 +65,13 @@ function withPostUpdate(route: Route): Route {
   const { GET: get, PUT: put } = route.handlers;
   if (get === undefined || put === undefined) return route;
   const methods = route.methods.flatMap((m): Method[] => (m === 'PUT' ? ['POST', 'PUT'] : [m]));
-  return { ...route, methods, writes: [...route.writes, 'POST'], guarded: [...route.guarded, 'POST'], handlers: { ...route.handlers, POST: postUpdate(get, put) } };
+  return {
+    ...route,
+    methods,
+    writes: [...route.writes, 'POST'],
+    guarded: [...route.guarded, 'POST'],
+    handlers: { ...route.handlers, POST: postUpdate(get, put) },
+  };
 }
 
 /** POST on an existing item replaces it through `put` and answers 200 with what GET serves; it never creates (404). */

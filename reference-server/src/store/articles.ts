@@ -82,7 +82,8 @@ export class ArticleStore implements Articles {
 
   /** The whole store as changes that rebuild it (a journal snapshot). */
   *snapshot(): Generator<StateChange> {
-    for (const [key, article] of this.articles) yield { kind: 'article-set', key, article: { ...article }, generated: this.generated.has(key) };
+    for (const [key, article] of this.articles)
+      yield { kind: 'article-set', key, article: { ...article }, generated: this.generated.has(key) };
   }
 
   private put(key: string, article: Article, generated: boolean): void {

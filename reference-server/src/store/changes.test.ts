@@ -8,11 +8,19 @@ const change: fc.Arbitrary<StateChange> = fc.oneof(
   fc.record({
     kind: fc.constant('article-set' as const),
     key: text,
-    article: fc.record({ title: text, price: text, currency: text, summary: text }, { requiredKeys: ['title', 'price', 'currency'] }),
+    article: fc.record(
+      { title: text, price: text, currency: text, summary: text },
+      { requiredKeys: ['title', 'price', 'currency'] },
+    ),
     generated: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('article-delete' as const), key: text }),
-  fc.record({ kind: fc.constant('nonce' as const), scope: text, key: text, expiresAt: fc.integer({ min: 0, max: 2 ** 48 }) }),
+  fc.record({
+    kind: fc.constant('nonce' as const),
+    scope: text,
+    key: text,
+    expiresAt: fc.integer({ min: 0, max: 2 ** 48 }),
+  }),
 );
 
 describe('journal lines', () => {
@@ -30,7 +38,12 @@ describe('journal lines', () => {
   it('keep every complete line when the last one was cut off at any byte (a crash while appending)', () => {
     const lines = [
       encodeChange({ kind: 'nonce', scope: 'alice', key: '42', expiresAt: 1_700_000_000_000 }),
-      encodeChange({ kind: 'article-set', key: 'k', article: { title: 'Grüße', price: '1.50', currency: 'eur' }, generated: false }),
+      encodeChange({
+        kind: 'article-set',
+        key: 'k',
+        article: { title: 'Grüße', price: '1.50', currency: 'eur' },
+        generated: false,
+      }),
     ];
     const last = encodeChange({ kind: 'article-delete', key: 'k' });
     for (let cut = 0; cut < last.length; cut++) {
@@ -53,7 +66,12 @@ describe('journal lines', () => {
   it('read the same in chunks of any size as whole (lines split across chunks, multi-byte characters split)', () => {
     const journal = Buffer.from(
       [
-        encodeChange({ kind: 'article-set', key: 'ü', article: { title: 'Grüße ✓ 𝄞', price: '1.50', currency: 'eur', summary: 'x\ny' }, generated: true }),
+        encodeChange({
+          kind: 'article-set',
+          key: 'ü',
+          article: { title: 'Grüße ✓ 𝄞', price: '1.50', currency: 'eur', summary: 'x\ny' },
+          generated: true,
+        }),
         encodeChange({ kind: 'nonce', scope: 'alice', key: '1', expiresAt: 5 }),
         encodeChange({ kind: 'article-delete', key: 'ü' }),
       ].join(''),

@@ -60,7 +60,10 @@ export class JournalReader {
    * @throws {JournalCorruptError} once a damaged line turns out not to be the last.
    */
   push(chunk: Uint8Array): void {
-    const data = this.rest.length === 0 ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([this.rest, chunk]);
+    const data =
+      this.rest.length === 0
+        ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+        : Buffer.concat([this.rest, chunk]);
     let start = 0;
     for (let end = data.indexOf(0x0a, start); end !== -1; end = data.indexOf(0x0a, start)) {
       this.take(data.toString('utf8', start, end));
@@ -129,7 +132,12 @@ function compact(change: StateChange): Compact {
   switch (change.kind) {
     case 'article-set': {
       const { title, price, currency, summary } = change.article;
-      return { t: 's', k: change.key, a: summary === undefined ? [title, price, currency] : [title, price, currency, summary], ...(change.generated ? { g: 1 as const } : {}) };
+      return {
+        t: 's',
+        k: change.key,
+        a: summary === undefined ? [title, price, currency] : [title, price, currency, summary],
+        ...(change.generated ? { g: 1 as const } : {}),
+      };
     }
     case 'article-delete':
       return { t: 'd', k: change.key };
@@ -145,7 +153,10 @@ function expand(value: unknown): StateChange | undefined {
   const v = value as Record<string, unknown>;
   if (!isString(v.k)) return undefined;
   if (v.t === 'd') return { kind: 'article-delete', key: v.k };
-  if (v.t === 'n') return isString(v.s) && typeof v.x === 'number' && Number.isFinite(v.x) ? { kind: 'nonce', scope: v.s, key: v.k, expiresAt: v.x } : undefined;
+  if (v.t === 'n')
+    return isString(v.s) && typeof v.x === 'number' && Number.isFinite(v.x)
+      ? { kind: 'nonce', scope: v.s, key: v.k, expiresAt: v.x }
+      : undefined;
   if (v.t !== 's' || !Array.isArray(v.a) || v.a.length < 3 || v.a.length > 4 || !v.a.every(isString)) return undefined;
   const [title, price, currency, summary] = v.a as string[];
   const article = { title: title!, price: price!, currency: currency!, ...(summary === undefined ? {} : { summary }) };

@@ -27,7 +27,13 @@ function clock(start = Date.parse('2026-01-01T00:00:00Z')): { now: () => Date; a
   return { now: () => new Date(ms), advance: (s) => void (ms += s * 1000) };
 }
 
-async function send(server: RunningServer, method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
+async function send(
+  server: RunningServer,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; text: string }> {
   const res = await request(server.url + target, { method, headers, ...(body === undefined ? {} : { body }) });
   return { status: res.statusCode, text: await res.body.text() };
 }
@@ -38,7 +44,9 @@ function signed(method: string, now: Date, nonce: string, target: string, body: 
 }
 
 describe('--data journal (in-process restarts)', () => {
-  it('keeps articles and live nonces across a clean restart, and forgets nonces once their window has passed', async ({ tempDir: dir }) => {
+  it('keeps articles and live nonces across a clean restart, and forgets nonces once their window has passed', async ({
+    tempDir: dir,
+  }) => {
     const time = clock();
     const body = articleXml({ title: 'kept' });
     const headers = signed('PUT', time.now(), '123', '/articles/a', body);
@@ -49,7 +57,10 @@ describe('--data journal (in-process restarts)', () => {
     await first.close();
 
     const second = await start({ dataDir: dir, now: time.now });
-    expect(await send(second, 'GET', '/articles/a')).toMatchObject({ status: 200, text: expect.stringContaining('<title>kept</title>') });
+    expect(await send(second, 'GET', '/articles/a')).toMatchObject({
+      status: 200,
+      text: expect.stringContaining('<title>kept</title>'),
+    });
     expect((await send(second, 'PUT', '/articles/a', headers, body)).status).toBe(401);
     expect((await send(second, 'DELETE', '/articles/gone', missing)).status).toBe(401);
     expect(second.nonceCount()).toBe(2);
@@ -68,7 +79,11 @@ describe('--data journal (in-process restarts)', () => {
   it('compacts the journal as it grows, so the disk use follows the live state', async ({ tempDir: dir }) => {
     const state = createState({ maxArticles: 10, maxBodyBytes: 1000 }, {}, (change) => journal.append(change));
     const logged: string[] = [];
-    const journal = await openJournal(dir, state, { nowMs: () => 0, log: (l) => logged.push(l), compactAfterBytes: 4096 });
+    const journal = await openJournal(dir, state, {
+      nowMs: () => 0,
+      log: (l) => logged.push(l),
+      compactAfterBytes: 4096,
+    });
     for (let i = 0; i < 1000; i++) {
       state.store.set(`k${i % 5}`, { title: `t${i}`, price: '1.00', currency: 'eur' });
       if (i % 10 === 9) await journal.commit();
@@ -81,11 +96,24 @@ describe('--data journal (in-process restarts)', () => {
     const again = createState({ maxArticles: 10, maxBodyBytes: 1000 });
     const reopened = await openJournal(dir, again, { nowMs: () => 0, log: () => {} });
     cleanups.push(() => reopened.close());
-    expect([...again.store.keys()].map((k) => again.store.get(k)!.title)).toEqual(['t995', 't996', 't997', 't998', 't999']);
+    expect([...again.store.keys()].map((k) => again.store.get(k)!.title)).toEqual([
+      't995',
+      't996',
+      't997',
+      't998',
+      't999',
+    ]);
   });
 
-  it('drops a torn last line, and refuses a journal damaged in the middle (releasing the directory)', async ({ tempDir: dir }) => {
-    const line = encodeChange({ kind: 'article-set', key: 'a', article: { title: 'x', price: '1.0', currency: 'eur' }, generated: false });
+  it('drops a torn last line, and refuses a journal damaged in the middle (releasing the directory)', async ({
+    tempDir: dir,
+  }) => {
+    const line = encodeChange({
+      kind: 'article-set',
+      key: 'a',
+      article: { title: 'x', price: '1.0', currency: 'eur' },
+      generated: false,
+    });
     await writeFile(path.join(dir, JOURNAL_FILE), line + line.slice(0, 20));
     const logged: string[] = [];
     const state = createState({ maxArticles: 10, maxBodyBytes: 1000 });
@@ -95,13 +123,20 @@ describe('--data journal (in-process restarts)', () => {
     await journal.close();
 
     await writeFile(path.join(dir, JOURNAL_FILE), line + line.replace('"x"', '"y"') + line);
-    await expect(openJournal(dir, createState({ maxArticles: 10, maxBodyBytes: 1000 }), { nowMs: () => 0, log: () => {} })).rejects.toThrow(JournalCorruptError);
+    await expect(
+      openJournal(dir, createState({ maxArticles: 10, maxBodyBytes: 1000 }), { nowMs: () => 0, log: () => {} }),
+    ).rejects.toThrow(JournalCorruptError);
     await writeFile(path.join(dir, JOURNAL_FILE), line);
-    const fine = await openJournal(dir, createState({ maxArticles: 10, maxBodyBytes: 1000 }), { nowMs: () => 0, log: () => {} });
+    const fine = await openJournal(dir, createState({ maxArticles: 10, maxBodyBytes: 1000 }), {
+      nowMs: () => 0,
+      log: () => {},
+    });
     await fine.close();
   });
 
-  it('answers 503 to everything, acknowledging nothing, once the journal cannot be written (a full disk)', async ({ tempDir: dir }) => {
+  it('answers 503 to everything, acknowledging nothing, once the journal cannot be written (a full disk)', async ({
+    tempDir: dir,
+  }) => {
     const logged: string[] = [];
     const server = await start({ dataDir: dir, log: (l) => logged.push(l) });
     const body = articleXml({ title: 'never acknowledged' });
@@ -109,7 +144,9 @@ describe('--data journal (in-process restarts)', () => {
     const probe = await open(path.join(dir, 'probe'), 'w');
     const fileHandle = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
     await probe.close();
-    const full = vi.spyOn(fileHandle, 'datasync').mockRejectedValue(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+    const full = vi
+      .spyOn(fileHandle, 'datasync')
+      .mockRejectedValue(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
     try {
       const put = await send(server, 'PUT', '/articles/full', { ...auth, 'content-type': 'application/xml' }, body);
       expect(put.status).toBe(503);
@@ -131,7 +168,9 @@ describe('--data journal (in-process restarts)', () => {
     for (const id of ['a', 'b', 'c']) {
       const body = articleXml({ title: id });
       const auth = signAs({ method: 'PUT', target: `/articles/${id}`, body });
-      expect((await send(first, 'PUT', `/articles/${id}`, { ...auth, 'content-type': 'application/xml' }, body)).status).toBe(201);
+      expect(
+        (await send(first, 'PUT', `/articles/${id}`, { ...auth, 'content-type': 'application/xml' }, body)).status,
+      ).toBe(201);
     }
     await first.close();
     const second = await start({ dataDir: dir, maxArticles: 2 });

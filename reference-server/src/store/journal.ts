@@ -32,7 +32,11 @@ export class DataDirInUseError extends ReferenceServerError {
 /** The journal cannot be written any more; every later answer that depends on it is refused. */
 export class JournalWriteError extends ReferenceServerError {
   constructor(override readonly cause: unknown) {
-    super('REF_JOURNAL_WRITE_FAILED', `journal write failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      'REF_JOURNAL_WRITE_FAILED',
+      `journal write failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     this.name = 'JournalWriteError';
   }
 }

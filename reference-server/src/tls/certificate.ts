@@ -1,5 +1,18 @@
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { bitString, boolean, explicit, implicit, octetString, oid, sequence, set, smallInteger, time, unsignedInteger, utf8String } from './der.js';
+import {
+  bitString,
+  boolean,
+  explicit,
+  implicit,
+  octetString,
+  oid,
+  sequence,
+  set,
+  smallInteger,
+  time,
+  unsignedInteger,
+  utf8String,
+} from './der.js';
 
 /** A PEM certificate and its PEM (PKCS #8) private key. */
 export interface TlsCredentials {
@@ -59,6 +72,9 @@ function extensions(): Buffer[] {
 }
 
 function pem(label: string, der: Uint8Array): string {
-  const lines = Buffer.from(der).toString('base64').match(/.{1,64}/g) ?? [];
+  const lines =
+    Buffer.from(der)
+      .toString('base64')
+      .match(/.{1,64}/g) ?? [];
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }

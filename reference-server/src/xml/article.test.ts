@@ -32,7 +32,8 @@ describe('parseArticle: fields', () => {
   });
 
   it('accepts fields in any order, whitespace, comments and an XML declaration', () => {
-    const xml = '<?xml version="1.0" encoding="utf-8"?>\n<!-- c --><article>\n  <price currency="usd">0.99</price>\n  <!-- x -->\n  <title>T</title>\n</article>\n';
+    const xml =
+      '<?xml version="1.0" encoding="utf-8"?>\n<!-- c --><article>\n  <price currency="usd">0.99</price>\n  <!-- x -->\n  <title>T</title>\n</article>\n';
     expect(ok(xml)).toEqual({ title: 'T', price: '0.99', currency: 'usd' });
   });
 
@@ -43,9 +44,15 @@ describe('parseArticle: fields', () => {
   it('refuses a missing or duplicated field and unknown elements', () => {
     expect(refused(articleXml({}, ['title'])).detail).toMatch(/missing the required <title>/);
     expect(refused(articleXml({}, ['price'])).detail).toMatch(/missing the required <price>/);
-    expect(refused('<article><title>a</title><title>b</title><price currency="eur">1.0</price></article>').detail).toMatch(/<title> must appear at most once/);
-    expect(refused(articleXml({ summary: 'a</summary><summary>b' })).detail).toMatch(/<summary> must appear at most once/);
-    expect(refused(articleXml({ title: 'a</title><author>x</author><title>b' })).detail).toMatch(/unexpected element <author>/);
+    expect(
+      refused('<article><title>a</title><title>b</title><price currency="eur">1.0</price></article>').detail,
+    ).toMatch(/<title> must appear at most once/);
+    expect(refused(articleXml({ summary: 'a</summary><summary>b' })).detail).toMatch(
+      /<summary> must appear at most once/,
+    );
+    expect(refused(articleXml({ title: 'a</title><author>x</author><title>b' })).detail).toMatch(
+      /unexpected element <author>/,
+    );
   });
 
   it('refuses a wrong root, stray text, and elements inside text fields', () => {
@@ -61,16 +68,23 @@ describe('parseArticle: fields', () => {
 });
 
 describe('parseArticle: price and currency', () => {
-  it.each(['12.50', '0.0', '-0.5', '1.000', '123456789012345678901234567890.123456789012345678901'])('keeps %s exactly', (price) => {
-    expect(ok(articleXml({ price })).price).toBe(price);
-  });
+  it.each(['12.50', '0.0', '-0.5', '1.000', '123456789012345678901234567890.123456789012345678901'])(
+    'keeps %s exactly',
+    (price) => {
+      expect(ok(articleXml({ price })).price).toBe(price);
+    },
+  );
 
   it.each(['12', '-3'])('refuses %s: no fractional part', (price) => {
-    expect(refused(articleXml({ price })).detail).toBe(`price must have a fractional part, e.g. 12.50 (got "${price}")`);
+    expect(refused(articleXml({ price })).detail).toBe(
+      `price must have a fractional part, e.g. 12.50 (got "${price}")`,
+    );
   });
 
   it.each(['12.', '.5', '1e3', '+1.0', ' 12.50', '12.50 ', '12,50', 'abc', '', '1.2.3'])('refuses %j', (price) => {
-    expect(refused(articleXml({ price })).detail).toMatch(/^price must be a decimal number with a fractional part, e\.g\. 12\.50/);
+    expect(refused(articleXml({ price })).detail).toMatch(
+      /^price must be a decimal number with a fractional part, e\.g\. 12\.50/,
+    );
   });
 
   it('refuses a missing or non-lowercase currency', () => {
@@ -151,8 +165,12 @@ describe('serializeArticle', () => {
   });
 
   it('writes the title raw only when asked to (title-unescaped fault)', () => {
-    expect(serializeArticle({ title: 'a<b', price: '1.0', currency: 'eur' }, { titleEscape: 'none' })).toContain('<title>a<b</title>');
-    expect(serializeArticle({ title: 'a]]>&<', price: '1.0', currency: 'eur' }, { titleEscape: 'amp-lt' })).toContain('<title>a]]>&amp;&lt;</title>');
+    expect(serializeArticle({ title: 'a<b', price: '1.0', currency: 'eur' }, { titleEscape: 'none' })).toContain(
+      '<title>a<b</title>',
+    );
+    expect(serializeArticle({ title: 'a]]>&<', price: '1.0', currency: 'eur' }, { titleEscape: 'amp-lt' })).toContain(
+      '<title>a]]>&amp;&lt;</title>',
+    );
   });
 
   it('round-trips every valid article', () => {

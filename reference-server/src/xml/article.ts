@@ -13,7 +13,8 @@ export interface ArticleProblem {
 }
 
 /** Result of {@link parseArticle}. */
-export type ArticleParseResult = { ok: true; article: Article; verbatim?: boolean } | { ok: false; problem: ArticleProblem };
+export type ArticleParseResult =
+  { ok: true; article: Article; verbatim?: boolean } | { ok: false; problem: ArticleProblem };
 
 /** Options for {@link parseArticle}. */
 export interface ParseArticleOptions {
@@ -73,9 +74,11 @@ export function parseArticle(text: string, options: ParseArticleOptions = {}): A
       continue;
     }
     const field = FIELDS.find((f) => f === child.name);
-    if (field === undefined) return invalid(`unexpected element <${child.name}> in <article>; allowed: title, price, summary`);
+    if (field === undefined)
+      return invalid(`unexpected element <${child.name}> in <article>; allowed: title, price, summary`);
     if (found[field]) {
-      if (field !== 'title' || !lenient.has('duplicate-title')) return invalid(`<${field}> must appear at most once in <article>`);
+      if (field !== 'title' || !lenient.has('duplicate-title'))
+        return invalid(`<${field}> must appear at most once in <article>`);
       verbatim = true;
       continue;
     }
@@ -104,7 +107,8 @@ export function parseArticle(text: string, options: ParseArticleOptions = {}): A
   }
   const currency = found.price.attributes.get('currency');
   if (currency === undefined) return invalid('<price> is missing the required currency attribute, e.g. currency="eur"');
-  if (!CURRENCY.test(lenient.has('uppercase-currency') ? currency.toLowerCase() : currency)) return invalid(`currency must be three lowercase letters, e.g. eur (got ${quote(currency)})`);
+  if (!CURRENCY.test(lenient.has('uppercase-currency') ? currency.toLowerCase() : currency))
+    return invalid(`currency must be three lowercase letters, e.g. eur (got ${quote(currency)})`);
   const article: Article = { title, price, currency };
   if (found.summary) {
     const summary = textOf(found.summary);
@@ -117,7 +121,12 @@ export function parseArticle(text: string, options: ParseArticleOptions = {}): A
 /** Writes the article document (with XML declaration, no whitespace between elements). */
 export function serializeArticle(article: Article, options: SerializeArticleOptions = {}): string {
   const mode = options.titleEscape ?? 'all';
-  const title = mode === 'none' ? article.title : mode === 'amp-lt' ? article.title.replace(/[&<]/g, (ch) => ESCAPES[ch] ?? ch) : escapeText(article.title);
+  const title =
+    mode === 'none'
+      ? article.title
+      : mode === 'amp-lt'
+        ? article.title.replace(/[&<]/g, (ch) => ESCAPES[ch] ?? ch)
+        : escapeText(article.title);
   const summary = article.summary === undefined ? '' : `<summary>${escapeText(article.summary)}</summary>`;
   const revision = article.revision === undefined ? '' : `<revision>${article.revision}</revision>`;
   return (

@@ -5,8 +5,7 @@ export const ENTITY_LIMITS = { maxEntities: 64, maxValueLength: 1024, maxExpande
 
 /** Result of reading a DOCTYPE: where it ends and the internal general entities it declares. */
 export type DoctypeResult =
-  | { ok: true; end: number; entities: Map<string, string> }
-  | { ok: false; pos: number; message: string };
+  { ok: true; end: number; entities: Map<string, string> } | { ok: false; pos: number; message: string };
 
 /**
  * Reads `<!DOCTYPE name [ ... ]>` starting at `pos`, keeping only internal general entities with literal values.

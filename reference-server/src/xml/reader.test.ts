@@ -15,7 +15,10 @@ describe('readXml', () => {
   it('builds a tree with merged text and attributes', () => {
     const tree = root(`<a x='1' y = "2&amp;"><b/>t<!--c-->u<![CDATA[v]]><?pi data?></a>`);
     expect(tree.name).toBe('a');
-    expect([...tree.attributes]).toEqual([['x', '1'], ['y', '2&']]);
+    expect([...tree.attributes]).toEqual([
+      ['x', '1'],
+      ['y', '2&'],
+    ]);
     expect(tree.children).toEqual([{ name: 'b', attributes: new Map(), children: [] }, 'tuv']);
   });
 
@@ -25,7 +28,9 @@ describe('readXml', () => {
 
   it('reads deep nesting without recursion', () => {
     const depth = 20000;
-    expect(readXml(`${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`, { maxDepth: depth, maxElements: depth }).ok).toBe(true);
+    expect(readXml(`${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`, { maxDepth: depth, maxElements: depth }).ok).toBe(
+      true,
+    );
   });
 
   it('refuses nesting deeper than its bound, and more elements than its bound, whatever the size', () => {
@@ -49,7 +54,9 @@ describe('readXml', () => {
 
 describe('readXml with internal entity expansion (expand-entities fault)', () => {
   it('expands internal general entities', () => {
-    expect(root('<!DOCTYPE a [<!ENTITY x "boom"><!-- c --><!ELEMENT a ANY>]><a>&x;!</a>', expand).children).toEqual(['boom!']);
+    expect(root('<!DOCTYPE a [<!ENTITY x "boom"><!-- c --><!ELEMENT a ANY>]><a>&x;!</a>', expand).children).toEqual([
+      'boom!',
+    ]);
   });
 
   it('does not expand recursively', () => {
@@ -60,12 +67,18 @@ describe('readXml with internal entity expansion (expand-entities fault)', () =>
   it('caps the total expansion', () => {
     const value = 'x'.repeat(ENTITY_LIMITS.maxValueLength);
     const refs = '&e;'.repeat(ENTITY_LIMITS.maxExpandedChars / value.length + 1);
-    expect(readXml(`<!DOCTYPE a [<!ENTITY e "${value}">]><a>${refs}</a>`, expand)).toMatchObject({ ok: false, code: 'entity' });
+    expect(readXml(`<!DOCTYPE a [<!ENTITY e "${value}">]><a>${refs}</a>`, expand)).toMatchObject({
+      ok: false,
+      code: 'entity',
+    });
   });
 
   it('refuses external DTDs, external and parameter entities', () => {
     expect(readXml('<!DOCTYPE a SYSTEM "http://x/"><a/>', expand)).toMatchObject({ ok: false, code: 'doctype' });
-    expect(readXml('<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>', expand)).toMatchObject({ ok: false, code: 'doctype' });
+    expect(readXml('<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>', expand)).toMatchObject({
+      ok: false,
+      code: 'doctype',
+    });
     expect(readXml('<!DOCTYPE a [<!ENTITY % p "x">]><a/>', expand)).toMatchObject({ ok: false, code: 'doctype' });
   });
 

@@ -44,7 +44,11 @@ const XML_DECL =
 export function readXml(input: string, options: XmlReadOptions = {}): XmlReadResult {
   const text = (input.startsWith('\uFEFF') ? input.slice(1) : input).replace(/\r\n?/g, '\n');
   if (!options.expandInternalEntities && /<!(DOCTYPE|ENTITY)/i.test(text)) {
-    return { ok: false, code: 'doctype', detail: 'DOCTYPE and ENTITY declarations are refused; entities are never expanded' };
+    return {
+      ok: false,
+      code: 'doctype',
+      detail: 'DOCTYPE and ENTITY declarations are refused; entities are never expanded',
+    };
   }
   const illegal = ILLEGAL_CHAR.exec(text);
   if (illegal) {
@@ -102,7 +106,8 @@ class Reader extends Cursor {
       this.space();
       if (this.at('<!--')) this.comment();
       else if (this.at('<?')) this.pi();
-      else if (prolog && !this.seenDoctype && this.options.expandInternalEntities && this.at('<!DOCTYPE')) this.doctype();
+      else if (prolog && !this.seenDoctype && this.options.expandInternalEntities && this.at('<!DOCTYPE'))
+        this.doctype();
       else return;
     }
   }
@@ -136,7 +141,10 @@ class Reader extends Cursor {
     this.expect(';', `to end the entity reference &${name}`);
     const known = PREDEFINED[name] ?? this.entities.get(name);
     if (known === undefined) {
-      this.fail(`undefined entity &${name}; (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)`, 'entity');
+      this.fail(
+        `undefined entity &${name}; (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)`,
+        'entity',
+      );
     }
     if (!Object.hasOwn(PREDEFINED, name)) {
       this.expanded += known.length;
@@ -221,7 +229,8 @@ class Reader extends Cursor {
         flush(top);
         const child = this.startTag();
         top.children.push(child.element);
-        if (!child.empty && stack.push(child.element) > this.maxDepth) this.fail(`elements nested deeper than ${this.maxDepth} levels`, 'limits');
+        if (!child.empty && stack.push(child.element) > this.maxDepth)
+          this.fail(`elements nested deeper than ${this.maxDepth} levels`, 'limits');
       } else if (this.at('&')) text += this.reference();
       else text += this.charData();
     }

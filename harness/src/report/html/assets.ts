@@ -1,7 +1,8 @@
 /** The report's inline stylesheet and script. Both are constants: no run data is ever interpolated into them. */
 
 /** Content-Security-Policy of the page: nothing may be fetched; only the inline style and script run. */
-export const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+export const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 /** Inline CSS (screen and print). */
 export const STYLE = `

@@ -1,6 +1,12 @@
 /** Escaping and small formatting helpers for the HTML report. Nothing here ever emits unescaped input. */
 
-const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /**
  * Escapes text for HTML element content and double- or single-quoted attribute values.
@@ -29,18 +35,20 @@ export function href(id: string): string {
 export function prettyJson(value: unknown): string {
   const seen = new WeakSet<object>();
   try {
-    return JSON.stringify(
-      value,
-      (_key, v: unknown) => {
-        if (typeof v === 'bigint') return `${v.toString()}n`;
-        if (v !== null && typeof v === 'object') {
-          if (seen.has(v)) return '[circular]';
-          seen.add(v);
-        }
-        return v;
-      },
-      2,
-    ) ?? 'undefined';
+    return (
+      JSON.stringify(
+        value,
+        (_key, v: unknown) => {
+          if (typeof v === 'bigint') return `${v.toString()}n`;
+          if (v !== null && typeof v === 'object') {
+            if (seen.has(v)) return '[circular]';
+            seen.add(v);
+          }
+          return v;
+        },
+        2,
+      ) ?? 'undefined'
+    );
   } catch (err) {
     return `[unprintable: ${(err as Error).message}]`;
   }

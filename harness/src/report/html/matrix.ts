@@ -55,7 +55,10 @@ function compareSections(a: string, b: string, firstSeen: ReadonlyMap<string, nu
  */
 export function rulesInSectionOrder(rules: readonly RuleResult[]): RuleResult[] {
   const rank = new Map(sectionsInOrder(rules).map((s, i) => [s, i]));
-  return rules.map((r, i) => ({ r, i })).sort((x, y) => (rank.get(x.r.section) ?? 0) - (rank.get(y.r.section) ?? 0) || x.i - y.i).map((x) => x.r);
+  return rules
+    .map((r, i) => ({ r, i }))
+    .sort((x, y) => (rank.get(x.r.section) ?? 0) - (rank.get(y.r.section) ?? 0) || x.i - y.i)
+    .map((x) => x.r);
 }
 
 /** Counts per section and level, with per-section, per-level and overall totals. */
@@ -74,7 +77,9 @@ export interface Matrix {
  */
 export function buildMatrix(rules: readonly RuleResult[]): Matrix {
   const sections = sectionsInOrder(rules);
-  const cells = new Map<string, Record<Level, StatusCounts>>(sections.map((s) => [s, { MUST: zero(), SHOULD: zero(), MAY: zero() }]));
+  const cells = new Map<string, Record<Level, StatusCounts>>(
+    sections.map((s) => [s, { MUST: zero(), SHOULD: zero(), MAY: zero() }]),
+  );
   const sectionTotals = new Map<string, StatusCounts>(sections.map((s) => [s, zero()]));
   const levelTotals: Record<Level, StatusCounts> = { MUST: zero(), SHOULD: zero(), MAY: zero() };
   const total = zero();
@@ -103,8 +108,16 @@ function sum(c: StatusCounts): number {
 /** One cell: a stacked bar and a count per status; `data-testid="matrix-{row}-{col}-{status}"` holds each number. */
 function cell(row: string, col: string, counts: StatusCounts, tag: 'td' | 'th' = 'td'): string {
   const n = sum(counts);
-  const bar = n === 0 ? '' : `<div class="bar" aria-hidden="true">${RULE_STATUSES.filter((s) => counts[s] > 0).map((s) => `<span class="seg st-${s}" style="flex-grow:${counts[s]}"></span>`).join('')}</div>`;
-  const chips = RULE_STATUSES.map((s) => `<span class="cnt st-${s}${counts[s] === 0 ? ' zero' : ''}" title="${esc(`${counts[s]} ${s}`)}"><b data-testid="${esc(`matrix-${row}-${col}-${s}`)}">${counts[s]}</b> ${s}</span>`).join('');
+  const bar =
+    n === 0
+      ? ''
+      : `<div class="bar" aria-hidden="true">${RULE_STATUSES.filter((s) => counts[s] > 0)
+          .map((s) => `<span class="seg st-${s}" style="flex-grow:${counts[s]}"></span>`)
+          .join('')}</div>`;
+  const chips = RULE_STATUSES.map(
+    (s) =>
+      `<span class="cnt st-${s}${counts[s] === 0 ? ' zero' : ''}" title="${esc(`${counts[s]} ${s}`)}"><b data-testid="${esc(`matrix-${row}-${col}-${s}`)}">${counts[s]}</b> ${s}</span>`,
+  ).join('');
   return `<${tag} class="cell${n === 0 ? ' empty' : ''}" data-testid="${esc(`matrix-${row}-${col}`)}">${bar}<div class="cnts">${chips}</div>${n === 0 ? '<span class="none">—</span>' : ''}</${tag}>`;
 }
 

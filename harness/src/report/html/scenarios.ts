@@ -29,12 +29,18 @@ export function groupOf(s: ScenarioResult, strict: boolean): ScenarioGroup {
  */
 export function scenariosInReportOrder(scenarios: readonly ScenarioResult[], strict: boolean): ScenarioResult[] {
   const rank = (s: ScenarioResult) => GROUP_ORDER.indexOf(groupOf(s, strict));
-  return scenarios.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map((x) => x.s);
+  return scenarios
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i)
+    .map((x) => x.s);
 }
 
 const GROUP_HEADING: Readonly<Record<ScenarioGroup, (strict: boolean) => string>> = {
   fail: (strict) => (strict ? 'Failed — any level fails the run (--strict)' : 'Failed — MUST'),
-  error: (strict) => (strict ? 'Errored — the target could not be judged (fails the run)' : 'Errored — MUST, the target could not be judged'),
+  error: (strict) =>
+    strict
+      ? 'Errored — the target could not be judged (fails the run)'
+      : 'Errored — MUST, the target could not be judged',
   warn: () => 'Warnings — SHOULD / MAY that failed or errored (fail the run only with --strict)',
   baselined: () => 'Baselined — listed in the --baseline file, not counted',
   skip: () => 'Skipped — the profile excludes a capability',
@@ -45,7 +51,10 @@ const GROUP_HEADING: Readonly<Record<ScenarioGroup, (strict: boolean) => string>
 function badge(s: ScenarioResult, strict: boolean): string {
   const verdict = scenarioVerdict(s, { strict });
   const label = verdict === 'warn' ? 'WARNING' : s.status.toUpperCase();
-  const known = verdict === 'baselined' ? '<span class="badge known" title="listed in the --baseline file: reported, but it does not fail the run">baselined</span>' : '';
+  const known =
+    verdict === 'baselined'
+      ? '<span class="badge known" title="listed in the --baseline file: reported, but it does not fail the run">baselined</span>'
+      : '';
   return `<span class="badge st-${verdict === 'warn' ? 'warning' : s.status}">${label}</span>${known}`;
 }
 
@@ -60,7 +69,9 @@ export function ruleAnchor(id: string): string {
 }
 
 function headers(h: Record<string, string | string[]>): string {
-  const rows = Object.entries(h).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `<tr><th>${esc(k)}</th><td>${esc(x)}</td></tr>`));
+  const rows = Object.entries(h).flatMap(([k, v]) =>
+    (Array.isArray(v) ? v : [v]).map((x) => `<tr><th>${esc(k)}</th><td>${esc(x)}</td></tr>`),
+  );
   return rows.length === 0 ? '<p class="muted">no headers</p>' : `<table class="hdrs">${rows.join('')}</table>`;
 }
 
@@ -78,7 +89,9 @@ function exchange(x: Exchange): string {
   const res = x.response
     ? `<div class="res"><div class="line"><span class="dir">←</span> <span class="code ${statusClass(x.response.status)}">${x.response.status}</span> <span class="muted">${duration(x.response.durationMs)}</span></div>${headers(x.response.headers)}${body(x.response.body)}</div>`
     : '';
-  const err = x.error ? `<div class="xerr"><span class="dir">✗</span> <b>${esc(x.error.code)}</b>: ${esc(x.error.message)}</div>` : '';
+  const err = x.error
+    ? `<div class="xerr"><span class="dir">✗</span> <b>${esc(x.error.code)}</b>: ${esc(x.error.message)}</div>`
+    : '';
   return `<li class="exchange"><div class="xhead">${step}</div>${req}${res}${err}</li>`;
 }
 
@@ -86,17 +99,22 @@ function scenarioBody(s: ScenarioResult): string {
   const parts: string[] = [];
   const facts = [
     `<span>${esc(`${s.file}:${s.line}`)}</span>`,
-    s.status === 'skipped' ? '' : `<span>${plural(s.runs, 'run')}</span><span>${plural(s.requests, 'request')}</span><span>${duration(s.durationMs)}</span>`,
+    s.status === 'skipped'
+      ? ''
+      : `<span>${plural(s.runs, 'run')}</span><span>${plural(s.requests, 'request')}</span><span>${duration(s.durationMs)}</span>`,
     s.tags.length ? `<span>tags: ${s.tags.map(esc).join(', ')}</span>` : '',
     `<span>rules: ${s.rules.map((r) => `<a href="${href(ruleAnchor(r))}">${esc(r)}</a>`).join(', ')}</span>`,
   ];
   parts.push(`<p class="facts">${facts.join('')}</p>`);
-  const reason = (label: string, text: string) => `<div class="reason st-${s.status}" data-testid="reason"><h4>${label}</h4><p>${esc(text)}</p></div>`;
+  const reason = (label: string, text: string) =>
+    `<div class="reason st-${s.status}" data-testid="reason"><h4>${label}</h4><p>${esc(text)}</p></div>`;
   switch (s.status) {
     case 'failed': {
       const { step, stepName, messages } = s.failure;
       const where = `step ${step}${stepName ? ` “${esc(stepName)}”` : ''}`;
-      parts.push(`<div class="failure" data-testid="failure"><h4>Failure at ${where}</h4><ul>${messages.map((m) => `<li>${esc(m)}</li>`).join('')}</ul></div>`);
+      parts.push(
+        `<div class="failure" data-testid="failure"><h4>Failure at ${where}</h4><ul>${messages.map((m) => `<li>${esc(m)}</li>`).join('')}</ul></div>`,
+      );
       if (!messages.includes(s.reason)) parts.push(reason('Reason', s.reason));
       break;
     }
@@ -124,11 +142,15 @@ function scenarioBody(s: ScenarioResult): string {
     );
   }
   if (s.replay) {
-    parts.push(`<div class="replay"><h4>Replay</h4><div class="cmd"><code data-testid="replay">${esc(s.replay)}</code></div></div>`);
+    parts.push(
+      `<div class="replay"><h4>Replay</h4><div class="cmd"><code data-testid="replay">${esc(s.replay)}</code></div></div>`,
+    );
   }
   if (s.transcript.length > 0) {
     const which = s.status === 'passed' ? 'last run' : s.counterexample ? 'the counterexample' : 'the failing run';
-    parts.push(`<div class="transcript"><h4>Transcript <span class="muted">(${plural(s.transcript.length, 'exchange')}, ${which})</span></h4><ol>${s.transcript.map(exchange).join('')}</ol></div>`);
+    parts.push(
+      `<div class="transcript"><h4>Transcript <span class="muted">(${plural(s.transcript.length, 'exchange')}, ${which})</span></h4><ol>${s.transcript.map(exchange).join('')}</ol></div>`,
+    );
   } else if (s.status !== 'skipped') {
     parts.push('<p class="muted">No request was recorded.</p>');
   }
@@ -158,7 +180,9 @@ export function renderScenarios(run: RunResult): string {
   for (const group of GROUP_ORDER) {
     const members = ordered.filter((s) => groupOf(s, strict) === group);
     if (members.length === 0) continue;
-    out.push(`<section class="group g-${group}" data-group="${group}"><h3>${esc(GROUP_HEADING[group](strict))} <span class="muted gcount" data-total="${members.length}">(${members.length})</span></h3>${members.map((s) => scenario(s, strict)).join('')}</section>`);
+    out.push(
+      `<section class="group g-${group}" data-group="${group}"><h3>${esc(GROUP_HEADING[group](strict))} <span class="muted gcount" data-total="${members.length}">(${members.length})</span></h3>${members.map((s) => scenario(s, strict)).join('')}</section>`,
+    );
   }
   return out.length ? out.join('') : '<p class="muted">No scenario was selected.</p>';
 }
@@ -173,7 +197,9 @@ export function renderRules(rules: readonly RuleResult[]): string {
   const rows = rulesInSectionOrder(rules).map((r) => {
     const anchor = r.section !== lastSection ? ` <span id="${esc(sectionAnchor(r.section))}"></span>` : '';
     lastSection = r.section;
-    const covering = r.scenarios.length ? r.scenarios.map((s) => `<a href="${href(scenarioAnchor(s))}">${esc(s)}</a>`).join('<br>') : '<span class="muted">none selected</span>';
+    const covering = r.scenarios.length
+      ? r.scenarios.map((s) => `<a href="${href(scenarioAnchor(s))}">${esc(s)}</a>`).join('<br>')
+      : '<span class="muted">none selected</span>';
     const text = `${esc(r.text)}${r.source ? `<br><small class="muted">${esc(r.source)}</small>` : ''}`;
     return `<tr id="${esc(ruleAnchor(r.id))}" data-testid="rule-row" data-rule="${esc(r.id)}" data-status="${r.status}"><td><code>${esc(r.id)}</code>${anchor}</td><td>${esc(r.section)}</td><td><span class="lvl lvl-${r.level}">${r.level}</span></td><td><span class="badge st-${r.status}">${r.status}</span></td><td>${text}</td><td class="cov">${covering}</td></tr>`;
   });

@@ -84,7 +84,8 @@ export function encodeCommit(plan: CommitPlan): { keys: string[]; args: string[]
   const args: string[] = [String(plan.nowMs), String(plan.conditions.length)];
   for (const c of plan.conditions) args.push(at(c.key), c.value === null ? '0' : '1', c.value ?? '');
   args.push(String(plan.capacities.length));
-  for (const c of plan.capacities) args.push(at(c.index), c.kind === 'set' ? 's' : 'z', String(c.limit), String(c.delta));
+  for (const c of plan.capacities)
+    args.push(at(c.index), c.kind === 'set' ? 's' : 'z', String(c.limit), String(c.delta));
   args.push(String(plan.writes.length));
   for (const w of plan.writes) {
     const x = w.index;

@@ -109,10 +109,13 @@ export async function connectRedis(url: string, options: RedisOptions): Promise<
   } catch (err) {
     redis.disconnect();
     if (err instanceof ReferenceServerError) throw err;
-    throw new SharedStoreError(`Redis at ${shown} refused the commit script: ${(err as Error).message}`, { cause: err });
+    throw new SharedStoreError(`Redis at ${shown} refused the commit script: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   started = true;
-  const fail = (what: string, err: unknown) => new SharedStoreError(`redis ${shown}: ${what} failed: ${(err as Error).message}`, { cause: err });
+  const fail = (what: string, err: unknown) =>
+    new SharedStoreError(`redis ${shown}: ${what} failed: ${(err as Error).message}`, { cause: err });
   return {
     fetch: async (wants, nowMs) => {
       try {
@@ -149,7 +152,10 @@ async function loadIoredis(): Promise<{ Redis: typeof Redis }> {
     return await import('ioredis');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
-    throw new SharedStoreError('--redis needs the ioredis package, which is an optional dependency of conform: install it beside conform (npm install ioredis)', { cause: err });
+    throw new SharedStoreError(
+      '--redis needs the ioredis package, which is an optional dependency of conform: install it beside conform (npm install ioredis)',
+      { cause: err },
+    );
   }
 }
 

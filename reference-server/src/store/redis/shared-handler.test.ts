@@ -45,7 +45,10 @@ function memoryStore(now: () => number): MemoryStore {
       for (const k of wants.keys) out.values.set(k, get(k));
       for (const [k] of wants.counts) {
         const scores = [...index(k).values()].filter((s) => s > nowMs);
-        out.counts.set(k, scores.length === 0 ? { size: index(k).size } : { size: scores.length, oldest: Math.min(...scores) });
+        out.counts.set(
+          k,
+          scores.length === 0 ? { size: index(k).size } : { size: scores.length, oldest: Math.min(...scores) },
+        );
       }
       for (const [k] of wants.members) out.members.set(k, [...index(k).keys()]);
       return Promise.resolve(out);
@@ -56,7 +59,9 @@ function memoryStore(now: () => number): MemoryStore {
       store.beforeCommit = undefined;
       race?.();
       const failed = plan.conditions.filter((c) => get(c.key) !== c.value).map((c) => c.key);
-      failed.push(...plan.capacities.filter((c) => index(c.index).size + c.delta > c.limit).map((c) => `index:${c.index}`));
+      failed.push(
+        ...plan.capacities.filter((c) => index(c.index).size + c.delta > c.limit).map((c) => `index:${c.index}`),
+      );
       if (failed.length > 0) return Promise.resolve(failed);
       store.commits++;
       for (const w of plan.writes) {
@@ -72,17 +77,40 @@ function memoryStore(now: () => number): MemoryStore {
   return store;
 }
 
-function request(method: string, target: string, headers: HeaderMap | SignedHeaders = {}, body = '', secure = false): RequestRecord {
+function request(
+  method: string,
+  target: string,
+  headers: HeaderMap | SignedHeaders = {},
+  body = '',
+  secure = false,
+): RequestRecord {
   const q = target.indexOf('?');
-  return { method, path: q < 0 ? target : target.slice(0, q), query: q < 0 ? '' : target.slice(q + 1), target, headers: { ...headers }, body: new TextEncoder().encode(body), secure };
+  return {
+    method,
+    path: q < 0 ? target : target.slice(0, q),
+    query: q < 0 ? '' : target.slice(q + 1),
+    target,
+    headers: { ...headers },
+    body: new TextEncoder().encode(body),
+    secure,
+  };
 }
 
 /** Two instances on one store; both use the first instance's clock. */
-function cluster(options: Parameters<typeof testServer>[0] = {}): { a: TestServer; ctx: [SharedContext, SharedContext]; store: MemoryStore } {
+function cluster(options: Parameters<typeof testServer>[0] = {}): {
+  a: TestServer;
+  ctx: [SharedContext, SharedContext];
+  store: MemoryStore;
+} {
   const a = testServer(options);
   const b = testServer(options);
   const store = memoryStore(() => a.clock.now().getTime());
-  const ctx = (t: TestServer, n: number): SharedContext => ({ store, layout: keyLayout('t', n, t.deps.faults), local: t.state, log: () => {} });
+  const ctx = (t: TestServer, n: number): SharedContext => ({
+    store,
+    layout: keyLayout('t', n, t.deps.faults),
+    local: t.state,
+    log: () => {},
+  });
   return { a, ctx: [ctx(a, 1), ctx(b, 2)], store };
 }
 
@@ -111,8 +139,12 @@ describe('handleShared over an in-memory store', () => {
   it('re-reads an article another instance replaced meanwhile, and answers as a replace', async () => {
     const { a, ctx, store } = cluster({ signAs: null });
     const path = '/articles/x';
-    const put = (title: string) => request('PUT', path, a.sign('PUT', path, { body: articleXml({ title }) }), articleXml({ title }));
-    store.beforeCommit = () => void store.values.set(keyLayout('t', 1, new Set()).article('x'), { value: JSON.stringify({ t: 'other', p: '1.00', c: 'eur' }) });
+    const put = (title: string) =>
+      request('PUT', path, a.sign('PUT', path, { body: articleXml({ title }) }), articleXml({ title }));
+    store.beforeCommit = () =>
+      void store.values.set(keyLayout('t', 1, new Set()).article('x'), {
+        value: JSON.stringify({ t: 'other', p: '1.00', c: 'eur' }),
+      });
     expect((await handleShared(put('mine'), ctx[0], a.deps)).status).toBe(200);
     expect(text(await handleShared(request('GET', path), ctx[1], a.deps))).toContain('<title>mine</title>');
   });
@@ -129,12 +161,22 @@ describe('handleShared over an in-memory store', () => {
 
   it('shares OAuth 2 tokens and their revocation', async () => {
     const { a, ctx } = cluster({ signAs: null });
-    const client = { authorization: `Basic ${Buffer.from('reporting:rep-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' };
-    const issued = await handleShared(request('POST', '/oauth2/token', client, 'grant_type=client_credentials', true), ctx[0], a.deps);
+    const client = {
+      authorization: `Basic ${Buffer.from('reporting:rep-secret').toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    const issued = await handleShared(
+      request('POST', '/oauth2/token', client, 'grant_type=client_credentials', true),
+      ctx[0],
+      a.deps,
+    );
     const token = (JSON.parse(text(issued)) as { access_token: string }).access_token;
-    const use = (n: 0 | 1) => handleShared(request('GET', records, { authorization: `Bearer ${token}` }, '', true), ctx[n], a.deps);
+    const use = (n: 0 | 1) =>
+      handleShared(request('GET', records, { authorization: `Bearer ${token}` }, '', true), ctx[n], a.deps);
     expect((await use(1)).status).toBe(200);
-    expect((await handleShared(request('POST', '/oauth2/revoke', client, `token=${token}`, true), ctx[1], a.deps)).status).toBe(200);
+    expect(
+      (await handleShared(request('POST', '/oauth2/revoke', client, `token=${token}`, true), ctx[1], a.deps)).status,
+    ).toBe(200);
     expect((await use(0)).status).toBe(401);
   });
 
@@ -142,7 +184,11 @@ describe('handleShared over an in-memory store', () => {
     const { a, ctx, store } = cluster({ signAs: null });
     store.down = true;
     const path = '/articles/y';
-    const answer = await handleShared(request('PUT', path, a.sign('PUT', path, { body: articleXml() }), articleXml()), ctx[0], a.deps);
+    const answer = await handleShared(
+      request('PUT', path, a.sign('PUT', path, { body: articleXml() }), articleXml()),
+      ctx[0],
+      a.deps,
+    );
     expect(answer).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
     expect(store.values.size).toBe(0);
   });
@@ -150,8 +196,16 @@ describe('handleShared over an in-memory store', () => {
   it('keys data per instance under the cluster faults', () => {
     const shared = keyLayout('c', 2, new Set());
     const own = keyLayout('c', 2, new Set(['nonce-per-instance', 'tokens-per-instance', 'articles-per-instance']));
-    expect([shared.article('a'), shared.nonce('oauth1:k', 'n'), shared.credential('oauth2-token', 't')]).toEqual(['{c}:article:a', '{c}:nonce:oauth1%3Ak:n', '{c}:oauth2-token:t']);
-    expect([own.article('a'), own.nonce('u', 'n'), own.credentialIndex('oauth1-token')]).toEqual(['{c}:i2:article:a', '{c}:i2:nonce:u:n', '{c}:i2:index:oauth1-token']);
+    expect([shared.article('a'), shared.nonce('oauth1:k', 'n'), shared.credential('oauth2-token', 't')]).toEqual([
+      '{c}:article:a',
+      '{c}:nonce:oauth1%3Ak:n',
+      '{c}:oauth2-token:t',
+    ]);
+    expect([own.article('a'), own.nonce('u', 'n'), own.credentialIndex('oauth1-token')]).toEqual([
+      '{c}:i2:article:a',
+      '{c}:i2:nonce:u:n',
+      '{c}:i2:index:oauth1-token',
+    ]);
   });
 });
 
@@ -163,7 +217,10 @@ describe('encodeCommit and replayed', () => {
       capacities: [{ index: 'ix', kind: 'set', limit: 10, delta: 1 }],
       writes: [{ key: 'k1', value: 'v', pxMs: 100, index: { key: 'ix', kind: 'set', op: 'add', member: 'm' } }],
     };
-    expect(encodeCommit(plan)).toEqual({ keys: ['k1', 'ix'], args: ['5', '1', '1', '0', '', '1', '2', 's', '10', '1', '1', '1', '1', 'v', '100', '2', 's', 'a', 'm', '+inf'] });
+    expect(encodeCommit(plan)).toEqual({
+      keys: ['k1', 'ix'],
+      args: ['5', '1', '1', '0', '', '1', '2', 's', '10', '1', '1', '1', '1', 'v', '100', '2', 's', 'a', 'm', '+inf'],
+    });
   });
 
   it('gives the same draws after a rewind, and fresh ones beyond them', () => {

@@ -57,7 +57,9 @@ export async function handleShared(req: RequestRecord, ctx: SharedContext, deps:
       if (failed.length === 0) return response;
       forgetConflicts(snapshot, failed);
     }
-    return unavailable(`the request lost ${MAX_PASSES} races with other instances for the same data; nothing was stored`);
+    return unavailable(
+      `the request lost ${MAX_PASSES} races with other instances for the same data; nothing was stored`,
+    );
   } catch (err) {
     if (!(err instanceof SharedStoreError)) throw err;
     ctx.log(`${req.method} ${req.path}: 503, ${err.message}`);
@@ -91,7 +93,9 @@ function viewsOf(tx: Tx, ctx: SharedContext): { state: ServerState; flush: (nowM
  * `source`, recorded: after `rewind()` the same sequence of calls gets the same values again (a call beyond the
  * recorded ones, or with other arguments, draws anew).
  */
-export function replayed<A extends unknown[], R>(source: (...args: A) => R): { draw: (...args: A) => R; rewind: () => void } {
+export function replayed<A extends unknown[], R>(
+  source: (...args: A) => R,
+): { draw: (...args: A) => R; rewind: () => void } {
   const drawn: Array<{ args: string; value: R }> = [];
   let next = 0;
   const draw = (...args: A): R => {

@@ -84,14 +84,24 @@ export class ArticleView implements Articles {
     if (this.isFullFor(key)) return 'full';
     const old = this.stored(key);
     const value = encodeArticle(article, old === undefined ? generated : old.generated);
-    const index = old === undefined ? { key: this.keys_.articleIndex, kind: 'set' as const, op: 'add' as const, member: key } : undefined;
+    const index =
+      old === undefined
+        ? { key: this.keys_.articleIndex, kind: 'set' as const, op: 'add' as const, member: key }
+        : undefined;
     this.tx.write({ key: this.keys_.article(key), value, ...(index ? { index } : {}) }, this.capacity);
     return old === undefined ? 'created' : 'replaced';
   }
 
   delete(key: string): boolean {
     if (!this.has(key)) return false;
-    this.tx.write({ key: this.keys_.article(key), value: null, index: { key: this.keys_.articleIndex, kind: 'set', op: 'remove', member: key } }, this.capacity);
+    this.tx.write(
+      {
+        key: this.keys_.article(key),
+        value: null,
+        index: { key: this.keys_.articleIndex, kind: 'set', op: 'remove', member: key },
+      },
+      this.capacity,
+    );
     return true;
   }
 
@@ -123,7 +133,11 @@ export class NonceView implements Nonces {
 
   add(scope: string, key: string, expiresAt: number, nowMs: number): NonceOutcome {
     if (this.has(scope, key)) return { kind: 'stored' };
-    this.tx.write({ key: this.keys_.nonce(scope, key), value: String(expiresAt), pxMs: Math.max(1, Math.ceil(expiresAt - nowMs)) });
+    this.tx.write({
+      key: this.keys_.nonce(scope, key),
+      value: String(expiresAt),
+      pxMs: Math.max(1, Math.ceil(expiresAt - nowMs)),
+    });
     return { kind: 'stored' };
   }
 
@@ -200,7 +214,14 @@ export class CredentialView<T> implements CredentialStore<T> {
     this.handed.delete(key);
     if (this.entry(key, this.tx.nowMs) === undefined) return false;
     const index = this.keys_.credentialIndex(this.kind);
-    this.tx.write({ key: this.keys_.credential(this.kind, key), value: null, index: { key: index, kind: 'zset', op: 'remove', member: key } }, this.capacity);
+    this.tx.write(
+      {
+        key: this.keys_.credential(this.kind, key),
+        value: null,
+        index: { key: index, kind: 'zset', op: 'remove', member: key },
+      },
+      this.capacity,
+    );
     return true;
   }
 
@@ -219,7 +240,11 @@ export class CredentialView<T> implements CredentialStore<T> {
     for (const [key, held] of this.handed) {
       if (JSON.stringify(held.value) === held.text) continue;
       const stored: StoredCredential<T> = { v: held.value, at: held.at };
-      this.tx.write({ key: this.keys_.credential(this.kind, key), value: JSON.stringify(stored), ...(held.at === null ? {} : { pxMs: Math.max(1, Math.ceil(held.at - nowMs)) }) });
+      this.tx.write({
+        key: this.keys_.credential(this.kind, key),
+        value: JSON.stringify(stored),
+        ...(held.at === null ? {} : { pxMs: Math.max(1, Math.ceil(held.at - nowMs)) }),
+      });
     }
   }
 }

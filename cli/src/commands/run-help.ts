@@ -1,0 +1,54 @@
+/** `conform run --help`. */
+import { RUN_OPTION_SPEC } from '../../../harness/src/runner/options.js';
+import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
+
+export const RUN_HELP = `Usage: conform run [options]
+
+Replays the scenarios against a target and writes compliance reports.
+
+Target:
+  --target URL          Base URL of the target (overrides the profile's target.http / target.https by scheme)
+  --profile FILE        The target's profile (default: the reference server's, reference-server/profile.yaml)
+  --embedded            Start the bundled reference server in-process on a free loopback port and run against it
+  --fault NAME          With --embedded: switch on a reference-server fault mode (repeatable; see conform serve --list-faults)
+  --variant NAME        With --embedded: choose an open point of the spec differently (repeatable; see conform serve
+                        --list-variants); the profile gets the variant's keys
+  --insecure            Accept any TLS certificate
+  --ca FILE             Trust this CA certificate (PEM)
+
+Selection:
+  --specs PATH          Scenario file or folder (repeatable; default: the bundled specs/)
+  --rules FILE          Requirement catalogue (default: specs/rules.yaml)
+  --vectors FILE        Known-answer vectors the signers must reproduce before anything is sent
+                        (default: specs/vectors/auth.yaml)
+  --filter TEXT         Only scenarios whose id, rule id or tag contains TEXT (repeatable)
+
+Properties:
+  --seed N              Seed for every generator (default: random; the report records it)
+  --runs N              Property runs per property-based scenario (default ${RUN_OPTION_SPEC.runs.default})
+  --replay PATH         fast-check path of one counterexample (from the report) to replay directly
+
+Requests:
+  --concurrency N       Scenarios in flight at once, each on its own keep-alive connection (default
+                        ${RUN_OPTION_SPEC.concurrency.default}; 1 runs them one after another in catalogue order). Verdicts and reports
+                        do not depend on it; scenarios marked exclusive run alone
+  --timeout MS          Per-request timeout (default ${RUN_OPTION_SPEC.timeoutMs.default})
+  --max-response-bytes N  Largest response body read (default ${RUN_OPTION_SPEC.maxResponseBytes.default})
+  --keep                Leave the articles the run creates on the target (default: they are deleted when the run
+                        ends, where the target deletes; what cannot be deleted is reported)
+
+CI:
+  --shard I/N           Run the I-th of N deterministic shards (merge their report.json with conform merge)
+  --baseline FILE       Expected failures (YAML list of scenario ids): they do not fail the run, and listed
+                        scenarios that now pass are reported so the baseline can shrink
+  --write-baseline FILE Write the current failures as a baseline file
+
+Output:
+  --report-dir DIR      Where reports go (default reports/); report.json is always written
+  --reporter LIST       Comma-separated reporters: ${REPORTER_NAMES.join(', ')} (default: all)
+                        On GitHub Actions ($GITHUB_STEP_SUMMARY set) the Markdown summary is appended there and
+                        failures are printed as annotations at the scenario's file and line
+  --strict              SHOULD and MAY failures also fail the run
+  --quiet               Print failures and the summary only
+  --no-color            No ANSI colours (also: NO_COLOR set, or output not a terminal)
+`;

@@ -1,0 +1,24 @@
+/** Defaults of profile keys that rest on the spec's own words: the article bounds and the protected paths. */
+
+/** Bounds of article values the target stores exactly (`articles.bounds`), resolved. */
+export interface ArticleBounds {
+  priceScale: number;
+  /** Decimal text. */
+  priceMax: string;
+  titleMaxLength: number;
+}
+
+/**
+ * Defaults of `articles.bounds`: ordinary values any store keeps (DECIMAL(7,2), a title of 50 code points — §2
+ * shows no length, and a correct service may bound titles at 64 or 100; beyond the bound a refusal is allowed).
+ */
+export const DEFAULT_BOUNDS: Readonly<ArticleBounds> = { priceScale: 2, priceMax: '99999.99', titleMaxLength: 50 };
+
+/**
+ * Default of `protected`: the paths §4.4 itself names as protected, `/` and the per-user records. Whether another
+ * user may read someone's records is not said, so `ownerOnly` is not assumed.
+ */
+export const DEFAULT_PROTECTED: ReadonlyArray<{ path: string; ownerOnly: boolean }> = [
+  { path: '/', ownerOnly: false },
+  { path: '/users/{user}/financialrecords', ownerOnly: false },
+];

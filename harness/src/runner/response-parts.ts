@@ -1,0 +1,36 @@
+/** Reading a response: a header's value, an `Allow` list, and the statuses an expectation accepts. */
+import type { HttpResponse } from '../http/client.js';
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A header field's value, its lines joined with `, ` (undefined when absent). */
+export function headerValue(res: HttpResponse, name: string): string | undefined {
+  const v = res.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** Parses an `Allow` value into method tokens; returns the malformed members too. */
+export function parseAllow(value: string): { methods: string[]; bad: string[] } {
+  const members = value
+    .split(',')
+    .map((m) => m.trim())
+    .filter((m) => m !== '');
+  return { methods: members.filter((m) => TOKEN.test(m)), bad: members.filter((m) => !TOKEN.test(m)) };
+}
+
+/** Accepts a code, a class like `2xx`, a list, or a template rendering to those. */
+export function statusSet(spec: unknown, render: (template: string) => unknown): Array<number | string> {
+  if (typeof spec === 'number') return [spec];
+  const items = Array.isArray(spec) ? spec : [spec];
+  return items.flatMap((s): Array<number | string> => {
+    if (typeof s === 'number') return [s];
+    const str = String(s);
+    if (str.includes('{{')) return statusSet(render(str), render);
+    return /^\d{3}$/.test(str) ? [Number(str)] : [str.toLowerCase()];
+  });
+}
+
+/** Whether `status` is one of `set` (codes, or classes like `2xx`). */
+export function statusMatches(status: number, set: ReadonlyArray<number | string>): boolean {
+  return set.some((s) => (typeof s === 'number' ? s === status : s === `${Math.floor(status / 100)}xx`));
+}
