@@ -3,9 +3,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseRunArgs, replayCommand } from '../cli/src/commands/run.js';
+import { loadProfileSync } from '../harness/src/profile/load.js';
+import { basesFor } from '../harness/src/runner/bases.js';
 import { runCli, type CliResult } from './cli-helpers.js';
 import { test } from './fixtures.js';
-import { ROOT } from './helpers.js';
+import { REFERENCE_PROFILE, ROOT } from './helpers.js';
 
 /** The working directory of every command in this file. */
 let dir: string;
@@ -29,6 +32,72 @@ describe('conform CLI', () => {
     expect(r.err).toMatch(/bogus/);
     expect((await cli('run', '--runs', 'many')).err).toMatch(/--runs expects an integer/);
     expect((await cli('run', '--embedded', '--fault', 'no-such-fault')).code).toBe(2);
+  });
+
+  it('a target without a profile is refused, naming --profile; so is a run with nothing to run against', async () => {
+    const r = await cli('run', '--target', 'http://127.0.0.1:1', '--report-dir', 'never');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--target needs --profile FILE/);
+    expect(r.err).toMatch(/reference-server\/profile\.yaml/);
+    const bare = await cli('run');
+    expect(bare.code).toBe(2);
+    expect(bare.err).toMatch(/nothing to run against: pass --target URL with --profile FILE, or --embedded/);
+  });
+
+  it('--target: one per scheme, both may be given; two of one scheme are refused', async () => {
+    const twice = await cli(
+      'run',
+      '--target',
+      'http://a.test',
+      '--target',
+      'http://b.test',
+      '--profile',
+      REFERENCE_PROFILE,
+    );
+    expect(twice.code).toBe(2);
+    expect(twice.err).toMatch(/--target given twice for http:\/\/ \(http:\/\/a\.test, http:\/\/b\.test\)/);
+    const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: dir };
+    const options = parseRunArgs(
+      ['--target', 'https://s.test', '--target', 'http://p.test', '--profile', REFERENCE_PROFILE],
+      io,
+    );
+    if (options === 'help') throw new Error('unexpected help');
+    expect(basesFor(options.targets, loadProfileSync(REFERENCE_PROFILE))).toEqual({
+      primary: 'https://s.test',
+      plain: 'http://p.test',
+      tls: 'https://s.test',
+    });
+    expect(replayCommand(options, io, 'x')).toContain('--target https://s.test --target http://p.test --profile');
+  });
+
+  it('a report directory that cannot be written is exit 2 before anything is sent to the target', async () => {
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    const port = await new Promise<number>((resolve) =>
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+    );
+    try {
+      await writeFile(path.join(dir, 'a-file'), 'x');
+      for (const reportDir of ['a-file', path.join('a-file', 'below'), '/proc/conform-cannot-exist']) {
+        const r = await cli(
+          'run',
+          '--target',
+          `http://127.0.0.1:${port}`,
+          '--profile',
+          REFERENCE_PROFILE,
+          '--report-dir',
+          reportDir,
+        );
+        expect(r.code, reportDir).toBe(2);
+        expect(r.err).toMatch(/--report-dir .*: cannot write reports there/);
+      }
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('lints the bundled specs and profile clean', async () => {
@@ -78,9 +147,22 @@ describe('conform CLI', () => {
         s.close(() => resolve(p));
       });
     });
-    const r = await cli('run', '--target', `http://127.0.0.1:${port}`, '--report-dir', 'r3', '--runs', '2');
+    const r = await cli(
+      'run',
+      '--target',
+      `http://127.0.0.1:${port}`,
+      '--profile',
+      REFERENCE_PROFILE,
+      '--report-dir',
+      'r3',
+      '--runs',
+      '2',
+    );
     expect(r.code).toBe(3);
     expect(r.out).toMatch(/unreachable/i);
+    // One line for the scenarios it could not run, not a block for each of them.
+    expect(r.out).toMatch(/\d+ scenarios not run: the target is unreachable/);
+    expect(r.out.split('\n').length).toBeLessThan(40);
     const report = JSON.parse(await readFile(path.join(dir, 'r3', 'report.json'), 'utf8')) as {
       unreachable?: string;
       summary: { errored: number };

@@ -12,6 +12,7 @@ import type { RunResult, ScenarioResult } from '../harness/src/runner/types.js';
 import type { RunningServer } from '../reference-server/src/index.js';
 import { generateSelfSignedCertificate } from '../reference-server/src/tls/certificate.js';
 import { runCli } from './cli-helpers.js';
+import { REFERENCE_PROFILE } from './helpers.js';
 import { it } from './fixtures.js';
 import {
   closedPort,
@@ -94,6 +95,8 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
       'run',
       '--target',
       `http://127.0.0.1:${port}`,
+      '--profile',
+      REFERENCE_PROFILE,
       '--filter',
       POST,
       '--runs',
@@ -208,7 +211,7 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
   it('(8) garbage instead of HTTP: BAD_RESPONSE', async () => {
     const s = await hostile(({ socket }) => socket.write('hello\r\n\r\n'));
     const { run, wallMs } = await runTimed(s.url, { filter: FILTER, timeoutMs: TIMEOUT });
-    expectErroredThenMovedOn(run, /not valid HTTP/);
+    expectErroredThenMovedOn(run, /does not speak HTTP/);
     expect(scenario(run, POST).transcript[0]?.error?.code).toBe('BAD_RESPONSE');
     expectBounded(run, wallMs);
   });
@@ -217,14 +220,27 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
     const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => (i * 37 + 11) & 0xff));
     const s = await hostile(({ socket }) => socket.write(bytes));
     const { run, wallMs } = await runTimed(s.url, { filter: FILTER, timeoutMs: TIMEOUT });
-    expectErroredThenMovedOn(run, /not valid HTTP/);
+    expectErroredThenMovedOn(run, /does not speak HTTP/);
     expectBounded(run, wallMs);
   });
 
-  it('(8c) garbage even to the reachability probe: reachable (BAD_RESPONSE), errored, exit 1 not 3', async () => {
-    const s = await hostile(({ socket }) => socket.write('hello\r\n\r\n'), false);
+  it('(8c) not HTTP at all, even to the reachability probe (a banner): unreachable, nothing run, exit 3', async () => {
+    const s = await hostile(({ socket }) => socket.write('SSH-2.0-OpenSSH_9.6\r\n'), false);
     const { run, wallMs } = await runTimed(s.url, { filter: FILTER, timeoutMs: TIMEOUT });
-    // run-suite counts a BAD_RESPONSE probe as reachable: something answered, just not in HTTP.
+    expect(run.unreachable).toMatch(/does not speak HTTP/);
+    for (const x of run.scenarios) {
+      expect(x.status).toBe('errored');
+      expect(x.reason).toMatch(/target unreachable: .*does not speak HTTP/);
+      expect(x.requests).toBe(0);
+    }
+    expect(exitCodeFor(run, false)).toBe(3);
+    expectBounded(run, wallMs);
+  });
+
+  it('(8d) broken HTTP to the reachability probe (a status line, then garbage): reached, errored, exit 1 not 3', async () => {
+    const s = await hostile(({ socket }) => socket.write('HTTP/1.1 200 OK\r\nbroken header line\r\n\r\n'), false);
+    const { run, wallMs } = await runTimed(s.url, { filter: FILTER, timeoutMs: TIMEOUT });
+    // Something answered in HTTP, badly: its answers are the target's, and judged.
     expect(run.unreachable).toBeUndefined();
     for (const x of run.scenarios) {
       expect(x.status).toBe('errored');

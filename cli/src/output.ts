@@ -1,16 +1,58 @@
 /** Writing reports: every selected file reporter under the report dir (atomically), and GitHub's summary/annotations. */
-import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { githubAnnotations, renderMarkdown } from '../../harness/src/report/markdown.js';
 import { FILE_REPORTERS } from '../../harness/src/report/registry.js';
 import type { RunResult } from '../../harness/src/runner/types.js';
+import { ConformError } from '../../harness/src/errors.js';
 import type { CliIo } from './io.js';
 
+/**
+ * `mkdir -p` with a bound: each missing ancestor made in turn, non-recursively. (Node's own recursive mkdir never
+ * returns for a path under /proc that cannot exist: it retries the parent forever at full CPU.)
+ */
+export async function makeDirectory(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const exists = await stat(d).then(
+      (st) =>
+        st.isDirectory() || Promise.reject(Object.assign(new Error(`${d} is not a directory`), { code: 'ENOTDIR' })),
+      (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? false : Promise.reject(err)),
+    );
+    if (exists) break;
+    missing.unshift(d);
+    if (path.dirname(d) === d) break;
+  }
+  for (const d of missing) {
+    await mkdir(d).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
+  }
+}
+
 export async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  await makeDirectory(path.dirname(file));
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(tmp, text);
   await rename(tmp, file);
+}
+
+/**
+ * Makes sure the reports can be written, before anything is sent to a target: the directory is created and a file
+ * written in it and removed. A directory that cannot be made or written (an existing file, `/dev/stdout`, a read-only
+ * or missing parent) is a usage error now, not an internal error after the whole run.
+ */
+export async function prepareReportDir(dir: string, option = '--report-dir'): Promise<void> {
+  const probe = path.join(dir, `.conform-write-check.${process.pid}`);
+  try {
+    await makeDirectory(dir);
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'EEXIST' || e.code === 'ENOTDIR' ? 'it is not a directory' : e.message;
+    throw new ConformError('CONFORM_USAGE', `${option} ${dir}: cannot write reports there (${why})`);
+  }
 }
 
 /** Writes `report.json` and every other selected file reporter; returns the paths written (relative to cwd). */

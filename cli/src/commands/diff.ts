@@ -2,7 +2,7 @@
  * `conform diff`: the same seeded requests against a target and against the reference server (the bundled one,
  * started in-process, unless --reference URL), every difference the spec cares about reported, `diff.json` written.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAuthenticator } from '../../../harness/src/auth/authenticator.js';
 import { assertSignersAgree } from '../../../harness/src/auth/vectors.js';
@@ -24,6 +24,7 @@ import { selectScenarios } from '../../../harness/src/engine/run-suite.js';
 import { loadRulesSync, loadSuiteSync } from '../../../harness/src/suite/load.js';
 import { startServer, type RunningServer } from '../../../reference-server/src/index.js';
 import { listOption, parse } from '../args.js';
+import { prepareReportDir, writeAtomic } from '../output.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
 
@@ -172,13 +173,6 @@ export function formatSummary(r: DiffResult): string {
 // ---------------------------------------------------------------------------------------------------------------
 // The command
 
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
-
 interface Side {
   deps: DiffSideDeps;
   client: HttpClient;
@@ -197,6 +191,7 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   await assertSignersAgree(defaults.vectors());
+  await prepareReportDir(options.reportDir);
   const suite = loadSuiteSync([defaults.specs()], loadRulesSync(defaults.rules()));
   if (selectScenarios(suite.scenarios, options.filter).length === 0) {
     io.stderr.write(

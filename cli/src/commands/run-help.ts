@@ -7,8 +7,10 @@ export const RUN_HELP = `Usage: conform run [options]
 Replays the scenarios against a target and writes compliance reports.
 
 Target:
-  --target URL          Base URL of the target (overrides the profile's target.http / target.https by scheme)
-  --profile FILE        The target's profile (default: the reference server's, reference-server/profile.yaml)
+  --target URL          Base URL of the target (overrides the profile's target.http / target.https by scheme);
+                        give it twice for both, one http:// and one https://
+  --profile FILE        The target's profile (required with --target: conform never guesses what a server offers;
+                        with --embedded the reference server's, reference-server/profile.yaml)
   --embedded            Start the bundled reference server in-process on a free loopback port and run against it
   --fault NAME          With --embedded: switch on a reference-server fault mode (repeatable; see conform serve --list-faults)
   --variant NAME        With --embedded: choose an open point of the spec differently (repeatable; see conform serve
@@ -44,7 +46,8 @@ CI:
   --write-baseline FILE Write the current failures as a baseline file
 
 Output:
-  --report-dir DIR      Where reports go (default reports/); report.json is always written
+  --report-dir DIR      Where reports go (default reports/); report.json is always written. Checked before
+                        anything is sent: a directory that cannot be written is exit 2
   --reporter LIST       Comma-separated reporters: ${REPORTER_NAMES.join(', ')} (default: all)
                         On GitHub Actions ($GITHUB_STEP_SUMMARY set) the Markdown summary is appended there and
                         failures are printed as annotations at the scenario's file and line

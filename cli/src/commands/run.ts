@@ -9,7 +9,7 @@ import { createHttpClient } from '../../../harness/src/http/client.js';
 import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';
-import { githubOutputs, writeReports } from '../output.js';
+import { githubOutputs, prepareReportDir, writeReports } from '../output.js';
 import { runSuite, selectScenarios } from '../../../harness/src/engine/run-suite.js';
 import { runVerdict } from '../../../harness/src/runner/verdict.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
@@ -23,7 +23,8 @@ import { defaults, toolVersion, type CliIo } from '../io.js';
 import { RUN_HELP } from './run-help.js';
 
 export interface RunCommandOptions {
-  target?: string;
+  /** The `--target` URLs, at most one per scheme, in the order given (the first is the primary base). */
+  targets: string[];
   profileFile: string;
   embedded: boolean;
   faults: string[];
@@ -54,9 +55,26 @@ export interface RunCommandOptions {
   live: boolean;
 }
 
+/** The `--target` URLs: each http:// or https://, at most one of each scheme. */
+function checkTargets(targets: readonly string[]): string[] {
+  for (const t of targets) {
+    if (!/^https?:\/\/[^\s/]+/.test(t))
+      throw new ConformError('CONFORM_USAGE', `--target expects an http:// or https:// URL, got "${t}"`);
+  }
+  for (const scheme of ['http:', 'https:']) {
+    const same = targets.filter((t) => t.startsWith(scheme));
+    if (same.length > 1)
+      throw new ConformError(
+        'CONFORM_USAGE',
+        `--target given twice for ${scheme}// (${same.join(', ')}): give one plain-HTTP and one TLS base URL at most`,
+      );
+  }
+  return [...targets];
+}
+
 export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'help' {
   const { values } = parse(argv, {
-    target: { type: 'string' },
+    target: { type: 'string', multiple: true },
     profile: { type: 'string' },
     embedded: { type: 'boolean' },
     fault: { type: 'string', multiple: true },
@@ -99,10 +117,8 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     if (!REPORTER_NAMES.includes(r))
       throw new ConformError('CONFORM_USAGE', `unknown reporter "${r}" (known: ${REPORTER_NAMES.join(', ')})`);
   }
-  if (values.target !== undefined && !/^https?:\/\/[^\s/]+/.test(values.target)) {
-    throw new ConformError('CONFORM_USAGE', `--target expects an http:// or https:// URL, got "${values.target}"`);
-  }
-  if (values.target !== undefined && values.embedded)
+  const targets = checkTargets(values.target ?? []);
+  if (targets.length > 0 && values.embedded)
     throw new ConformError('CONFORM_USAGE', '--target and --embedded cannot be combined');
   const faults = faultList(values.fault, parseFaultNames);
   if (faults.length > 0 && !values.embedded)
@@ -117,8 +133,8 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
       '--variant needs --embedded (or run `conform serve --variant NAME --profile-out FILE` and point --target and --profile at it)',
     );
   const abs = (p: string) => path.resolve(io.cwd, p);
-  return {
-    ...(values.target !== undefined ? { target: values.target } : {}),
+  const options: RunCommandOptions = {
+    targets,
     profileFile: values.profile !== undefined ? abs(values.profile) : defaults.profile(),
     embedded: values.embedded ?? false,
     faults,
@@ -152,6 +168,12 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     color: !values['no-color'] && !io.env['NO_COLOR'] && io.stdout.isTTY === true,
     live: io.stdout.isTTY === true && io.env['TERM'] !== 'dumb',
   };
+  if (values.profile === undefined && !values.embedded)
+    throw new ConformError(
+      'CONFORM_USAGE',
+      `${targets.length > 0 ? '--target needs --profile FILE' : 'nothing to run against: pass --target URL with --profile FILE, or --embedded'}: the profile says what your server offers where the spec leaves room (its users and credentials, schemes, open points), and conform will not guess it. Write one from docs/profile-keys.md, or start from the reference server's (reference-server/profile.yaml in the package) and name it with --profile to check your server against the reference server's choices.`,
+    );
+  return options;
 }
 
 /** The command line that reproduces one scenario's result. */
@@ -170,8 +192,11 @@ export function replayCommand(
       ...options.faults.flatMap((f) => ['--fault', f]),
       ...options.variants.flatMap((v) => ['--variant', v]),
     );
-  if (options.target) parts.push('--target', options.target);
-  if (options.profileFile !== defaults.profile()) parts.push('--profile', rel(options.profileFile));
+  for (const t of options.targets) parts.push('--target', t);
+  if (!options.embedded || options.profileFile !== defaults.profile())
+    parts.push('--profile', rel(options.profileFile));
+  if (options.insecure) parts.push('--insecure');
+  if (options.ca !== undefined) parts.push('--ca', rel(options.ca));
   if (options.specs.length !== 1 || options.specs[0] !== defaults.specs())
     options.specs.forEach((s) => parts.push('--specs', rel(s)));
   if (counterexamplePath) parts.push('--replay', counterexamplePath);
@@ -185,6 +210,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   await assertSignersAgree(options.vectorsFile);
+  await prepareReportDir(options.reportDir);
   const catalogue = loadRulesSync(options.rulesFile);
   const suite = loadSuiteSync(options.specs, catalogue);
   let profile = loadVariantProfile(options.profileFile, parseVariantNames(options.variants));
@@ -209,7 +235,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     : undefined;
   try {
     if (server) profile = embeddedProfile(profile, server);
-    const bases = basesFor(server ? undefined : options.target, profile);
+    const bases = basesFor(server ? undefined : options.targets, profile);
     if (!bases)
       throw new ConformError(
         'CONFORM_USAGE',

@@ -2,7 +2,7 @@
  * `conform schemas`: the JSON Schemas for editors, generated from the same zod schemas that validate on load, and the
  * documentation pages generated from them and from the catalogue (docs/profile-keys.md, docs/rules.md).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ProfileSchema } from '../../../harness/src/profile/schema.js';
@@ -12,6 +12,7 @@ import { parse } from '../args.js';
 import { generatedPages } from '../docs/pages.js';
 import type { JsonSchema } from '../docs/profile-keys.js';
 import { packageRoot, type CliIo } from '../io.js';
+import { makeDirectory } from '../output.js';
 
 const HELP = `Usage: conform schemas [--write | --check] [--dir DIR]
 
@@ -61,7 +62,7 @@ export async function schemasCommand(argv: string[], io: CliIo): Promise<number>
   for (const { file, text } of files) {
     if (values.write) {
       const current = await readFile(file, 'utf8').catch(() => undefined);
-      await mkdir(path.dirname(file), { recursive: true });
+      await makeDirectory(path.dirname(file));
       await writeFile(file, text(current));
       io.stdout.write(`wrote ${path.relative(io.cwd, file)}\n`);
     } else if (values.check) {

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Authenticator } from '../auth/authenticator.js';
-import type { HttpClient } from '../http/client.js';
+import { notHttp, type HttpClient } from '../http/client.js';
 import { formEncode } from '../http/percent.js';
 import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/learn.js';
 import { missingCapability } from '../profile/capabilities.js';
@@ -118,8 +118,11 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
   const runTag = randomBytes(4).toString('hex');
   const primary = options.bases.primary;
   const probe = await deps.client.send({ method: 'OPTIONS', url: primary.replace(/\/$/, '') + '/', headers: {} });
+  // Something that answers in broken HTTP was reached (its answers are judged); something that does not speak HTTP
+  // at all (an SSH banner) was not: nothing of the suite can be checked there.
   const unreachable =
-    !probe.ok && probe.error.code !== 'BAD_RESPONSE' && probe.error.code !== 'RESPONSE_TOO_LARGE'
+    !probe.ok &&
+    ((probe.error.code !== 'BAD_RESPONSE' && probe.error.code !== 'RESPONSE_TOO_LARGE') || notHttp(probe.error))
       ? redactor.text(`${primary}: ${probe.error.message}`)
       : undefined;
   let reached = unreachable === undefined;

@@ -41,6 +41,11 @@ export interface TransportError {
   cause?: string;
 }
 
+/** Whether a transport error says the other end is not an HTTP server at all (an SSH or SMTP banner, random bytes). */
+export function notHttp(error: TransportError): boolean {
+  return error.code === 'BAD_RESPONSE' && error.message.startsWith('the target does not speak HTTP');
+}
+
 /** The outcome of a send: the response, or the transport error (timeout, refused, reset, TLS, too large). */
 export type SendResult = { ok: true; response: HttpResponse } | { ok: false; error: TransportError };
 
@@ -260,6 +265,9 @@ export function transportErrorOf(err: unknown, timeoutMs: number, maxBytes: numb
     code === 'UND_ERR_INFO' ||
     code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'
   ) {
+    // "Expected HTTP/": the very first bytes were not a status line — not a broken HTTP server, something else.
+    if (/Expected HTTP\//.test(msg))
+      return out('BAD_RESPONSE', `the target does not speak HTTP (its first bytes are not a status line): ${msg}`);
     return out('BAD_RESPONSE', `the target answered something that is not valid HTTP/1.1: ${msg}`);
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return out('DNS', `host not found: ${msg}`);

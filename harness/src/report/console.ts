@@ -25,6 +25,8 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
   const running = new Map<number, string>();
   let done = 0;
   let status = false;
+  // Scenarios not run because the target never answered: one line for all of them, not a block each.
+  let notRun = 0;
   // Blocks are written whole, in catalogue order; the status line is erased before and redrawn after each.
   const w = (text: string) => {
     if (status) options.write('\r\u001b[K');
@@ -61,6 +63,10 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
         const warn = scenarioVerdict(r, { strict: options.strict ?? false }) === 'warn';
         const mark = warn ? paint(33, '⚠') : paint(COLOR[r.status], MARK[r.status]);
         if (r.status === 'passed' && options.verbose === false) break;
+        if (r.status === 'errored' && r.requests === 0 && r.reason?.startsWith('target unreachable:')) {
+          notRun++;
+          break;
+        }
         w(`${paint(90, counter)} ${mark} ${r.id} ${paint(90, `${r.level} · ${describeRuns(r)}`)}\n`);
         if (r.status !== 'passed') w(details(r, paint));
         else for (const note of r.notes ?? []) w(`      ${paint(90, `note: ${note}`)}\n`);
@@ -79,6 +85,8 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
           w(paint(90, `deleting the ${event.articles} article${event.articles === 1 ? '' : 's'} the run created…\n`));
         break;
       case 'run-end':
+        if (notRun > 0)
+          w(paint(35, `${notRun} scenario${notRun === 1 ? '' : 's'} not run: the target is unreachable (below)\n`));
         w(renderSummary(event.result, paint));
         break;
       default: {
