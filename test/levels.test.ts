@@ -125,6 +125,14 @@ describe('a scenario that sent no request is skipped, not passed', () => {
         '      - each: "{{ n | range }}"',
         '        request: { method: OPTIONS, path: / }',
         '        expect: { status: 200 }',
+        '  - id: x/empty-each-from-profile',
+        '    title: An each over the profile, empty under it',
+        '    rules: [4.3-options-200-allow]',
+        '    steps:',
+        '      - name: each signed scheme',
+        `        each: "{{ profile.auth.schemes | only: 'no-such-scheme' }}"`,
+        '        request: { method: OPTIONS, path: / }',
+        '        expect: { status: 200 }',
         '  - id: x/sends',
         '    title: A scenario that sends',
         '    rules: [4.3-allow-format]',
@@ -141,6 +149,11 @@ describe('a scenario that sent no request is skipped, not passed', () => {
     expect(s['x/empty-each']?.reason).toMatch(
       /sent no request: the `each` list of step 'every listed thing' was empty under this profile/,
     );
+    // Where the list comes from: the profile key a user would change.
+    expect(s['x/empty-each-from-profile']?.reason).toMatch(
+      /the `each` list of step 'each signed scheme' was empty under this profile \(it comes from the profile's `auth\.schemes`\)/,
+    );
+    expect(s['x/empty-each']?.reason).not.toMatch(/comes from/);
     expect(s['x/empty-each-property']?.status).toBe('skipped');
     expect(s['x/empty-each-property']?.reason).toMatch(/sent no request: the `each` list of step 1 was empty/);
     expect(s['x/sends']?.status).toBe('passed');

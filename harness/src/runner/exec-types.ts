@@ -64,6 +64,6 @@ interface Sent {
 }
 
 export type IterationOutcome =
-  | ({ kind: 'pass'; emptyEach?: string } & Sent)
+  | ({ kind: 'pass'; emptyEach?: { step: string; each: string } } & Sent)
   | ({ kind: 'fail'; step: number; stepName?: string; messages: string[]; rules?: string[] } & Sent)
   | ({ kind: 'error'; step: number; stepName?: string; message: string; precondition?: Precondition } & Sent);

@@ -109,7 +109,7 @@ async function executeSteps(
   let requests = 0;
   let credentialRequests = 0;
   // The first step whose `each` list was empty: when nothing at all was sent, it says why (a vacuous run).
-  let emptyEach: string | undefined;
+  let emptyEach: { step: string; each: string } | undefined;
   const at: StepContext = { index: 0 };
   const named = () => (at.name ? { stepName: at.name } : {});
   const counted = () => (credentialRequests > 0 ? { credentialRequests } : {});
@@ -192,7 +192,11 @@ async function executeSteps(
         await (deps.idle ? deps.idle(() => waitSeconds(seconds)) : waitSeconds(seconds));
       }
       const items = written.each !== undefined ? toList(render(written.each, scope)) : [undefined];
-      if (items.length === 0) emptyEach ??= written.name !== undefined ? `'${written.name}'` : String(at.index);
+      if (items.length === 0)
+        emptyEach ??= {
+          step: written.name !== undefined ? `'${written.name}'` : String(at.index),
+          each: written.each!,
+        };
       for (const item of items) {
         const local = written.each !== undefined ? { ...scope, item } : scope;
         const made = written.createArticle

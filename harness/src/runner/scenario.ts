@@ -142,10 +142,16 @@ export async function runStepScenario(
 }
 
 function vacuousReason(pass: IterationOutcome | undefined): string {
-  const step = pass?.kind === 'pass' ? pass.emptyEach : undefined;
-  return step !== undefined
-    ? `sent no request: the \`each\` list of step ${step} was empty under this profile`
+  const empty = pass?.kind === 'pass' ? pass.emptyEach : undefined;
+  return empty !== undefined
+    ? `sent no request: the \`each\` list of step ${empty.step} was empty under this profile${eachSource(empty.each)}`
     : 'sent no request: every step was left out (its `when` was false) under this profile';
+}
+
+/** Where an `each` list comes from, for a skip reason: the profile keys its template reads (" (from auth.schemes)"). */
+export function eachSource(each: string): string {
+  const keys = [...new Set([...each.matchAll(/\bprofile\.([A-Za-z0-9_.]+)/g)].map((m) => m[1]!))];
+  return keys.length > 0 ? ` (it comes from the profile's ${keys.map((k) => `\`${k}\``).join(' and ')})` : '';
 }
 
 /** Longest string a report shows of a counterexample value whole (an oversized body's title runs to megabytes). */
