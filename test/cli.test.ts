@@ -101,6 +101,35 @@ describe('conform CLI', () => {
     }
   });
 
+  it('a profile reads its secrets from ${NAME} environment variables; an unset one is exit 2 at its line', async () => {
+    const text = (await readFile(REFERENCE_PROFILE, 'utf8')).replace(
+      'password: "wonder:land"',
+      'password: "${ALICE_PASSWORD}"',
+    );
+    expect(text).toContain('${ALICE_PASSWORD}');
+    await writeFile(path.join(dir, 'env-profile.yaml'), text);
+    const args = [
+      'run',
+      '--embedded',
+      '--profile',
+      'env-profile.yaml',
+      '--filter',
+      'auth/basic-accepted',
+      '--runs',
+      '2',
+    ];
+    const unset = await cli(...args, '--report-dir', 'env-unset');
+    expect(unset.code).toBe(2);
+    expect(unset.err).toMatch(/env-profile\.yaml:\d+:\d+: .*the environment variable ALICE_PASSWORD is not set/);
+    const set = await runCli(dir, [...args, '--report-dir', 'env-set'], { ALICE_PASSWORD: 'wonder:land' });
+    expect(set.code, set.out + set.err).toBe(0);
+    expect(set.out).toMatch(/1 passed, 0 failed/);
+    expect(await readFile(path.join(dir, 'env-set', 'report.json'), 'utf8')).not.toContain('wonder:land');
+    // conform lint checks the file without the secrets: the reference is left as written.
+    const lint = await cli('lint', 'env-profile.yaml');
+    expect(lint.code, lint.out + lint.err).toBe(0);
+  });
+
   it('lints the bundled specs and profile clean', async () => {
     const r = await cli('lint');
     expect(r.out).toBe('');

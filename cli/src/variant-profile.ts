@@ -4,7 +4,7 @@
  */
 import { stringify } from 'yaml';
 import { InvalidFileError } from '../../harness/src/errors.js';
-import { checkProfileSource, loadProfileSync } from '../../harness/src/profile/load.js';
+import { checkProfileSource, loadProfileSync, type ProfileEnv } from '../../harness/src/profile/load.js';
 import type { ResolvedProfile } from '../../harness/src/profile/schema.js';
 import { readSourceSync } from '../../harness/src/suite/load.js';
 import { parseYamlSource } from '../../harness/src/suite/yaml-source.js';
@@ -24,10 +24,15 @@ export function variantProfileText(file: string, variants: readonly VariantName[
 }
 
 /** `file` as a resolved profile, with the patches of `variants` applied; throws InvalidFileError as loadProfileSync does. */
-export function loadVariantProfile(file: string, variants: readonly VariantName[]): ResolvedProfile {
-  if (variants.length === 0) return loadProfileSync(file);
+export function loadVariantProfile(
+  file: string,
+  variants: readonly VariantName[],
+  options: ProfileEnv = {},
+): ResolvedProfile {
+  if (variants.length === 0) return loadProfileSync(file, options);
   const { profile, issues } = checkProfileSource(
     parseYamlSource(`${file} (variants: ${variants.join(', ')})`, variantProfileText(file, variants)),
+    options,
   );
   if (issues.length > 0 || !profile) throw new InvalidFileError(issues);
   return profile;

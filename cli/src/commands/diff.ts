@@ -199,8 +199,8 @@ export async function diffCommand(argv: string[], io: CliIo): Promise<number> {
     );
     return 2;
   }
-  const targetProfile = loadProfileSync(options.profileFile);
-  let referenceProfile = loadProfileSync(options.referenceProfileFile);
+  const targetProfile = loadProfileSync(options.profileFile, { env: io.env });
+  let referenceProfile = loadProfileSync(options.referenceProfileFile, { env: io.env });
   const ca =
     options.ca !== undefined
       ? await readFile(options.ca, 'utf8').catch((err: Error) => {

@@ -76,7 +76,7 @@ export async function lintCommand(argv: string[], io: CliIo): Promise<number> {
       if (path.resolve(file) === path.resolve(rulesFile)) continue;
       const r = validateSource(source, RuleFileSchema);
       if (!r.ok) issues.push(...r.issues);
-    } else issues.push(...checkProfileSource(source).issues);
+    } else issues.push(...checkProfileSource(source, { env: false }).issues);
   }
   for (const issue of issues) io.stdout.write(`${formatIssue(issue)}\n`);
   const n = new Set(files).size;

@@ -58,7 +58,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   await prepareReportDir(options.reportDir);
   const catalogue = loadRulesSync(options.rulesFile);
   const suite = loadSuiteSync(options.specs, catalogue);
-  let profile = loadVariantProfile(options.profileFile, parseVariantNames(options.variants));
+  let profile = loadVariantProfile(options.profileFile, parseVariantNames(options.variants), { env: io.env });
   const baseline = options.baselineFile
     ? await loadBaseline(options.baselineFile, new Set(suite.scenarios.map((s) => s.id)))
     : undefined;

@@ -60,7 +60,7 @@ export async function signCommand(argv: string[], io: CliIo): Promise<number> {
   if (scheme !== 'basic' && scheme !== 'hmac' && scheme !== 'hmac-nonce')
     throw new ConformError('CONFORM_USAGE', '--scheme must be basic, hmac or hmac-nonce');
   if (!values.user) throw new ConformError('CONFORM_USAGE', '--user is required');
-  const profile = values.profile ? loadProfileSync(path.resolve(io.cwd, values.profile)) : undefined;
+  const profile = values.profile ? loadProfileSync(path.resolve(io.cwd, values.profile), { env: io.env }) : undefined;
   const fromProfile = profile?.users.find((u) => u.name === values.user);
   if (profile && !fromProfile) throw new ConformError('CONFORM_USAGE', `the profile has no user "${values.user}"`);
   const method = (values.method ?? 'GET').toUpperCase();
