@@ -130,6 +130,40 @@ describe('conform CLI', () => {
     expect(lint.code, lint.out + lint.err).toBe(0);
   });
 
+  it('--exclude and --level narrow the selection, and report.json records them; a typo gets "did you mean"', async () => {
+    const r = await cli(
+      'run',
+      '--embedded',
+      '--filter',
+      'articles/post',
+      '--exclude',
+      'twice',
+      '--level',
+      'must',
+      '--runs',
+      '2',
+      '--report-dir',
+      'narrowed',
+    );
+    expect(r.code, r.out + r.err).toBe(0);
+    const report = JSON.parse(await readFile(path.join(dir, 'narrowed', 'report.json'), 'utf8')) as {
+      scenarios: Array<{ id: string; level: string }>;
+      options: { exclude?: string[]; levels?: string[] };
+    };
+    expect(report.scenarios.length).toBeGreaterThan(0);
+    expect(
+      report.scenarios.filter((x) => !x.id.includes('articles/post') || x.id.includes('twice') || x.level !== 'MUST'),
+    ).toEqual([]);
+    expect(report.options).toMatchObject({ exclude: ['twice'], levels: ['MUST'] });
+    expect((await cli('run', '--embedded', '--level', 'HIGH')).err).toMatch(
+      /--level expects MUST, SHOULD or MAY, got "HIGH"/,
+    );
+    const typo = await cli('run', '--embedded', '--fitler', 'x');
+    expect(typo.code).toBe(2);
+    expect(typo.err).toMatch(/Unknown option '--fitler' \(did you mean --filter\?\)/);
+    expect((await cli('run', '--embedded', '--frobnicate')).err).not.toMatch(/did you mean/);
+  });
+
   it('lints the bundled specs and profile clean', async () => {
     const r = await cli('lint');
     expect(r.out).toBe('');

@@ -24,6 +24,8 @@ Selection:
   --vectors FILE        Known-answer vectors the signers must reproduce before anything is sent
                         (default: specs/vectors/auth.yaml)
   --filter TEXT         Only scenarios whose id, rule id or tag contains TEXT (repeatable)
+  --exclude TEXT        Leave out scenarios whose id, rule id or tag contains TEXT (repeatable)
+  --level LEVEL         Only scenarios of this level: MUST, SHOULD or MAY (repeatable)
 
 Properties:
   --seed N              Seed for every generator (default: random; the report records it)

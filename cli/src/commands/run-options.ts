@@ -1,6 +1,7 @@
 /** `conform run`'s command line, resolved once into {@link RunCommandOptions}: every check of an option is here. */
 import path from 'node:path';
 import { ConformError } from '../../../harness/src/errors.js';
+import type { Level } from '../../../harness/src/suite/types.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 import { flagNaming, intFromText, resolveRunOptions } from '../../../harness/src/runner/options.js';
 import { parseFaultNames, parseVariantNames } from '../../../reference-server/src/index.js';
@@ -21,6 +22,8 @@ export interface RunCommandOptions {
   rulesFile: string;
   vectorsFile: string;
   filter: string[];
+  exclude: string[];
+  levels: Level[];
   seed: number;
   runs: number;
   replayPath?: string;
@@ -39,6 +42,16 @@ export interface RunCommandOptions {
   color: boolean;
   /** Redraw a progress line (stdout is a terminal). */
   live: boolean;
+}
+
+/** `--level`: MUST, SHOULD or MAY (any case, repeatable or comma-separated). */
+function levelList(values: string[] | undefined): Level[] {
+  return listOption(values).map((v) => {
+    const level = v.toUpperCase();
+    if (level !== 'MUST' && level !== 'SHOULD' && level !== 'MAY')
+      throw new ConformError('CONFORM_USAGE', `--level expects MUST, SHOULD or MAY, got "${v}"`);
+    return level;
+  });
 }
 
 /** The `--target` URLs: each http:// or https://, at most one of each scheme. */
@@ -72,6 +85,8 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     rules: { type: 'string' },
     vectors: { type: 'string' },
     filter: { type: 'string', multiple: true },
+    exclude: { type: 'string', multiple: true },
+    level: { type: 'string', multiple: true },
     seed: { type: 'string' },
     runs: { type: 'string' },
     replay: { type: 'string' },
@@ -132,6 +147,8 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     rulesFile: values.rules !== undefined ? abs(values.rules) : defaults.rules(),
     vectorsFile: values.vectors !== undefined ? abs(values.vectors) : defaults.vectors(),
     filter: listOption(values.filter),
+    exclude: listOption(values.exclude),
+    levels: levelList(values.level),
     ...resolveRunOptions(
       {
         seed: intFromText(values.seed, '--seed'),

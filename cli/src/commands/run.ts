@@ -48,6 +48,16 @@ export function replayCommand(
   return parts.map((p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
+/** The selection options given, as the 'no scenario selected' message names them. */
+function selectionText(options: RunCommandOptions): string {
+  const parts = [
+    options.filter.length ? `--filter ${options.filter.join(', ')}` : '',
+    options.exclude.length ? `--exclude ${options.exclude.join(', ')}` : '',
+    options.levels.length ? `--level ${options.levels.join(', ')}` : '',
+  ].filter(Boolean);
+  return parts.length ? ` by ${parts.join(' ')}` : '';
+}
+
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const options = parseRunArgs(argv, io);
   if (options === 'help') {
@@ -62,11 +72,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const baseline = options.baselineFile
     ? await loadBaseline(options.baselineFile, new Set(suite.scenarios.map((s) => s.id)))
     : undefined;
-  const selected = selectScenarios(suite.scenarios, options.filter);
+  const selected = selectScenarios(suite.scenarios, options.filter, options);
   if (selected.length === 0) {
-    io.stderr.write(
-      `conform run: no scenario selected${options.filter.length ? ` by --filter ${options.filter.join(', ')}` : ''} (${suite.scenarios.length} loaded)\n`,
-    );
+    io.stderr.write(`conform run: no scenario selected${selectionText(options)} (${suite.scenarios.length} loaded)\n`);
     return 2;
   }
   const server = options.embedded
@@ -116,6 +124,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           seed: options.seed,
           runs: options.runs,
           filter: options.filter,
+          exclude: options.exclude,
+          levels: options.levels,
           strict: options.strict,
           timeoutMs: options.timeoutMs,
           concurrency: options.concurrency,

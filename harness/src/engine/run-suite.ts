@@ -2,7 +2,7 @@
 import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import type { Scenario, Suite } from '../suite/types.js';
+import type { Level, Scenario, Suite } from '../suite/types.js';
 import type { Bases } from '../runner/exec-types.js';
 import { ruleStatus } from '../runner/rules.js';
 import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from '../runner/types.js';
@@ -20,6 +20,10 @@ export interface RunSuiteOptions {
   seed: number;
   runs: number;
   filter: string[];
+  /** Leave out scenarios matching one of these texts (as `filter` matches). */
+  exclude?: string[];
+  /** Only scenarios of these levels (all when absent or empty). */
+  levels?: Level[];
   strict: boolean;
   timeoutMs: number;
   /** Scenarios in flight at once (default {@link RUN_OPTION_SPEC}'s; 1: one after another, in catalogue order). */
@@ -43,11 +47,28 @@ export interface RunSuiteDeps {
   now?: () => Date;
 }
 
-/** Scenarios whose id, a rule id or a tag contains one of the filter texts (all when the filter is empty). */
-export function selectScenarios(scenarios: readonly Scenario[], filter: readonly string[]): Scenario[] {
-  if (filter.length === 0) return [...scenarios];
-  return scenarios.filter((s) =>
-    filter.some((f) => s.id.includes(f) || s.rules.some((r) => r.includes(f)) || s.tags.some((t) => t.includes(f))),
+/** What else narrows a selection: texts to leave out (`--exclude`), levels to keep (`--level`). */
+export interface SelectionExtras {
+  exclude?: readonly string[];
+  levels?: readonly Level[];
+}
+
+/**
+ * Scenarios whose id, a rule id or a tag contains one of the filter texts (all when the filter is empty), less those
+ * matching one of the `exclude` texts the same way, of one of `levels` (all when none is given).
+ */
+export function selectScenarios(
+  scenarios: readonly Scenario[],
+  filter: readonly string[],
+  { exclude = [], levels = [] }: SelectionExtras = {},
+): Scenario[] {
+  const matches = (s: Scenario, f: string) =>
+    s.id.includes(f) || s.rules.some((r) => r.includes(f)) || s.tags.some((t) => t.includes(f));
+  return scenarios.filter(
+    (s) =>
+      (filter.length === 0 || filter.some((f) => matches(s, f))) &&
+      !exclude.some((f) => matches(s, f)) &&
+      (levels.length === 0 || levels.includes(s.level)),
   );
 }
 
@@ -76,7 +97,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   const startedAt = now();
   const t0 = performance.now();
   const emit = deps.onEvent ?? (() => {});
-  const selected = shardOf(selectScenarios(suite.scenarios, options.filter), options.shard);
+  const selected = shardOf(selectScenarios(suite.scenarios, options.filter, options), options.shard);
   const baseUrl = options.bases.primary;
   emit({ type: 'run-start', total: selected.length, target: baseUrl, seed: options.seed });
   const session = await openSession(deps, { bases: options.bases, seed: options.seed });
@@ -127,7 +148,13 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     rules: ruleResults(suite, results),
     ...(session.unreachable && !session.reached ? { unreachable: session.unreachable } : {}),
     ...report,
-    options: { filter: options.filter, strict: options.strict, timeoutMs: options.timeoutMs },
+    options: {
+      filter: options.filter,
+      ...(options.exclude?.length ? { exclude: options.exclude } : {}),
+      ...(options.levels?.length ? { levels: options.levels } : {}),
+      strict: options.strict,
+      timeoutMs: options.timeoutMs,
+    },
     ...(options.shard ? { shard: options.shard } : {}),
   };
   emit({ type: 'run-end', result: run });

@@ -135,7 +135,15 @@ export const ReportSchema = z.object({
     .object({ created: z.number().int(), deleted: z.number().int(), kept: z.boolean().optional() })
     .optional()
     .describe('Articles the scenarios created, and how many the run deleted at its end (kept: --keep left them).'),
-  options: z.object({ filter: z.array(z.string()), strict: z.boolean(), timeoutMs: z.number() }).optional(),
+  options: z
+    .object({
+      filter: z.array(z.string()),
+      exclude: z.array(z.string()).optional(),
+      levels: z.array(z.enum(['MUST', 'SHOULD', 'MAY'])).optional(),
+      strict: z.boolean(),
+      timeoutMs: z.number(),
+    })
+    .optional(),
   shard: z
     .object({ index: z.number().int(), total: z.number().int() })
     .optional()

@@ -155,7 +155,7 @@ export interface RunResult {
   rules: RuleResult[];
   /** Set when the target could not be reached at all (exit code 3). */
   unreachable?: string;
-  options: { filter: string[]; strict: boolean; timeoutMs: number };
+  options: { filter: string[]; exclude?: string[]; levels?: Level[]; strict: boolean; timeoutMs: number };
   /** One shard of a sharded run (--shard i/n). */
   shard?: { index: number; total: number };
   /** Set by `conform merge`: the shard reports joined. */
