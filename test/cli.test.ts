@@ -164,6 +164,44 @@ describe('conform CLI', () => {
     expect((await cli('run', '--embedded', '--frobnicate')).err).not.toMatch(/did you mean/);
   });
 
+  it('--json puts the verdict, counts and report paths on stdout and the console on stderr; FORCE_COLOR colours it', async () => {
+    const r = await runCli(
+      dir,
+      ['run', '--embedded', '--filter', 'articles/post-create', '--runs', '2', '--json', '--report-dir', 'json'],
+      {
+        FORCE_COLOR: '1',
+      },
+    );
+    expect(r.code, r.err).toBe(0);
+    const summary = JSON.parse(r.out) as {
+      verdict: string;
+      exitCode: number;
+      scenarios: { passed: number };
+      reports: string[];
+    };
+    expect(summary).toMatchObject({ verdict: 'PASS', exitCode: 0, scenarios: { passed: 1 } });
+    expect(summary.reports).toContain(path.join('json', 'report.json'));
+    expect(r.err).toContain('\u001b[');
+    expect(r.err.replace(/\u001b\[\d+m/g, '')).toMatch(/Scenarios: 1 passed/);
+    const plain = await runCli(
+      dir,
+      ['run', '--embedded', '--filter', 'articles/post-create', '--runs', '2', '--report-dir', 'json'],
+      {
+        FORCE_COLOR: '0',
+      },
+    );
+    expect(plain.out).not.toContain('\u001b[');
+  });
+
+  it('conform help <command> is <command> --help; a mistyped command gets "did you mean"', async () => {
+    const help = await cli('help', 'run');
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^Usage: conform run \[options\]/);
+    const typo = await cli('rnu');
+    expect(typo.code).toBe(2);
+    expect(typo.err).toMatch(/unknown command "rnu" \(did you mean "run"\?\)/);
+  });
+
   it('lints the bundled specs and profile clean', async () => {
     const r = await cli('lint');
     expect(r.out).toBe('');

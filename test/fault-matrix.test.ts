@@ -268,6 +268,9 @@ describe('fault matrix', () => {
         for (const id of targets) {
           const r = run.scenarios.find((x) => x.id === id);
           expect(r?.status, `${id} under ${fault}: ${r?.reason ?? ''}`).toBe('failed');
+          // "runs" counts property runs up to the failure, never the shrink attempts after it (50 by default).
+          expect(r?.runs).toBeGreaterThanOrEqual(1);
+          expect(r?.runs).toBeLessThanOrEqual(50);
         }
       });
     });

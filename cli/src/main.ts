@@ -1,5 +1,6 @@
 /** `conform` command line: argv → resolved options → command → exit code. The only layer that knows the process. */
 import { ConformError, InvalidFileError, exitCodeForError } from '../../harness/src/errors.js';
+import { closest } from './args.js';
 import { toolVersion, type CliIo } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -18,7 +19,7 @@ Commands:
   sign      Print the authentication headers for one request (debug a server with curl)
   schemas   Write (or --check) the generated JSON Schemas and the docs pages (rules, profile keys)
 
-Run "conform <command> --help" for a command's options.
+Run "conform <command> --help" (or "conform help <command>") for a command's options.
 
 Exit codes: 0 pass · 1 a MUST scenario failed or errored · 2 usage or invalid file · 3 target unreachable · 4 internal error
 `;
@@ -40,7 +41,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const [command, ...rest] = argv;
+  const [first, ...afterFirst] = argv;
+  // `conform help run` is `conform run --help`.
+  const helpFor = first === 'help' && afterFirst[0] !== undefined ? afterFirst[0] : undefined;
+  const command = helpFor ?? first;
+  const rest = helpFor !== undefined ? ['--help'] : afterFirst;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout.write(HELP);
     return command === undefined ? 2 : 0;
@@ -51,7 +56,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!load) {
-    io.stderr.write(`conform: unknown command "${command}"\n\n${HELP}`);
+    const near = closest(
+      command,
+      Object.keys(COMMANDS).filter((c) => c !== 'serve-instance'),
+    );
+    io.stderr.write(`conform: unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ''}\n\n${HELP}`);
     return 2;
   }
   try {

@@ -55,5 +55,7 @@ Output:
                         failures are printed as annotations at the scenario's file and line
   --strict              SHOULD and MAY failures also fail the run
   --quiet               Print failures and the summary only
-  --no-color            No ANSI colours (also: NO_COLOR set, or output not a terminal)
+  --json                Print the verdict, counts, failures and report paths as JSON on stdout (the console
+                        output goes to stderr)
+  --no-color            No ANSI colours (also: NO_COLOR set, or output not a terminal; FORCE_COLOR=1 forces them)
 `;

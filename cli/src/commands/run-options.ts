@@ -39,9 +39,21 @@ export interface RunCommandOptions {
   /** Leave what the run created on the target. */
   keep: boolean;
   quiet: boolean;
+  /** Print the summary as JSON on stdout (the console output goes to stderr). */
+  json: boolean;
   color: boolean;
   /** Redraw a progress line (stdout is a terminal). */
   live: boolean;
+}
+
+/**
+ * Colour on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it on (for CI logs that render ANSI) or, as `0`
+ * or `false`, off — it wins over both, as in Node itself. `--no-color` wins over everything.
+ */
+function colorWanted(io: CliIo): boolean {
+  const force = io.env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  return !io.env['NO_COLOR'] && io.stdout.isTTY === true;
 }
 
 /** `--level`: MUST, SHOULD or MAY (any case, repeatable or comma-separated). */
@@ -101,6 +113,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     strict: { type: 'boolean' },
     keep: { type: 'boolean' },
     quiet: { type: 'boolean' },
+    json: { type: 'boolean' },
     'no-color': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -169,7 +182,8 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     strict: values.strict ?? false,
     keep: values.keep ?? false,
     quiet: values.quiet ?? false,
-    color: !values['no-color'] && !io.env['NO_COLOR'] && io.stdout.isTTY === true,
+    json: values.json ?? false,
+    color: !values['no-color'] && colorWanted(io),
     live: io.stdout.isTTY === true && io.env['TERM'] !== 'dumb',
   };
   if (values.profile === undefined && !values.embedded)

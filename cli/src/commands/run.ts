@@ -10,7 +10,7 @@ import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';
 import { githubOutputs, prepareReportDir, writeReports } from '../output.js';
 import { runSuite, selectScenarios } from '../../../harness/src/engine/run-suite.js';
-import { runVerdict } from '../../../harness/src/runner/verdict.js';
+import { runVerdict, type RunVerdictInfo } from '../../../harness/src/runner/verdict.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
 import { loadRulesSync, loadSuiteSync } from '../../../harness/src/suite/load.js';
@@ -46,6 +46,26 @@ export function replayCommand(
     options.specs.forEach((s) => parts.push('--specs', rel(s)));
   if (counterexamplePath) parts.push('--replay', counterexamplePath);
   return parts.map((p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** `--json`: the run's verdict and counts, and where the reports are — for a script, on stdout. */
+function jsonSummary(run: RunResult, verdict: RunVerdictInfo, reports: string[]): Record<string, unknown> {
+  const rules: Record<string, number> = {};
+  for (const r of run.rules) rules[r.status] = (rules[r.status] ?? 0) + 1;
+  return {
+    verdict: verdict.verdict,
+    exitCode: verdict.exitCode,
+    why: verdict.why,
+    target: run.target,
+    seed: run.seed,
+    scenarios: run.summary,
+    rules,
+    ...(run.unreachable ? { unreachable: run.unreachable } : {}),
+    failed: run.scenarios
+      .filter((x) => x.status === 'failed' || x.status === 'errored')
+      .map((x) => ({ id: x.id, level: x.level, status: x.status })),
+    reports,
+  };
 }
 
 /** The selection options given, as the 'no scenario selected' message names them. */
@@ -106,9 +126,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       insecure: options.insecure || (profile.target.insecure && !server),
       ...(ca !== undefined ? { ca } : {}),
     });
+    // With --json, stdout carries the summary alone; what is for people goes to stderr.
+    const human = options.json ? io.stderr : io.stdout;
     const printer = options.reporters.includes('console')
       ? createConsoleReporter({
-          write: (s) => io.stdout.write(s),
+          write: (s) => human.write(s),
           color: options.color,
           verbose: !options.quiet,
           strict: options.strict,
@@ -144,10 +166,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       run = applyBaseline(run, baseline);
       const b = run.baseline;
       if (printer && b) {
-        io.stdout.write(
+        human.write(
           `Baseline ${path.relative(io.cwd, baseline.file) || baseline.file}: ${b.stillFailing.length} expected failure${b.stillFailing.length === 1 ? '' : 's'} still failing`,
         );
-        io.stdout.write(
+        human.write(
           b.nowPassing.length ? `; now passing, remove from the baseline: ${b.nowPassing.join(', ')}\n` : '\n',
         );
       }
@@ -157,10 +179,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       await writeFile(options.writeBaselineFile, baselineFrom(run));
       written.push(path.relative(io.cwd, options.writeBaselineFile) || options.writeBaselineFile);
     }
-    await githubOutputs(run, io);
-    if (printer) io.stdout.write(`Reports: ${written.join(', ')}\n`);
+    await githubOutputs(run, { ...io, stdout: human });
+    if (printer) human.write(`Reports: ${written.join(', ')}\n`);
     const verdict = runVerdict(run);
     if (verdict.verdict === 'INCONCLUSIVE') io.stderr.write(`conform run: ${verdict.why}\n`);
+    if (options.json) io.stdout.write(`${JSON.stringify(jsonSummary(run, verdict, written), null, 2)}\n`);
     return verdict.exitCode;
   } finally {
     await server?.close();

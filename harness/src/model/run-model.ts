@@ -131,7 +131,8 @@ export async function runModelScenario(
     ...base,
     requests,
     ...(credentialRequests > 0 ? { credentialRequests } : {}),
-    runs: executions,
+    // Property runs, not shrink attempts: a failure at run 3 that shrank for 200 more executions is 3 runs.
+    runs: details.failed ? Math.min(details.numRuns, executions) : executions,
     durationMs,
     ...(notes.length > 0 ? { notes } : {}),
   };

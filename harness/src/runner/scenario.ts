@@ -83,7 +83,8 @@ export async function runStepScenario(
     ...resultBase(scenario),
     requests,
     ...(credentialRequests > 0 ? { credentialRequests } : {}),
-    runs: executions,
+    // Property runs, not shrink attempts: a failure at run 3 that shrank for 200 more executions is 3 runs.
+    runs: details.failed ? Math.min(details.numRuns, executions) : executions,
     durationMs,
   };
   const counterexample =
