@@ -4,7 +4,7 @@ import type { HttpClient } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Level, Scenario, Suite } from '../suite/types.js';
 import type { Bases } from '../runner/exec-types.js';
-import { ruleStatus } from '../runner/rules.js';
+import { ruleReason, ruleStatus } from '../runner/rules.js';
 import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from '../runner/types.js';
 import { runAll } from '../runner/schedule.js';
 import { openSession } from './session.js';
@@ -194,6 +194,7 @@ export function ruleResults(suite: Suite, results: readonly ScenarioResult[]): R
         ...(rule.source ? { source: rule.source } : {}),
         ...(rule.subject ? { subject: rule.subject } : {}),
         status,
+        reason: ruleReason(covering, status),
         scenarios: covering.map((c) => c.id),
       };
     });

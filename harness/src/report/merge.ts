@@ -1,5 +1,5 @@
 /** Joins the report.json files of a sharded run into one report, as if the run had not been split. Pure. */
-import { ruleStatus } from '../runner/rules.js';
+import { ruleReason, ruleStatus } from '../runner/rules.js';
 import { summarize } from '../engine/run-suite.js';
 import type { RuleResult, RunResult, ScenarioResult } from '../runner/types.js';
 
@@ -34,7 +34,8 @@ export function mergeReports(
   for (const r of reports) for (const rule of r.rules) if (!ruleMeta.has(rule.id)) ruleMeta.set(rule.id, rule);
   const rules = [...ruleMeta.values()].map((rule) => {
     const covering = scenarios.filter((s) => s.rules.includes(rule.id));
-    return { ...rule, status: ruleStatus(covering, rule.id), scenarios: covering.map((s) => s.id) };
+    const status = ruleStatus(covering, rule.id);
+    return { ...rule, status, reason: ruleReason(covering, status), scenarios: covering.map((s) => s.id) };
   });
   const baselines = reports.map((r) => r.baseline).filter((b): b is NonNullable<RunResult['baseline']> => !!b);
   const unreachable = reports.every((r) => r.unreachable) ? first.unreachable : undefined;

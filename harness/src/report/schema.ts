@@ -98,6 +98,10 @@ export const RuleResultSchema = z.object({
   source: z.string().optional(),
   subject: z.string().optional(),
   status: z.enum(['passed', 'failed', 'errored', 'skipped', 'uncovered']),
+  reason: z
+    .string()
+    .optional()
+    .describe('Why the rule has its status: the scenarios that broke it, checked it, or could not.'),
   scenarios: z.array(z.string()),
 });
 

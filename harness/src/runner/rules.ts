@@ -21,3 +21,33 @@ export function ruleStatus(
   if (statuses.has('passed')) return 'passed';
   return 'skipped';
 }
+
+type Covering = Pick<ScenarioResult, 'id' | 'status' | 'reason' | 'precondition' | 'failure'>;
+
+/** Why a rule has its status ({@link ruleStatus}), in a sentence a report shows beside it. */
+export function ruleReason(covering: ReadonlyArray<Covering>, status: RuleResult['status']): string {
+  const ids = (of: readonly Covering[]) => of.map((c) => c.id).join(', ');
+  const first = (of: readonly Covering[]) => (of[0]?.reason ? `: ${of[0].reason}` : '');
+  switch (status) {
+    case 'uncovered':
+      return 'no selected scenario checks it';
+    case 'failed': {
+      const failed = covering.filter((c) => c.status === 'failed');
+      return `the target broke it in ${ids(failed)}`;
+    }
+    case 'errored': {
+      const errored = covering.filter((c) => c.status === 'errored' || c.precondition);
+      const stopped = covering.filter((c) => c.precondition || c.status === 'failed');
+      return errored.length > 0 && !errored.every((c) => c.precondition)
+        ? `it could not be judged in ${ids(errored.filter((c) => !c.precondition))}${first(errored.filter((c) => !c.precondition))}`
+        : `no scenario reached it: ${ids(stopped)} stopped before (a setup they need failed, or a failure charged to other rules)`;
+    }
+    case 'skipped': {
+      return `every scenario checking it was skipped (${ids(covering)})${first(covering)}`;
+    }
+    case 'passed': {
+      const passed = covering.filter((c) => c.status === 'passed');
+      return `checked by ${ids(passed)}`;
+    }
+  }
+}

@@ -129,6 +129,8 @@ export interface RuleResult {
   source?: string;
   subject?: string;
   status: RuleStatus;
+  /** Why the rule has its status: which scenarios broke it, checked it, or could not (absent in older reports). */
+  reason?: string;
   scenarios: string[];
 }
 
