@@ -155,6 +155,17 @@ describe('conform CLI', () => {
       report.scenarios.filter((x) => !x.id.includes('articles/post') || x.id.includes('twice') || x.level !== 'MUST'),
     ).toEqual([]);
     expect(report.options).toMatchObject({ exclude: ['twice'], levels: ['MUST'] });
+    // The rules only unselected scenarios check are "not selected", not "uncovered"; each status has its reason.
+    const rules = (
+      JSON.parse(await readFile(path.join(dir, 'narrowed', 'report.json'), 'utf8')) as {
+        rules: Array<{ status: string; reason?: string; selected?: false }>;
+      }
+    ).rules;
+    expect(rules.every((x) => typeof x.reason === 'string' && x.reason.length > 0)).toBe(true);
+    const unselected = rules.filter((x) => x.selected === false);
+    expect(unselected.length).toBeGreaterThan(10);
+    expect(unselected.every((x) => x.status === 'uncovered' && /^not selected: /.test(x.reason ?? ''))).toBe(true);
+    expect(r.out).toMatch(new RegExp(`; ${unselected.length} not selected`));
     expect((await cli('run', '--embedded', '--level', 'HIGH')).err).toMatch(
       /--level expects MUST, SHOULD or MAY, got "HIGH"/,
     );

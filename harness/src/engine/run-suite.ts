@@ -185,6 +185,9 @@ export function ruleResults(suite: Suite, results: readonly ScenarioResult[]): R
     .map((rule) => {
       const covering = results.filter((r) => r.rules.includes(rule.id));
       const status = ruleStatus(covering, rule.id);
+      // Uncovered in this run only because the selection (--filter, --shard…) left out every scenario checking it.
+      const unselected =
+        covering.length === 0 ? suite.scenarios.filter((x) => x.rules.includes(rule.id)).map((x) => x.id) : [];
       return {
         id: rule.id,
         section: rule.section,
@@ -194,7 +197,11 @@ export function ruleResults(suite: Suite, results: readonly ScenarioResult[]): R
         ...(rule.source ? { source: rule.source } : {}),
         ...(rule.subject ? { subject: rule.subject } : {}),
         status,
-        reason: ruleReason(covering, status),
+        reason:
+          unselected.length > 0
+            ? `not selected: ${unselected.join(', ')} check${unselected.length === 1 ? 's' : ''} it, outside this run's selection`
+            : ruleReason(covering, status),
+        ...(unselected.length > 0 ? { selected: false } : {}),
         scenarios: covering.map((c) => c.id),
       };
     });

@@ -133,14 +133,16 @@ export function renderSummary(run: RunResult, paint: (c: number, s: string) => s
     (x) => x.status === 'failed' && scenarioVerdict(x, run.options) === 'warn',
   ).length;
   const failedMust = s.failed - warnings;
-  const rules = run.rules.reduce<Record<string, number>>(
-    (acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }),
-    {},
-  );
+  // A rule the selection left out is not "uncovered": nothing was asked of it.
+  const rules = run.rules.reduce<Record<string, number>>((acc, r) => {
+    const key = r.selected === false ? 'not selected' : r.status;
+    return { ...acc, [key]: (acc[key] ?? 0) + 1 };
+  }, {});
+  const notSelected = rules['not selected'] ? `; ${rules['not selected']} not selected` : '';
   const lines = [
     '',
     `Scenarios: ${paint(32, `${s.passed} passed`)}, ${paint(s.failed ? 31 : 90, `${s.failed} failed`)}${warnings ? ` (${failedMust} MUST, ${warnings} SHOULD/MAY warnings)` : ''}, ${paint(s.errored ? 35 : 90, `${s.errored} errored`)}, ${s.skipped} skipped, ${s.total} total`,
-    `Rules:     ${['passed', 'failed', 'errored', 'skipped', 'uncovered'].map((k) => `${rules[k] ?? 0} ${k}`).join(', ')}`,
+    `Rules:     ${['passed', 'failed', 'errored', 'skipped', 'uncovered'].map((k) => `${rules[k] ?? 0} ${k}`).join(', ')}${notSelected}`,
     `Seed ${run.seed} · ${run.runs} property runs · ${(run.durationMs / 1000).toFixed(1)} s`,
   ];
   if (run.cleanup && run.cleanup.created > 0) lines.push(cleanupLine(run));

@@ -35,7 +35,16 @@ export function mergeReports(
   const rules = [...ruleMeta.values()].map((rule) => {
     const covering = scenarios.filter((s) => s.rules.includes(rule.id));
     const status = ruleStatus(covering, rule.id);
-    return { ...rule, status, reason: ruleReason(covering, status), scenarios: covering.map((s) => s.id) };
+    // Still outside every shard's selection: keep what the shards said; else judge it from the joined scenarios.
+    const { selected, reason, ...meta } = rule;
+    const unselected = covering.length === 0 && selected === false;
+    return {
+      ...meta,
+      status,
+      reason: unselected && reason !== undefined ? reason : ruleReason(covering, status),
+      ...(unselected ? { selected: false as const } : {}),
+      scenarios: covering.map((s) => s.id),
+    };
   });
   const baselines = reports.map((r) => r.baseline).filter((b): b is NonNullable<RunResult['baseline']> => !!b);
   const unreachable = reports.every((r) => r.unreachable) ? first.unreachable : undefined;

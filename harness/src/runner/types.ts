@@ -131,6 +131,8 @@ export interface RuleResult {
   status: RuleStatus;
   /** Why the rule has its status: which scenarios broke it, checked it, or could not (absent in older reports). */
   reason?: string;
+  /** false: uncovered only because the run's selection left out every scenario that checks it. */
+  selected?: false;
   scenarios: string[];
 }
 
