@@ -18,7 +18,7 @@ import type { Bases, ExecDeps } from '../runner/exec-types.js';
 import { createApprover } from '../runner/oauth1-approval.js';
 import { oobUnreachable } from '../runner/oob.js';
 import { createRedactor, type Redactor } from '../runner/redact.js';
-import { resultBase, type ScenarioRunOptions } from '../runner/scenario.js';
+import { notRunResult, type ScenarioRunOptions } from '../runner/scenario.js';
 import { runScenario } from './run-scenario.js';
 import { createTokenSource, type TokenSource } from '../runner/tokens.js';
 import { redactExchange } from '../runner/transcript.js';
@@ -182,27 +182,8 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     scenarioDeps,
     async run(scenario, index, runOptions, extras) {
       const missing = skipReason(scenario);
-      if (missing)
-        return {
-          ...resultBase(scenario),
-          status: 'skipped',
-          reason: missing,
-          requests: 0,
-          runs: 0,
-          durationMs: 0,
-          transcript: [],
-        };
-      if (unreachable && !reached) {
-        return {
-          ...resultBase(scenario),
-          status: 'errored',
-          reason: `target unreachable: ${unreachable}`,
-          requests: 0,
-          runs: 0,
-          durationMs: 0,
-          transcript: [],
-        };
-      }
+      if (missing) return notRunResult(scenario, 'skipped', missing);
+      if (unreachable && !reached) return notRunResult(scenario, 'errored', `target unreachable: ${unreachable}`);
       const own = scenarioDeps(index, extras);
       try {
         const result = await runScenario(scenario, own.deps, runOptions);

@@ -199,6 +199,11 @@ export function resultBase(s: Scenario): Base {
   return { id: s.id, title: s.title, file: s.file, line: s.line, rules: s.rules, level: s.level, tags: s.tags };
 }
 
+/** The result of a scenario that sent nothing: skipped (a capability the profile lacks) or errored (unreachable). */
+export function notRunResult(s: Scenario, status: 'skipped' | 'errored', reason: string): ScenarioResult {
+  return { ...resultBase(s), status, reason, requests: 0, runs: 0, durationMs: 0, transcript: [] };
+}
+
 /** fast-check's parameters for a scenario's property: its seed and runs, a replayed path, the time budget. */
 export function checkParameters(
   seed: number,

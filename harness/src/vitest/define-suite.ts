@@ -14,7 +14,7 @@ import { missingCapability } from '../profile/capabilities.js';
 import { selectScenarios } from '../engine/run-suite.js';
 import { openSession, type Session } from '../engine/session.js';
 import { Lanes } from '../runner/schedule.js';
-import { resultBase, scenarioSeed } from '../runner/scenario.js';
+import { notRunResult, scenarioSeed } from '../runner/scenario.js';
 import type { ScenarioResult, ScenarioStatus } from '../runner/types.js';
 import type { Level, Scenario } from '../suite/types.js';
 import { bundledPaths, loadProfileSync, loadRulesSync, loadSuiteSync } from './load-sync.js';
@@ -215,15 +215,7 @@ export function defineConformSuite(options: ConformSuiteOptions): ConformSuite {
     const missing = current.session.skipReason(scenario);
     if (missing) {
       meta.reason = missing;
-      results.set(scenario.id, {
-        ...resultBase(scenario),
-        status: 'skipped',
-        reason: missing,
-        requests: 0,
-        runs: 0,
-        durationMs: 0,
-        transcript: [],
-      });
+      results.set(scenario.id, notRunResult(scenario, 'skipped', missing));
       ctx.skip(missing);
     }
     const replayPath = settings.replay.get(scenario.id);
