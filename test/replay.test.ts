@@ -11,7 +11,6 @@ describe('replaying a counterexample', () => {
     expect(failed?.status).toBe('failed');
     const ce = failed?.counterexample;
     expect(ce?.path).toMatch(/^\d+(:\d+)*$/);
-    expect(failed?.runs).toBeGreaterThan(1);
 
     const replay = await runAgainst(reference().url, {
       filter: ['articles/put-replace'],
@@ -22,6 +21,8 @@ describe('replaying a counterexample', () => {
     expect(again?.status).toBe('failed');
     expect(again?.counterexample?.values).toEqual(ce?.values);
     expect(again?.runs).toBe(1);
+    // Straight away: the first run searched and shrank (more executions, more requests); the replay ran once.
+    expect(again?.requests).toBeLessThan(failed!.requests);
     expect(again?.failure?.messages.map((m) => m.replace(/\/articles\/\S+:/, '/articles/ID:'))).toEqual(
       failed?.failure?.messages.map((m) => m.replace(/\/articles\/\S+:/, '/articles/ID:')),
     );
