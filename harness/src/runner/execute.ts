@@ -131,18 +131,17 @@ async function executeSteps(
     };
   };
   // A transport error after a step already failed leaves that failure the verdict (an error is no finding).
-  const error = (message: string): IterationOutcome =>
-    findings.failures.length > 0
-      ? failed()
-      : {
-          kind: 'error',
-          step: at.index,
-          ...named(),
-          message: redactor.text(message),
-          transcript,
-          requests,
-          ...counted(),
-        };
+  const errored = (message: string, precondition?: { checkedBy: string[] }): IterationOutcome => ({
+    kind: 'error',
+    step: at.index,
+    ...named(),
+    message: redactor.text(message),
+    transcript,
+    requests,
+    ...counted(),
+    ...(precondition ? { precondition: { step: at.index, ...named(), checkedBy: precondition.checkedBy } } : {}),
+  });
+  const error = (message: string): IterationOutcome => (findings.failures.length > 0 ? failed() : errored(message));
   /** A setup step's failure: the scenario checked none of its rules (unless a check already failed). */
   const precondition = (
     setup: NonNullable<ReturnType<typeof setupOf>>,
@@ -153,16 +152,7 @@ async function executeSteps(
     const what = setup.what ?? `step ${at.index}${at.name ? ` (${at.name})` : ''}`;
     const by = setup.checkedBy.length > 0 ? setup.checkedBy.join(' and ') : 'the scenarios of its own rules';
     const message = `precondition failed: ${what}${where ? ` (${where})` : ''}: ${messages.join('; ')}; that behaviour is checked by ${by}`;
-    return {
-      kind: 'error',
-      step: at.index,
-      ...named(),
-      message: redactor.text(message),
-      transcript,
-      requests,
-      ...counted(),
-      precondition: { step: at.index, ...named(), checkedBy: setup.checkedBy },
-    };
+    return errored(message, setup);
   };
 
   const origins = originsOf(deps);
