@@ -10,6 +10,7 @@ const HELP = `conform — conformance harness for the HTTP resource service spec
 Usage: conform <command> [options]
 
 Commands:
+  init      Probe a target and write a commented draft profile for it
   run       Replay the scenarios against a target and write compliance reports
   diff      Replay the same requests against a target and the reference server; report every difference
   serve     Run the bundled reference server
@@ -28,6 +29,7 @@ type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 /** Each command's code is loaded when it runs: `conform --help` and every command start without the others' graphs. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  init: async () => (await import('./commands/init.js')).initCommand,
   run: async () => (await import('./commands/run.js')).runCommand,
   diff: async () => (await import('./commands/diff.js')).diffCommand,
   serve: async () => (await import('./commands/serve.js')).serveCommand,

@@ -10,6 +10,7 @@ import { chooseScheme, needsCredentials } from '../runner/credentials.js';
 import type { Bases } from '../runner/exec-types.js';
 import { serializeArticle } from '../xml/article-xml.js';
 import { header, join, ok, schemeUser } from './common.js';
+import { learnDraftExtras } from './draft-extra.js';
 
 const PROBE_ARTICLE = serializeArticle({ title: 'conform probe', price: '1.00', currency: 'eur', fields: {} });
 const MEDIA_TYPES = ['application/xml', 'text/xml'];
@@ -29,6 +30,8 @@ export interface ArticleContext {
   deps: { bases: Bases; uniq: () => string };
   resourceFor: (user: string) => string | undefined;
   leftovers: string[];
+  /** Also learn what only a drafted profile declares (`conform init`: draft-extra.ts). */
+  draft?: boolean;
 }
 
 /** Learns the article open points the profile is silent on, writing them into `c.p` and reporting how. */
@@ -157,6 +160,20 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
     p.options = { ...p.options, ...resolveOptionsOn(on) };
     learn('options.implemented', on, notes.join('; '));
   }
+
+  if (c.draft && scheme !== undefined)
+    await learnDraftExtras({
+      p,
+      silent,
+      learn,
+      send,
+      line,
+      credentialed,
+      writeOptions: made.hash === false ? { bodyHash: false } : {},
+      base,
+      created,
+      remember,
+    });
 
   // The articles made are deleted: learning leaves the target as it found it where it can.
   const deletions: string[] = [];

@@ -55,6 +55,8 @@ export interface LearnDeps {
   redactor: Redactor;
   /** A fresh value for each article slug the learning creates. */
   uniq: () => string;
+  /** Also learn what only a drafted profile declares (`conform init`). */
+  draft?: boolean;
 }
 
 /** Keys the learning can fill in; a profile that declares all of these needs none. */
@@ -211,8 +213,19 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
     'articles.deletable',
     'options.implemented',
   ];
-  if (articleKeys.some(silent)) {
-    await learnArticles({ p, silent, learn, send, line, withCredentials, deps, resourceFor, leftovers });
+  if (articleKeys.some(silent) || deps.draft) {
+    await learnArticles({
+      p,
+      silent,
+      learn,
+      send,
+      line,
+      withCredentials,
+      deps,
+      resourceFor,
+      leftovers,
+      ...(deps.draft ? { draft: true } : {}),
+    });
   }
 
   // Whatever the trials did not need to settle keeps its default (signed requests without a body hash when no write

@@ -1,0 +1,129 @@
+/**
+ * What `conform init` learns beyond the run's own learning, on the article the learning created (before it is
+ * deleted): the replace status, the `/article/{id}` alias of §2, and whether OPTIONS's `Allow` depends on
+ * credentials (§4.3 rule 2). A run does not need these (their silent defaults accept every choice the words allow);
+ * a drafted profile declares them, so a run checks them strictly.
+ */
+import type { AuthOptions } from '../auth/authenticator.js';
+import type { HttpRequest, HttpResponse } from '../http/client.js';
+import type { ResolvedProfile } from '../profile/schema.js';
+import { serializeArticle } from '../xml/article-xml.js';
+import { join, ok } from './common.js';
+
+/** Keys only a draft learns. */
+export const DRAFT_KEYS = [
+  'articles.replaceStatus',
+  'articles.optionalFields',
+  'articles.aliases',
+  'options.allowDependsOnAuth',
+] as const;
+
+/** The optional child element tried (§2: "Other fields of the article: not shown"); the reference server's. */
+const OPTIONAL_FIELD = 'summary';
+
+const WRITE_METHODS = ['PUT', 'POST', 'DELETE'];
+
+export interface DraftExtraContext {
+  p: ResolvedProfile;
+  silent: (key: string) => boolean;
+  learn: (key: string, value: unknown, how: string) => void;
+  send: (r: HttpRequest) => Promise<HttpResponse | undefined>;
+  line: (r: HttpRequest, res: HttpResponse | undefined) => string;
+  credentialed: (r: HttpRequest, options?: AuthOptions) => Promise<HttpRequest>;
+  /** The write options the created article was taken with (the body hash, when learned off). */
+  writeOptions: AuthOptions;
+  base: string;
+  /** The paths of the articles created so far (the learning deletes them afterwards). */
+  created: string[];
+  remember: (path: string) => void;
+}
+
+/** The methods an `Allow` value lists, upper-cased. */
+export function allowOf(res: HttpResponse | undefined): Set<string> {
+  const value = res === undefined ? undefined : [res.headers['allow'] ?? []].flat().join(',');
+  return new Set(
+    (value ?? '')
+      .split(',')
+      .map((m) => m.trim().toUpperCase())
+      .filter(Boolean),
+  );
+}
+
+export async function learnDraftExtras(c: DraftExtraContext): Promise<void> {
+  const { p, silent, learn, send, line } = c;
+  const itemPattern = new RegExp(
+    `^${p.articles.item.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]*\}/, '([^/]+)')}$`,
+  );
+  const article = c.created.find((path) => itemPattern.test(path));
+  const body = (title: string, fields: Record<string, string> = {}) =>
+    serializeArticle({ title, price: '2.00', currency: 'eur', fields });
+  const write = (method: string, path: string, title: string, fields: Record<string, string> = {}) =>
+    c.credentialed(
+      { method, url: join(c.base, path), headers: { 'content-type': p.articles.mediaType }, body: body(title, fields) },
+      c.writeOptions,
+    );
+  const read = async (path: string): Promise<{ how: string; text?: string }> => {
+    const r = await c.credentialed({ method: 'GET', url: join(c.base, path), headers: {} });
+    const res = await send(r);
+    return { how: line(r, res), ...(res !== undefined && ok(res) ? { text: new TextDecoder().decode(res.body) } : {}) };
+  };
+
+  // The replace, with an optional field: its status, and whether the field is kept.
+  if (article !== undefined && (silent('articles.replaceStatus') || silent('articles.optionalFields'))) {
+    const summary = 'conform probe summary';
+    const r = await write('PUT', article, 'conform probe replaced', { [OPTIONAL_FIELD]: summary });
+    const res = await send(r);
+    if (res !== undefined && ok(res) && silent('articles.replaceStatus')) {
+      p.articles.replaceStatus = [res.status];
+      learn('articles.replaceStatus', [res.status], `a second PUT to the article: ${line(r, res)}`);
+    }
+    if (silent('articles.optionalFields') && p.articles.readable) {
+      const back = res !== undefined && ok(res) ? await read(article) : undefined;
+      const kept = back?.text?.includes(summary) === true;
+      const fields = kept ? [OPTIONAL_FIELD] : [];
+      p.articles.optionalFields = fields;
+      learn(
+        'articles.optionalFields',
+        fields,
+        `a PUT with <${OPTIONAL_FIELD}>: ${line(r, res)}${back ? `; ${back.how}, ${kept ? 'kept' : 'not served back'}` : ''}`,
+      );
+    }
+  }
+
+  // §2: "A URL of the shape `/article/<id>` is also used for PUT in one example."
+  const id = article === undefined ? undefined : itemPattern.exec(article)?.[1];
+  const aliasTemplate = p.articles.item.startsWith('/articles/')
+    ? p.articles.item.replace(/^\/articles\//, '/article/')
+    : undefined;
+  if (silent('articles.aliases') && id !== undefined && article !== undefined && aliasTemplate !== undefined) {
+    const aliasPath = aliasTemplate.replace(/\{[^}]*\}/, id);
+    const r = await write('PUT', aliasPath, 'conform probe alias');
+    const res = await send(r);
+    let same = false;
+    let how = line(r, res);
+    if (res !== undefined && ok(res)) {
+      const back = await read(article);
+      same = back.text?.includes('conform probe alias') === true;
+      how += `; ${back.how}${same ? ', the article replaced' : ', not the same article'}`;
+      if (!same) c.remember(aliasPath);
+    }
+    const aliases = same ? [aliasTemplate] : [];
+    p.articles.aliases = aliases;
+    learn('articles.aliases', aliases, how);
+  }
+
+  if (silent('options.allowDependsOnAuth') && p.options.on.includes('collection')) {
+    const anonymous: HttpRequest = { method: 'OPTIONS', url: join(c.base, p.articles.collection), headers: {} };
+    const without = await send(anonymous);
+    const withAuth = await send(await c.credentialed({ ...anonymous, headers: {} }));
+    const a = allowOf(without);
+    const b = allowOf(withAuth);
+    const shorter = WRITE_METHODS.filter((m) => b.has(m) && !a.has(m));
+    const how = `OPTIONS ${p.articles.collection}: without credentials → ${without?.status ?? 'no answer'} Allow "${[...a].join(', ')}"; with → ${withAuth?.status ?? 'no answer'} Allow "${[...b].join(', ')}"`;
+    if (without !== undefined && ok(without) && withAuth !== undefined && ok(withAuth) && p.articles.writeAuth) {
+      const depends = shorter.length > 0 && !WRITE_METHODS.some((m) => a.has(m));
+      p.options.allowDependsOnAuth = depends;
+      learn('options.allowDependsOnAuth', depends, how);
+    }
+  }
+}
