@@ -35,11 +35,11 @@ describe('conform CLI', () => {
     expect((await cli('run', '--embedded', '--fault', 'no-such-fault')).code).toBe(2);
   });
 
-  it('a target without a profile is refused, naming --profile; so is a run with nothing to run against', async () => {
+  it('a target without a profile is refused, naming --profile and conform init; so is a run with nothing to run against', async () => {
     const r = await cli('run', '--target', 'http://127.0.0.1:1', '--report-dir', 'never');
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--target needs --profile FILE/);
-    expect(r.err).toMatch(/reference-server\/profile\.yaml/);
+    expect(r.err).toMatch(/conform init --target URL/);
     const bare = await cli('run');
     expect(bare.code).toBe(2);
     expect(bare.err).toMatch(/nothing to run against: pass --target URL with --profile FILE, or --embedded/);

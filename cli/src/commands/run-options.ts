@@ -189,7 +189,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
   if (values.profile === undefined && !values.embedded)
     throw new ConformError(
       'CONFORM_USAGE',
-      `${targets.length > 0 ? '--target needs --profile FILE' : 'nothing to run against: pass --target URL with --profile FILE, or --embedded'}: the profile says what your server offers where the spec leaves room (its users and credentials, schemes, open points), and conform will not guess it. Write one from docs/profile-keys.md, or start from the reference server's (reference-server/profile.yaml in the package) and name it with --profile to check your server against the reference server's choices.`,
+      `${targets.length > 0 ? '--target needs --profile FILE' : 'nothing to run against: pass --target URL with --profile FILE, or --embedded'}: the profile says what your server offers where the spec leaves room (its users and credentials, schemes, open points), and conform will not guess it. Draft one from your server's answers with "conform init --target URL --user NAME" (docs/init.md), or write one from docs/profile-keys.md.`,
     );
   return options;
 }
