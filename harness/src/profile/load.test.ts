@@ -41,3 +41,28 @@ describe('${NAME} in a profile', () => {
     expect(profile?.users[0]?.password).toBe('${ALICE_PASSWORD}');
   });
 });
+
+describe('a mistyped profile key', () => {
+  it('is named at its line with the nearest key of its own object ("did you mean")', () => {
+    const text = [
+      'target: { htp: "http://x.test" }',
+      'users:',
+      '  - { name: a, pasword: x }',
+      'articles: { replaceStatuses: [200] }',
+      'auth:',
+      '  oauth2: { tokenEndpoint: /t, clientId: a, clientSecret: b, ttll: 3 }',
+      'protected: [{ path: /, ownrOnly: true }]',
+      'nothingLikeIt: 1',
+      '',
+    ].join('\n');
+    const { issues } = checkProfileSource(parseYamlSource('p.yaml', text), { env: false });
+    expect(issues.map((i) => `${i.line} ${i.message}`).sort()).toEqual([
+      '1 unknown key "htp" (did you mean "http"?)',
+      '3 unknown key "pasword" (did you mean "password"?)',
+      '4 unknown key "replaceStatuses" (did you mean "replaceStatus"?)',
+      '6 unknown key "ttll" (did you mean "ttl"?)',
+      '7 unknown key "ownrOnly" (did you mean "ownerOnly"?)',
+      '8 unknown key "nothingLikeIt"',
+    ]);
+  });
+});

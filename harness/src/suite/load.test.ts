@@ -81,7 +81,7 @@ scenarios:
 
   it('names file, line and column of an unknown key', async ({ tempDir: dir }) => {
     expect(await issuesOf(dir, ok.replace('        expect:', '        expct:'))).toEqual([
-      'F:8:9: unknown key "expct"',
+      'F:8:9: unknown key "expct" (did you mean "expect"?)',
     ]);
   });
 
@@ -159,7 +159,7 @@ describe('profile validation', () => {
     );
     const { issues } = checkProfileSource(readSourceSync(file));
     const lines = issues.map((i) => formatIssue({ ...i, file: 'P' }));
-    expect(lines).toContain('P:3:3: unknown key "colection"');
+    expect(lines).toContain('P:3:3: unknown key "colection" (did you mean "collection"?)');
     expect(lines.some((l) => l.startsWith('P:5:20: auth.schemes.1: expected one of'))).toBe(true);
   });
 

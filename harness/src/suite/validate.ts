@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { closest } from './closest.js';
 import type { SourceIssue } from '../errors.js';
 import type { YamlSource } from './yaml-source.js';
 
@@ -12,7 +13,7 @@ export function validateSource<S extends z.ZodType>(
   if (source.syntaxIssues.length > 0) return { ok: false, issues: source.syntaxIssues };
   const result = schema.safeParse(source.value);
   if (result.success) return { ok: true, value: result.data };
-  const issues = result.error.issues.flatMap((i) => flatten(i, [])).map((i) => locateIssue(source, i.path, i));
+  const issues = result.error.issues.flatMap((i) => flatten(i, [])).map((i) => locateIssue(source, i.path, i, schema));
   return { ok: false, issues: dedupe(issues) };
 }
 
@@ -26,10 +27,17 @@ export function issueAt(
   return { file: source.file, ...source.locate(path, key), path: path.map(String).join('.'), message };
 }
 
-function locateIssue(source: YamlSource, path: PropertyKey[], issue: ZodIssue): SourceIssue {
+function locateIssue(source: YamlSource, path: PropertyKey[], issue: ZodIssue, schema?: z.ZodType): SourceIssue {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
-    return issueAt(source, path, `unknown key "${issue.keys.join('", "')}"`, key);
+    const known = schema === undefined ? [] : keysAt(schema, path);
+    const near = issue.keys.length === 1 ? closest(key, known) : undefined;
+    return issueAt(
+      source,
+      path,
+      `unknown key "${issue.keys.join('", "')}"${near ? ` (did you mean "${near}"?)` : ''}`,
+      key,
+    );
   }
   return issueAt(
     source,
@@ -88,4 +96,44 @@ function dedupe(issues: SourceIssue[]): SourceIssue[] {
     seen.add(k);
     return true;
   });
+}
+
+/** The keys an object schema at `path` of `schema` allows (through optional, default, array and union wrappers). */
+export function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  type Def = {
+    type: string;
+    innerType?: z.ZodType;
+    element?: z.ZodType;
+    options?: z.ZodType[];
+    shape?: Record<string, z.ZodType>;
+  };
+  const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
+  const objects = (s: z.ZodType, depth = 0): Array<Record<string, z.ZodType>> => {
+    if (depth > 8) return [];
+    const d = defOf(s);
+    if (d.shape) return [d.shape];
+    if (d.innerType) return objects(d.innerType, depth + 1);
+    if (d.options) return d.options.flatMap((o) => objects(o, depth + 1));
+    return [];
+  };
+  let current: z.ZodType[] = [schema];
+  for (const seg of path) {
+    const next: z.ZodType[] = [];
+    for (const s of current) {
+      let d = defOf(s);
+      let t: z.ZodType = s;
+      for (let i = 0; i < 8 && d.innerType; i++) {
+        t = d.innerType;
+        d = defOf(t);
+      }
+      if (typeof seg === 'number' || /^\d+$/.test(String(seg))) {
+        if (d.element) next.push(d.element);
+        else if (d.options) next.push(...d.options.map((o) => defOf(o).element).filter((e): e is z.ZodType => !!e));
+        continue;
+      }
+      for (const shape of objects(t)) if (shape[String(seg)]) next.push(shape[String(seg)]!);
+    }
+    current = next;
+  }
+  return [...new Set(current.flatMap((s) => objects(s).flatMap((shape) => Object.keys(shape))))];
 }
