@@ -26,6 +26,7 @@ Selection:
   --filter TEXT         Only scenarios whose id, rule id or tag contains TEXT (repeatable)
   --exclude TEXT        Leave out scenarios whose id, rule id or tag contains TEXT (repeatable)
   --level LEVEL         Only scenarios of this level: MUST, SHOULD or MAY (repeatable)
+  --min-coverage PCT    Fail the run (exit 1) when fewer than PCT percent of the selected MUST rules were checked
 
 Properties:
   --seed N              Seed for every generator (default: random; the report records it)

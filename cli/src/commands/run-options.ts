@@ -5,7 +5,7 @@ import type { Level } from '../../../harness/src/suite/types.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 import { flagNaming, intFromText, resolveRunOptions } from '../../../harness/src/runner/options.js';
 import { parseFaultNames, parseVariantNames } from '../../../reference-server/src/index.js';
-import { faultList, listOption, parse } from '../args.js';
+import { faultList, intOption, listOption, parse } from '../args.js';
 import { defaults, type CliIo } from '../io.js';
 
 /** Everything `conform run` was asked, resolved and checked. */
@@ -24,6 +24,8 @@ export interface RunCommandOptions {
   filter: string[];
   exclude: string[];
   levels: Level[];
+  /** `--min-coverage PERCENT`: fail below this share of MUST rules checked. */
+  minCoverage?: number;
   seed: number;
   runs: number;
   replayPath?: string;
@@ -99,6 +101,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     filter: { type: 'string', multiple: true },
     exclude: { type: 'string', multiple: true },
     level: { type: 'string', multiple: true },
+    'min-coverage': { type: 'string' },
     seed: { type: 'string' },
     runs: { type: 'string' },
     replay: { type: 'string' },
@@ -162,6 +165,9 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     filter: listOption(values.filter),
     exclude: listOption(values.exclude),
     levels: levelList(values.level),
+    ...(values['min-coverage'] !== undefined
+      ? { minCoverage: intOption(values['min-coverage'].replace(/%$/, ''), 'min-coverage', 0, 100)! }
+      : {}),
     ...resolveRunOptions(
       {
         seed: intFromText(values.seed, '--seed'),

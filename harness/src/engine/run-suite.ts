@@ -24,6 +24,8 @@ export interface RunSuiteOptions {
   exclude?: string[];
   /** Only scenarios of these levels (all when absent or empty). */
   levels?: Level[];
+  /** Fail the run when fewer than this percent of its MUST rules were checked (`--min-coverage`). */
+  minCoverage?: number;
   strict: boolean;
   timeoutMs: number;
   /** Scenarios in flight at once (default {@link RUN_OPTION_SPEC}'s; 1: one after another, in catalogue order). */
@@ -154,6 +156,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
       ...(options.levels?.length ? { levels: options.levels } : {}),
       strict: options.strict,
       timeoutMs: options.timeoutMs,
+      ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
     },
     ...(options.shard ? { shard: options.shard } : {}),
   };

@@ -1,6 +1,6 @@
 /** Console reporter: a line per scenario as it finishes, details for failures, and a summary. */
 import type { RunEvent, RunResult, ScenarioResult, ScenarioStatus } from '../runner/types.js';
-import { scenarioVerdict, reasonsOf } from '../runner/verdict.js';
+import { runVerdict, scenarioVerdict, reasonsOf } from '../runner/verdict.js';
 
 export interface ConsoleOptions {
   write: (text: string) => void;
@@ -139,8 +139,11 @@ export function renderSummary(run: RunResult, paint: (c: number, s: string) => s
     return { ...acc, [key]: (acc[key] ?? 0) + 1 };
   }, {});
   const notSelected = rules['not selected'] ? `; ${rules['not selected']} not selected` : '';
+  const verdict = runVerdict(run);
+  const colour = verdict.verdict === 'PASS' ? 32 : verdict.verdict === 'INCONCLUSIVE' ? 33 : 31;
   const lines = [
     '',
+    `${paint(colour, verdict.verdict)} — ${verdict.coverageText}`,
     `Scenarios: ${paint(32, `${s.passed} passed`)}, ${paint(s.failed ? 31 : 90, `${s.failed} failed`)}${warnings ? ` (${failedMust} MUST, ${warnings} SHOULD/MAY warnings)` : ''}, ${paint(s.errored ? 35 : 90, `${s.errored} errored`)}, ${s.skipped} skipped, ${s.total} total`,
     `Rules:     ${['passed', 'failed', 'errored', 'skipped', 'uncovered'].map((k) => `${rules[k] ?? 0} ${k}`).join(', ')}${notSelected}`,
     `Seed ${run.seed} · ${run.runs} property runs · ${(run.durationMs / 1000).toFixed(1)} s`,

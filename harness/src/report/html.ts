@@ -57,7 +57,7 @@ function header(run: RunResult, v: RunVerdictInfo): string {
   }
   return (
     `<header><div class="banner ${verdictClass(v.verdict)}" role="status" data-testid="verdict" data-verdict="${v.verdict}" data-exit-code="${v.exitCode}">` +
-    `<span class="verdict" data-testid="verdict-label">${v.verdict}</span><span class="exit" data-testid="exit-code">exit code ${v.exitCode}</span><span class="why">${esc(v.why)}</span></div>` +
+    `<span class="verdict" data-testid="verdict-label">${v.verdict}</span><span class="exit" data-testid="exit-code">exit code ${v.exitCode}</span><span class="why">${esc(v.why)}</span><span class="coverage" data-testid="coverage">${esc(v.coverageText)}</span></div>` +
     `<h1>${esc(run.tool.name)} compliance report</h1>` +
     `<dl class="meta" data-testid="meta">${meta.map(([k, val]) => `<div><dt>${esc(k)}</dt><dd data-testid="${esc(`meta-${k.toLowerCase().replace(/\s+/g, '-')}`)}">${esc(val)}</dd></div>`).join('')}</dl></header>`
   );

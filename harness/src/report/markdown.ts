@@ -52,9 +52,12 @@ const FAILURE_RANK: Readonly<Record<ScenarioVerdict, number>> = {
 export function renderMarkdown(run: RunResult): string {
   const s = run.summary;
   const out: string[] = [];
-  const verdict = runVerdict(run).verdict; // the one every reporter and the exit code use
+  const v = runVerdict(run); // the one every reporter and the exit code use
+  const verdict = v.verdict;
   out.push(
     `## conform: ${verdict === 'PASS' ? '✅' : verdict === 'INCONCLUSIVE' ? '⚠️' : '❌'} ${verdict} — ${run.target}`,
+    '',
+    `**${cell(v.coverageText)}** — ${cell(v.why)}`,
     '',
   );
   out.push(

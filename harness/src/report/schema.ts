@@ -146,6 +146,10 @@ export const ReportSchema = z.object({
       levels: z.array(z.enum(['MUST', 'SHOULD', 'MAY'])).optional(),
       strict: z.boolean(),
       timeoutMs: z.number(),
+      minCoverage: z
+        .number()
+        .optional()
+        .describe('--min-coverage: the run fails when fewer than this percent of its MUST rules were checked.'),
     })
     .optional(),
   shard: z

@@ -159,7 +159,15 @@ export interface RunResult {
   rules: RuleResult[];
   /** Set when the target could not be reached at all (exit code 3). */
   unreachable?: string;
-  options: { filter: string[]; exclude?: string[]; levels?: Level[]; strict: boolean; timeoutMs: number };
+  options: {
+    filter: string[];
+    exclude?: string[];
+    levels?: Level[];
+    strict: boolean;
+    timeoutMs: number;
+    /** `--min-coverage`: the run fails when fewer than this percent of its MUST rules were checked. */
+    minCoverage?: number;
+  };
   /** One shard of a sharded run (--shard i/n). */
   shard?: { index: number; total: number };
   /** Set by `conform merge`: the shard reports joined. */

@@ -4,6 +4,7 @@
  * otherwise it is a warning. A result listed in the baseline never counts.
  */
 import type { Level } from '../suite/types.js';
+import { coverageText, mustCoverage, type MustCoverage } from './coverage.js';
 import type { RunResult, ScenarioResult, ScenarioStatus } from './types.js';
 
 export type ScenarioVerdict = 'pass' | 'fail' | 'warn' | 'error' | 'skip' | 'baselined';
@@ -103,6 +104,10 @@ export interface RunVerdictInfo {
   verdict: RunVerdict;
   exitCode: 0 | 1 | 2 | 3;
   why: string;
+  /** How much of the MUST the run checked, and why the rest was not. */
+  coverage: MustCoverage;
+  /** The coverage in words ("58 of 61 MUST rules checked; 3 not checked: …"). */
+  coverageText: string;
 }
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -122,6 +127,11 @@ export function exitCodeFor(run: RunResult, strict: boolean): 0 | 1 | 3 {
  * scenario ran); FAIL (1) when a MUST scenario failed or errored (with `--strict`, any scenario); PASS (0) otherwise.
  */
 export function runVerdict(run: RunResult): RunVerdictInfo {
+  const coverage = mustCoverage(run);
+  return { ...verdictOnly(run, coverage), coverage, coverageText: coverageText(coverage) };
+}
+
+function verdictOnly(run: RunResult, coverage: MustCoverage): Omit<RunVerdictInfo, 'coverage' | 'coverageText'> {
   const s = run.summary;
   const verdicts = run.scenarios.map((x) => scenarioVerdict(x, run.options));
   const count = (...of: ScenarioVerdict[]) => verdicts.filter((v) => of.includes(v)).length;
@@ -158,6 +168,13 @@ export function runVerdict(run: RunResult): RunVerdictInfo {
       why: `${plural(count('fail', 'error'), what)} failed or errored${run.options.strict ? ' (--strict)' : ''}${known}`,
     };
   }
+  const min = run.options.minCoverage;
+  if (min !== undefined && coverage.percent < min)
+    return {
+      verdict: 'FAIL',
+      exitCode: 1,
+      why: `${coverage.percent}% of the MUST rules were checked, below --min-coverage ${min}%`,
+    };
   const warnings = count('warn');
   return {
     verdict: 'PASS',
