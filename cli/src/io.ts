@@ -8,6 +8,8 @@ export interface CliIo {
   cwd: string;
   /** Resolves when the user asks to stop (SIGINT/SIGTERM); used by `serve`. */
   untilSignal?: () => Promise<void>;
+  /** Aborted when the user interrupts a run (default: the process's SIGINT and SIGTERM, in `conform run`). */
+  signal?: AbortSignal;
 }
 
 /** The package's own folder (works from `dist/` and from sources under vitest). */

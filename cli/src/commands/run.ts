@@ -18,6 +18,7 @@ import { parseFaultNames, parseVariantNames, startServer } from '../../../refere
 import { loadVariantProfile } from '../variant-profile.js';
 import { EMBEDDED_TOKEN_TTL, embeddedProfile } from '../embedded.js';
 import { defaults, toolVersion, type CliIo } from '../io.js';
+import { interruptSignal } from '../interrupt.js';
 import { RUN_HELP } from './run-help.js';
 import { parseRunArgs, type RunCommandOptions } from './run-options.js';
 
@@ -144,11 +145,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         })
       : undefined;
     let run: RunResult;
+    const interrupt = io.signal ? undefined : interruptSignal(io.stderr);
+    const signal = io.signal ?? interrupt?.signal;
     try {
       run = await runSuite(
         suite,
         {
           bases,
+          ...(signal ? { signal } : {}),
           seed: options.seed,
           runs: options.runs,
           filter: options.filter,
@@ -167,6 +171,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         { client, profile, authenticator: createAuthenticator({ profile }), ...(printer ? { onEvent: printer } : {}) },
       );
     } finally {
+      interrupt?.dispose();
       await client.close();
     }
     if (baseline) {
@@ -189,7 +194,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     await githubOutputs(run, { ...io, stdout: human });
     if (printer) human.write(`Reports: ${written.join(', ')}\n`);
     const verdict = runVerdict(run);
-    if (verdict.verdict === 'INCONCLUSIVE') io.stderr.write(`conform run: ${verdict.why}\n`);
+    if (verdict.verdict === 'INCONCLUSIVE' || verdict.verdict === 'INTERRUPTED')
+      io.stderr.write(`conform run: ${verdict.why}\n`);
     if (options.json) io.stdout.write(`${JSON.stringify(jsonSummary(run, verdict, written), null, 2)}\n`);
     return verdict.exitCode;
   } finally {

@@ -7,6 +7,8 @@ import type { Bases } from '../runner/exec-types.js';
 import { ruleReason, ruleStatus } from '../runner/rules.js';
 import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from '../runner/types.js';
 import { runAll } from '../runner/schedule.js';
+import { notRunResult } from '../runner/scenario.js';
+import { INTERRUPTED_REASON } from '../runner/verdict.js';
 import { openSession } from './session.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 
@@ -17,6 +19,11 @@ export { exitCodeFor } from '../runner/verdict.js';
 export interface RunSuiteOptions {
   /** Where to send requests: the primary base URL, and the plain and TLS ones when known. */
   bases: Bases;
+  /**
+   * Aborted when the user interrupts the run (Ctrl-C): the scenarios not started are skipped as interrupted, the ones
+   * running finish, what the run created is deleted, and the result is marked `interrupted`.
+   */
+  signal?: AbortSignal;
   seed: number;
   runs: number;
   filter: string[];
@@ -122,6 +129,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     priority: waitsForClock,
     first: (s) => s.kind === 'steps' && s.steps.some((step) => step.atRunEnd === true),
     run: async (scenario, index, _lane, idle, atRunEnd) => {
+      if (options.signal?.aborted) return notRunResult(scenario, 'skipped', INTERRUPTED_REASON);
       const result = await session.run(scenario, index, runOptions, { idle, atRunEnd });
       if ((result.status === 'failed' || result.status === 'errored') && options.replayCommand)
         result.replay = options.replayCommand(result, options.seed);
@@ -149,6 +157,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     scenarios: results,
     rules: ruleResults(suite, results),
     ...(session.unreachable && !session.reached ? { unreachable: session.unreachable } : {}),
+    ...(options.signal?.aborted ? { interrupted: true } : {}),
     ...report,
     options: {
       filter: options.filter,

@@ -1,6 +1,6 @@
 /** Console reporter: a line per scenario as it finishes, details for failures, and a summary. */
 import type { RunEvent, RunResult, ScenarioResult, ScenarioStatus } from '../runner/types.js';
-import { runVerdict, scenarioVerdict, reasonsOf } from '../runner/verdict.js';
+import { INTERRUPTED_REASON, runVerdict, scenarioVerdict, reasonsOf } from '../runner/verdict.js';
 
 export interface ConsoleOptions {
   write: (text: string) => void;
@@ -27,6 +27,7 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
   let status = false;
   // Scenarios not run because the target never answered: one line for all of them, not a block each.
   let notRun = 0;
+  let interrupted = 0;
   // Blocks are written whole, in catalogue order; the status line is erased before and redrawn after each.
   const w = (text: string) => {
     if (status) options.write('\r\u001b[K');
@@ -67,6 +68,10 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
           notRun++;
           break;
         }
+        if (r.status === 'skipped' && r.reason === INTERRUPTED_REASON) {
+          interrupted++;
+          break;
+        }
         w(`${paint(90, counter)} ${mark} ${r.id} ${paint(90, `${r.level} · ${describeRuns(r)}`)}\n`);
         if (r.status !== 'passed') w(details(r, paint));
         else for (const note of r.notes ?? []) w(`      ${paint(90, `note: ${note}`)}\n`);
@@ -85,6 +90,8 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
           w(paint(90, `deleting the ${event.articles} article${event.articles === 1 ? '' : 's'} the run created…\n`));
         break;
       case 'run-end':
+        if (interrupted > 0)
+          w(paint(33, `${interrupted} scenario${interrupted === 1 ? '' : 's'} not run: the run was interrupted\n`));
         if (notRun > 0)
           w(paint(35, `${notRun} scenario${notRun === 1 ? '' : 's'} not run: the target is unreachable (below)\n`));
         w(renderSummary(event.result, paint));
@@ -140,7 +147,8 @@ export function renderSummary(run: RunResult, paint: (c: number, s: string) => s
   }, {});
   const notSelected = rules['not selected'] ? `; ${rules['not selected']} not selected` : '';
   const verdict = runVerdict(run);
-  const colour = verdict.verdict === 'PASS' ? 32 : verdict.verdict === 'INCONCLUSIVE' ? 33 : 31;
+  const colour =
+    verdict.verdict === 'PASS' ? 32 : verdict.verdict === 'INCONCLUSIVE' || verdict.verdict === 'INTERRUPTED' ? 33 : 31;
   const lines = [
     '',
     `${paint(colour, verdict.verdict)} — ${verdict.coverageText}`,

@@ -23,6 +23,7 @@ function verdictClass(v: RunVerdict): string {
     case 'UNREACHABLE':
       return 'v-unreachable';
     case 'INCONCLUSIVE':
+    case 'INTERRUPTED':
       return 'v-inconclusive';
     default: {
       const never: never = v;

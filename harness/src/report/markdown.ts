@@ -55,7 +55,7 @@ export function renderMarkdown(run: RunResult): string {
   const v = runVerdict(run); // the one every reporter and the exit code use
   const verdict = v.verdict;
   out.push(
-    `## conform: ${verdict === 'PASS' ? '✅' : verdict === 'INCONCLUSIVE' ? '⚠️' : '❌'} ${verdict} — ${run.target}`,
+    `## conform: ${verdict === 'PASS' ? '✅' : verdict === 'INCONCLUSIVE' || verdict === 'INTERRUPTED' ? '⚠️' : '❌'} ${verdict} — ${run.target}`,
     '',
     `**${cell(v.coverageText)}** — ${cell(v.why)}`,
     '',

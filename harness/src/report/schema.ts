@@ -124,6 +124,12 @@ export const ReportSchema = z.object({
   scenarios: z.array(ScenarioResultSchema),
   rules: z.array(RuleResultSchema),
   unreachable: z.string().optional(),
+  interrupted: z
+    .boolean()
+    .optional()
+    .describe(
+      'Set when the run was interrupted (Ctrl-C): the scenarios not started are skipped, the report is partial.',
+    ),
   learned: z
     .array(z.object({ key: z.string(), value: z.unknown(), how: z.string() }))
     .optional()

@@ -157,6 +157,8 @@ export interface RunResult {
   summary: RunSummary;
   scenarios: ScenarioResult[];
   rules: RuleResult[];
+  /** Set when the run was interrupted (Ctrl-C): the scenarios not started are skipped, the report is partial. */
+  interrupted?: boolean;
   /** Set when the target could not be reached at all (exit code 3). */
   unreachable?: string;
   options: {

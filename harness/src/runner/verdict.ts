@@ -97,18 +97,22 @@ export function reasonsOf(r: ScenarioResult): string[] {
 }
 
 /** A run's verdict, as every reporter shows it and `conform run` exits with it. */
-export type RunVerdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'INCONCLUSIVE';
+export type RunVerdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'INCONCLUSIVE' | 'INTERRUPTED';
 
 /** The verdict of a run, the exit code `conform run` gives it, and why. */
 export interface RunVerdictInfo {
   verdict: RunVerdict;
-  exitCode: 0 | 1 | 2 | 3;
+  /** 130 for an interrupted run (128 + SIGINT, as shells report it). */
+  exitCode: 0 | 1 | 2 | 3 | 130;
   why: string;
   /** How much of the MUST the run checked, and why the rest was not. */
   coverage: MustCoverage;
   /** The coverage in words ("58 of 61 MUST rules checked; 3 not checked: …"). */
   coverageText: string;
 }
+
+/** The reason of a scenario not run because the run was interrupted (engine/run-suite.ts uses the same words). */
+export const INTERRUPTED_REASON = 'not run: the run was interrupted (Ctrl-C)';
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
@@ -139,6 +143,14 @@ function verdictOnly(run: RunResult, coverage: MustCoverage): Omit<RunVerdictInf
   const known = baselined ? `; ${baselined} known (baselined) failure${baselined === 1 ? '' : 's'} not counted` : '';
   const nothingChecked = s.total === 0 || s.total === s.skipped;
   const noMust = !run.unreachable && !run.scenarios.some((x) => x.level === 'MUST' && x.status !== 'skipped');
+  if (run.interrupted) {
+    const notRun = run.scenarios.filter((x) => x.status === 'skipped' && x.reason === INTERRUPTED_REASON).length;
+    return {
+      verdict: 'INTERRUPTED',
+      exitCode: 130,
+      why: `interrupted (Ctrl-C): ${plural(notRun, 'scenario')} not run; the report is partial`,
+    };
+  }
   if (run.unreachable) {
     return {
       verdict: 'UNREACHABLE',
