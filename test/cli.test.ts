@@ -2,6 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { main } from '../cli/src/main.js';
 import { describe, expect, it } from 'vitest';
 import { replayCommand } from '../cli/src/commands/run.js';
 import { parseRunArgs } from '../cli/src/commands/run-options.js';
@@ -128,6 +129,40 @@ describe('conform CLI', () => {
     // conform lint checks the file without the secrets: the reference is left as written.
     const lint = await cli('lint', 'env-profile.yaml');
     expect(lint.code, lint.out + lint.err).toBe(0);
+  });
+
+  it('--profile - reads the profile from standard input (its ${NAME} references too)', async () => {
+    const text = (await readFile(REFERENCE_PROFILE, 'utf8')).replace('password: "wonder:land"', 'password: "${PW}"');
+    const run = (profile: string) => {
+      let out = '';
+      return main(
+        [
+          'run',
+          '--embedded',
+          '--profile',
+          '-',
+          '--filter',
+          'auth/basic-accepted',
+          '--runs',
+          '2',
+          '--report-dir',
+          'stdin',
+        ],
+        {
+          stdout: { write: (s: string) => (out += s) },
+          stderr: { write: (s: string) => (out += s) },
+          env: { PW: 'wonder:land' },
+          cwd: dir,
+          stdin: () => Promise.resolve(profile),
+        },
+      ).then((code) => ({ code, out }));
+    };
+    const ok = await run(text);
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).toMatch(/1 passed, 0 failed/);
+    const bad = await run('users: [{ nam: alice }]\n');
+    expect(bad.code).toBe(2);
+    expect(bad.out).toMatch(/<stdin>:1:\d+: unknown key "nam" \(did you mean "name"\?\)/);
   });
 
   it('--exclude and --level narrow the selection, and report.json records them; a typo gets "did you mean"', async () => {

@@ -23,6 +23,13 @@ export function variantProfileText(file: string, variants: readonly VariantName[
   return stringify(applyProfilePatch(variantProfile(readSourceSync(file).value, variants), extra));
 }
 
+/** A profile given as text (`--profile -`), validated like a file; throws InvalidFileError as loadProfileSync does. */
+export function profileFromText(name: string, text: string, options: ProfileEnv = {}): ResolvedProfile {
+  const { profile, issues } = checkProfileSource(parseYamlSource(name, text), options);
+  if (issues.length > 0 || !profile) throw new InvalidFileError(issues);
+  return profile;
+}
+
 /** `file` as a resolved profile, with the patches of `variants` applied; throws InvalidFileError as loadProfileSync does. */
 export function loadVariantProfile(
   file: string,

@@ -10,7 +10,8 @@ Target:
   --target URL          Base URL of the target (overrides the profile's target.http / target.https by scheme);
                         give it twice for both, one http:// and one https://
   --profile FILE        The target's profile (required with --target: conform never guesses what a server offers;
-                        with --embedded the reference server's, reference-server/profile.yaml)
+                        with --embedded the reference server's, reference-server/profile.yaml); - reads it from
+                        standard input (e.g. a profile rendered by your CI's secret store); draft one: conform init
   --embedded            Start the bundled reference server in-process on a free loopback port and run against it
   --fault NAME          With --embedded: switch on a reference-server fault mode (repeatable; see conform serve --list-faults)
   --variant NAME        With --embedded: choose an open point of the spec differently (repeatable; see conform serve

@@ -153,7 +153,8 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
   const abs = (p: string) => path.resolve(io.cwd, p);
   const options: RunCommandOptions = {
     targets,
-    profileFile: values.profile !== undefined ? abs(values.profile) : defaults.profile(),
+    // `--profile -`: the profile is read from standard input.
+    profileFile: values.profile === '-' ? '-' : values.profile !== undefined ? abs(values.profile) : defaults.profile(),
     embedded: values.embedded ?? false,
     faults,
     variants,

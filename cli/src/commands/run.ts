@@ -15,9 +15,9 @@ import type { RunResult } from '../../../harness/src/runner/types.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
 import { loadRulesSync, loadSuiteSync } from '../../../harness/src/suite/load.js';
 import { parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
-import { loadVariantProfile } from '../variant-profile.js';
+import { loadVariantProfile, profileFromText } from '../variant-profile.js';
 import { EMBEDDED_TOKEN_TTL, embeddedProfile } from '../embedded.js';
-import { defaults, toolVersion, type CliIo } from '../io.js';
+import { defaults, readStdin, toolVersion, type CliIo } from '../io.js';
 import { interruptSignal } from '../interrupt.js';
 import { RUN_HELP } from './run-help.js';
 import { parseRunArgs, type RunCommandOptions } from './run-options.js';
@@ -40,7 +40,7 @@ export function replayCommand(
     );
   for (const t of options.targets) parts.push('--target', t);
   if (!options.embedded || options.profileFile !== defaults.profile())
-    parts.push('--profile', rel(options.profileFile));
+    parts.push('--profile', options.profileFile === '-' ? '-' : rel(options.profileFile));
   if (options.insecure) parts.push('--insecure');
   if (options.ca !== undefined) parts.push('--ca', rel(options.ca));
   if (options.specs.length !== 1 || options.specs[0] !== defaults.specs())
@@ -95,7 +95,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   await prepareReportDir(options.reportDir);
   const catalogue = loadRulesSync(options.rulesFile);
   const suite = loadSuiteSync(options.specs, catalogue);
-  let profile = loadVariantProfile(options.profileFile, parseVariantNames(options.variants), { env: io.env });
+  let profile =
+    options.profileFile === '-'
+      ? profileFromText('<stdin>', await readStdin(io), { env: io.env })
+      : loadVariantProfile(options.profileFile, parseVariantNames(options.variants), { env: io.env });
   const baseline = options.baselineFile
     ? await loadBaseline(options.baselineFile, new Set(suite.scenarios.map((s) => s.id)))
     : undefined;
