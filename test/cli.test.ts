@@ -165,6 +165,53 @@ describe('conform CLI', () => {
     expect(bad.out).toMatch(/<stdin>:1:\d+: unknown key "nam" \(did you mean "name"\?\)/);
   });
 
+  it('--rerun-failed report.json runs only what failed or errored there, with its seed', async () => {
+    const first = await cli(
+      'run',
+      '--embedded',
+      '--fault',
+      'put-merge',
+      '--filter',
+      'articles/put',
+      '--runs',
+      '3',
+      '--report-dir',
+      'rerun-a',
+    );
+    expect(first.code, first.err).toBe(1);
+    const before = JSON.parse(await readFile(path.join(dir, 'rerun-a', 'report.json'), 'utf8'));
+    const failed = before.scenarios
+      .filter((x: { status: string }) => x.status === 'failed')
+      .map((x: { id: string }) => x.id);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.length).toBeLessThan(before.scenarios.length);
+    const again = await cli(
+      'run',
+      '--embedded',
+      '--fault',
+      'put-merge',
+      '--rerun-failed',
+      'rerun-a/report.json',
+      '--report-dir',
+      'rerun-b',
+    );
+    expect(again.code).toBe(1);
+    expect(again.err).toContain(
+      `Rerunning the ${failed.length} failed or errored scenarios of rerun-a/report.json (seed ${before.seed})`,
+    );
+    const after = JSON.parse(await readFile(path.join(dir, 'rerun-b', 'report.json'), 'utf8'));
+    expect(after.scenarios.map((x: { id: string }) => x.id).sort()).toEqual([...failed].sort());
+    expect(after.seed).toBe(before.seed);
+    expect(after.options.only.sort()).toEqual([...failed].sort());
+    // Fixed: the rerun of the same scenarios passes; a clean report has nothing to rerun.
+    const fixed = await cli('run', '--embedded', '--rerun-failed', 'rerun-a/report.json', '--report-dir', 'rerun-c');
+    expect(fixed.code, fixed.out).toBe(0);
+    expect(
+      (await cli('run', '--embedded', '--rerun-failed', 'rerun-c/report.json', '--report-dir', 'rerun-d')).err,
+    ).toMatch(/nothing to rerun/);
+    expect((await cli('run', '--embedded', '--rerun-failed', 'nope.json')).code).toBe(2);
+  });
+
   it('--exclude and --level narrow the selection, and report.json records them; a typo gets "did you mean"', async () => {
     const r = await cli(
       'run',

@@ -27,6 +27,8 @@ Selection:
   --filter TEXT         Only scenarios whose id, rule id or tag contains TEXT (repeatable)
   --exclude TEXT        Leave out scenarios whose id, rule id or tag contains TEXT (repeatable)
   --level LEVEL         Only scenarios of this level: MUST, SHOULD or MAY (repeatable)
+  --rerun-failed FILE   Run again only the scenarios that failed or errored in an earlier report.json, with its seed
+                        (unless --seed is given); with --filter/--exclude/--level, only those among them
   --min-coverage PCT    Fail the run (exit 1) when fewer than PCT percent of the selected MUST rules were checked
 
 Properties:

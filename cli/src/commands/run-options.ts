@@ -26,6 +26,10 @@ export interface RunCommandOptions {
   levels: Level[];
   /** `--min-coverage PERCENT`: fail below this share of MUST rules checked. */
   minCoverage?: number;
+  /** `--rerun-failed FILE`: an earlier report.json whose failed and errored scenarios are run again. */
+  rerunFailed?: string;
+  /** Whether --seed was given (a rerun takes the earlier report's seed otherwise). */
+  seedGiven: boolean;
   seed: number;
   runs: number;
   replayPath?: string;
@@ -102,6 +106,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     exclude: { type: 'string', multiple: true },
     level: { type: 'string', multiple: true },
     'min-coverage': { type: 'string' },
+    'rerun-failed': { type: 'string' },
     seed: { type: 'string' },
     runs: { type: 'string' },
     replay: { type: 'string' },
@@ -166,6 +171,8 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     filter: listOption(values.filter),
     exclude: listOption(values.exclude),
     levels: levelList(values.level),
+    ...(values['rerun-failed'] !== undefined ? { rerunFailed: abs(values['rerun-failed']) } : {}),
+    seedGiven: values.seed !== undefined,
     ...(values['min-coverage'] !== undefined
       ? { minCoverage: intOption(values['min-coverage'].replace(/%$/, ''), 'min-coverage', 0, 100)! }
       : {}),

@@ -19,6 +19,7 @@ import { loadVariantProfile, profileFromText } from '../variant-profile.js';
 import { EMBEDDED_TOKEN_TTL, embeddedProfile } from '../embedded.js';
 import { defaults, readStdin, toolVersion, type CliIo } from '../io.js';
 import { interruptSignal } from '../interrupt.js';
+import { failedOf } from '../rerun.js';
 import { RUN_HELP } from './run-help.js';
 import { parseRunArgs, type RunCommandOptions } from './run-options.js';
 
@@ -102,7 +103,23 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const baseline = options.baselineFile
     ? await loadBaseline(options.baselineFile, new Set(suite.scenarios.map((s) => s.id)))
     : undefined;
-  const selected = selectScenarios(suite.scenarios, options.filter, options);
+  const rerun = options.rerunFailed ? await failedOf(options.rerunFailed) : undefined;
+  if (rerun) {
+    const from = path.relative(io.cwd, options.rerunFailed!) || options.rerunFailed!;
+    if (rerun.ids.length === 0) {
+      io.stderr.write(`conform run: no scenario failed or errored in ${from}: nothing to rerun\n`);
+      return 0;
+    }
+    const known = new Set(suite.scenarios.map((s) => s.id));
+    const gone = rerun.ids.filter((id) => !known.has(id));
+    if (gone.length) io.stderr.write(`conform run: no longer in the suite: ${gone.join(', ')}\n`);
+    if (!options.seedGiven) options.seed = rerun.seed;
+    io.stderr.write(
+      `Rerunning the ${rerun.ids.length - gone.length} failed or errored scenarios of ${from} (seed ${options.seed})\n`,
+    );
+  }
+  const only = rerun?.ids;
+  const selected = selectScenarios(suite.scenarios, options.filter, { ...options, ...(only ? { only } : {}) });
   if (selected.length === 0) {
     io.stderr.write(`conform run: no scenario selected${selectionText(options)} (${suite.scenarios.length} loaded)\n`);
     return 2;
@@ -162,6 +179,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           exclude: options.exclude,
           levels: options.levels,
           ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
+          ...(only ? { only } : {}),
           strict: options.strict,
           timeoutMs: options.timeoutMs,
           concurrency: options.concurrency,

@@ -33,6 +33,8 @@ export interface RunSuiteOptions {
   levels?: Level[];
   /** Fail the run when fewer than this percent of its MUST rules were checked (`--min-coverage`). */
   minCoverage?: number;
+  /** Only these scenario ids (`--rerun-failed`). */
+  only?: string[];
   strict: boolean;
   timeoutMs: number;
   /** Scenarios in flight at once (default {@link RUN_OPTION_SPEC}'s; 1: one after another, in catalogue order). */
@@ -60,6 +62,8 @@ export interface RunSuiteDeps {
 export interface SelectionExtras {
   exclude?: readonly string[];
   levels?: readonly Level[];
+  /** Only these scenario ids, exactly (`--rerun-failed`); all when absent. */
+  only?: readonly string[];
 }
 
 /**
@@ -69,7 +73,7 @@ export interface SelectionExtras {
 export function selectScenarios(
   scenarios: readonly Scenario[],
   filter: readonly string[],
-  { exclude = [], levels = [] }: SelectionExtras = {},
+  { exclude = [], levels = [], only }: SelectionExtras = {},
 ): Scenario[] {
   const matches = (s: Scenario, f: string) =>
     s.id.includes(f) || s.rules.some((r) => r.includes(f)) || s.tags.some((t) => t.includes(f));
@@ -77,7 +81,8 @@ export function selectScenarios(
     (s) =>
       (filter.length === 0 || filter.some((f) => matches(s, f))) &&
       !exclude.some((f) => matches(s, f)) &&
-      (levels.length === 0 || levels.includes(s.level)),
+      (levels.length === 0 || levels.includes(s.level)) &&
+      (only === undefined || only.includes(s.id)),
   );
 }
 
@@ -166,6 +171,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
       strict: options.strict,
       timeoutMs: options.timeoutMs,
       ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
+      ...(options.only ? { only: options.only } : {}),
     },
     ...(options.shard ? { shard: options.shard } : {}),
   };

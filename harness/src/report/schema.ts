@@ -156,6 +156,10 @@ export const ReportSchema = z.object({
         .number()
         .optional()
         .describe('--min-coverage: the run fails when fewer than this percent of its MUST rules were checked.'),
+      only: z
+        .array(z.string())
+        .optional()
+        .describe('--rerun-failed: only these scenario ids (the failed and errored ones of an earlier report).'),
     })
     .optional(),
   shard: z

@@ -169,6 +169,8 @@ export interface RunResult {
     timeoutMs: number;
     /** `--min-coverage`: the run fails when fewer than this percent of its MUST rules were checked. */
     minCoverage?: number;
+    /** `--rerun-failed`: only these scenario ids were selected. */
+    only?: string[];
   };
   /** One shard of a sharded run (--shard i/n). */
   shard?: { index: number; total: number };
