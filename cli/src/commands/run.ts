@@ -120,10 +120,17 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
             throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`);
           })
         : server?.certificate;
+    const insecure = options.insecure || (profile.target.insecure && !server);
+    // What the curl commands of the reports repeat: -k, or --cacert with the --ca file (an embedded server's own
+    // certificate lives in memory only, and the server is gone when the reports are read).
+    const tls = {
+      ...(insecure ? { insecure } : {}),
+      ...(options.ca !== undefined ? { ca: path.relative(io.cwd, options.ca) || options.ca } : {}),
+    };
     const client = createHttpClient({
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
-      insecure: options.insecure || (profile.target.insecure && !server),
+      insecure,
       ...(ca !== undefined ? { ca } : {}),
     });
     // With --json, stdout carries the summary alone; what is for people goes to stderr.
@@ -135,6 +142,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           verbose: !options.quiet,
           strict: options.strict,
           live: options.live,
+          tls,
         })
       : undefined;
     let run: RunResult;
@@ -156,6 +164,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           ...(options.shard ? { shard: options.shard } : {}),
           replayCommand: (r) => replayCommand(options, io, r.id, r.counterexample?.path),
           ...(options.keep ? { keep: true } : {}),
+          tls,
         },
         { client, profile, authenticator: createAuthenticator({ profile }), ...(printer ? { onEvent: printer } : {}) },
       );

@@ -5,7 +5,7 @@ import type { ResolvedProfile } from '../profile/schema.js';
 import type { Level, Scenario, Suite } from '../suite/types.js';
 import type { Bases } from '../runner/exec-types.js';
 import { ruleReason, ruleStatus } from '../runner/rules.js';
-import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from '../runner/types.js';
+import type { RuleResult, RunEvent, RunResult, RunTls, ScenarioResult, RunSummary } from '../runner/types.js';
 import { runAll } from '../runner/schedule.js';
 import { openSession } from './session.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
@@ -36,6 +36,8 @@ export interface RunSuiteOptions {
   replayCommand?: (scenario: ScenarioResult, seed: number) => string;
   /** Leave what the run created on the target (default: delete it at the end, where the target deletes). */
   keep?: boolean;
+  /** How the client trusts TLS, recorded in the report for the curl commands it shows (default: not recorded). */
+  tls?: RunTls;
 }
 
 /** What {@link runSuite} runs with: the HTTP client, the resolved profile, the authenticator, an optional event sink. */
@@ -154,6 +156,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
       ...(options.levels?.length ? { levels: options.levels } : {}),
       strict: options.strict,
       timeoutMs: options.timeoutMs,
+      ...(options.tls && (options.tls.insecure || options.tls.ca !== undefined) ? { tls: options.tls } : {}),
     },
     ...(options.shard ? { shard: options.shard } : {}),
   };

@@ -3,15 +3,10 @@
  * masked becomes an environment placeholder (`"$CONFORM_AUTHORIZATION"`), never a value.
  */
 import { CREDENTIAL_HEADERS, MASK } from '../runner/redact.js';
-import type { Exchange } from '../runner/types.js';
+import type { Exchange, RunTls, ScenarioResult } from '../runner/types.js';
 
-/** How the run trusted TLS, for `-k` / `--cacert` (the run's `--insecure` / `--ca`). */
-export interface CurlTls {
-  /** The run accepted any certificate (`--insecure` or the profile's `target.insecure`): `-k`. */
-  insecure?: boolean;
-  /** The CA certificate file the run trusted (`--ca FILE`): `--cacert FILE`. */
-  ca?: string;
-}
+/** How the run trusted TLS (`RunResult.options.tls`): `insecure` is `-k`, `ca` is `--cacert FILE`. */
+export type CurlTls = RunTls;
 
 /** Headers curl sets itself from the body it sends. */
 const FRAMING = new Set(['content-length', 'transfer-encoding']);
@@ -152,4 +147,33 @@ export function curlCommand(request: Exchange['request'], tls: CurlTls = {}): st
   for (const variable of fromText)
     if (!used.has(variable)) comments.push(`# $${variable}: a secret the report redacted; set it before running this`);
   return [...comments, `curl -sS -i ${args.concat(url).join(' \\\n  ')}`].join('\n');
+}
+
+/**
+ * The request a failed or errored scenario failed at, from its transcript: the last exchange of the failing step (of
+ * a failed setup step, when errored), else the last one that met a transport error, else the last exchange.
+ *
+ * @param result - a scenario result.
+ * @returns the exchange, or `undefined` when the scenario passed or was skipped, or recorded no exchange.
+ */
+export function failingExchange(result: ScenarioResult): Exchange | undefined {
+  const own = result.transcript.filter((x) => x.purpose === undefined);
+  const lastOf = (step: number) => own.filter((x) => x.step === step).at(-1);
+  switch (result.status) {
+    case 'failed':
+      return lastOf(result.failure.step) ?? result.transcript.at(-1);
+    case 'errored':
+      return (
+        (result.precondition ? lastOf(result.precondition.step) : undefined) ??
+        result.transcript.filter((x) => x.error).at(-1) ??
+        result.transcript.at(-1)
+      );
+    case 'passed':
+    case 'skipped':
+      return undefined;
+    default: {
+      const never: never = result;
+      throw new Error(`unknown status ${JSON.stringify(never)}`);
+    }
+  }
 }

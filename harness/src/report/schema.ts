@@ -146,6 +146,12 @@ export const ReportSchema = z.object({
       levels: z.array(z.enum(['MUST', 'SHOULD', 'MAY'])).optional(),
       strict: z.boolean(),
       timeoutMs: z.number(),
+      tls: z
+        .object({ insecure: z.boolean().optional(), ca: z.string().optional() })
+        .optional()
+        .describe(
+          'How the run trusted TLS: any certificate (--insecure or target.insecure), or the CA file of --ca (relative to where conform ran).',
+        ),
     })
     .optional(),
   shard: z

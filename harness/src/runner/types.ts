@@ -144,6 +144,14 @@ export interface RunSummary {
   skipped: number;
 }
 
+/** How a run trusted TLS, for commands that repeat its requests (`curl -k`, `--cacert`). Absent: the system's CAs. */
+export interface RunTls {
+  /** Any certificate was accepted (`--insecure`, or the profile's `target.insecure`). */
+  insecure?: boolean;
+  /** The CA certificate file trusted (`--ca FILE`), relative to where conform ran. */
+  ca?: string;
+}
+
 /** A whole run, as `report.json` holds it (`specs/schema/report.v1.schema.json`). */
 export interface RunResult {
   schemaVersion: 1;
@@ -159,7 +167,15 @@ export interface RunResult {
   rules: RuleResult[];
   /** Set when the target could not be reached at all (exit code 3). */
   unreachable?: string;
-  options: { filter: string[]; exclude?: string[]; levels?: Level[]; strict: boolean; timeoutMs: number };
+  options: {
+    filter: string[];
+    exclude?: string[];
+    levels?: Level[];
+    strict: boolean;
+    timeoutMs: number;
+    /** How the run trusted TLS: any certificate (`--insecure`, `target.insecure`), or a CA file (`--ca`). */
+    tls?: RunTls;
+  };
   /** One shard of a sharded run (--shard i/n). */
   shard?: { index: number; total: number };
   /** Set by `conform merge`: the shard reports joined. */
