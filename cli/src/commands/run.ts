@@ -8,7 +8,8 @@ import { RUN_OPTION_SPEC } from '../../../harness/src/runner/options.js';
 import { createHttpClient } from '../../../harness/src/http/client.js';
 import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';
-import { githubOutputs, prepareReportDir, writeReports } from '../output.js';
+import { githubOutputs, prepareOutputFile, prepareReportDir, writeAtomic, writeReports } from '../output.js';
+import { renderHar } from '../../../harness/src/report/har.js';
 import { runSuite, selectScenarios } from '../../../harness/src/engine/run-suite.js';
 import { runVerdict, type RunVerdictInfo } from '../../../harness/src/runner/verdict.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
@@ -86,6 +87,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   await assertSignersAgree(options.vectorsFile);
   await prepareReportDir(options.reportDir);
+  if (options.harFile !== undefined) await prepareOutputFile(options.harFile, '--har');
   const catalogue = loadRulesSync(options.rulesFile);
   const suite = loadSuiteSync(options.specs, catalogue);
   let profile = loadVariantProfile(options.profileFile, parseVariantNames(options.variants), { env: io.env });
@@ -184,6 +186,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const written = await writeReports(run, options.reporters, options.reportDir, io);
+    if (options.harFile !== undefined) {
+      await writeAtomic(options.harFile, renderHar(run));
+      written.push(path.relative(io.cwd, options.harFile) || options.harFile);
+    }
     if (options.writeBaselineFile) {
       await writeFile(options.writeBaselineFile, baselineFrom(run));
       written.push(path.relative(io.cwd, options.writeBaselineFile) || options.writeBaselineFile);

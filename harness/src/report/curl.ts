@@ -3,6 +3,7 @@
  * masked becomes an environment placeholder (`"$CONFORM_AUTHORIZATION"`), never a value.
  */
 import { CREDENTIAL_HEADERS, MASK } from '../runner/redact.js';
+import { truncatedLength } from '../runner/transcript.js';
 import type { Exchange, RunTls, ScenarioResult } from '../runner/types.js';
 
 /** How the run trusted TLS (`RunResult.options.tls`): `insecure` is `-k`, `ca` is `--cacert FILE`. */
@@ -68,7 +69,7 @@ function withPlaceholders(text: string, used: Set<string>): string {
 
 /** Why a body cannot be sent as it was: truncated by the report, or bytes lost (not UTF-8) or not passable (NUL). */
 function unsendableBody(body: string): string | undefined {
-  if (/… \(\d+ bytes\)$/.test(body)) return 'the report keeps the first 4096 characters of a body only';
+  if (truncatedLength(body) !== undefined) return 'the report keeps the first 4096 characters of a body only';
   if (body.includes('\ufffd')) return 'it holds bytes that are not UTF-8, which the report could not keep';
   if (body.includes('\u0000')) return 'it holds a NUL byte, which no shell argument can carry';
   return undefined;
