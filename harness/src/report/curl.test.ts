@@ -184,6 +184,24 @@ describe('curlCommand', () => {
     expect(cmd).toContain('"$CONFORM_X_ECHO"');
   });
 
+  it('gives each line of a repeated credential field its own placeholder, and sends an empty field empty', () => {
+    const cmd = curlCommand(request({ headers: { authorization: ['Basic [redacted]', '[redacted]'], 'x-empty': '' } }));
+    expect(cmd).toMatch(/^# \$CONFORM_AUTHORIZATION: /m);
+    expect(cmd).toMatch(/^# \$CONFORM_AUTHORIZATION_2: /m);
+    const args = argsOf(cmd, { CONFORM_AUTHORIZATION: 'one', CONFORM_AUTHORIZATION_2: 'two' });
+    expect(args).toEqual([
+      '-sS',
+      '-i',
+      '-H',
+      'authorization: one',
+      '-H',
+      'authorization: two',
+      '-H',
+      'x-empty;',
+      request({}).url,
+    ]);
+  });
+
   it('names placeholders after the field', () => {
     expect(placeholderName('x-api-key')).toBe('CONFORM_X_API_KEY');
     expect(placeholderName('--')).toBe('CONFORM_SECRET');

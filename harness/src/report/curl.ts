@@ -123,14 +123,18 @@ export function curlCommand(request: Exchange['request'], tls: CurlTls = {}): st
   for (const [name, value] of Object.entries(request.headers)) {
     // curl computes the framing of the body it sends.
     if (FRAMING.has(name.toLowerCase())) continue;
-    for (const v of Array.isArray(value) ? value : [value]) {
+    (Array.isArray(value) ? value : [value]).forEach((v, line) => {
       if (CREDENTIAL_HEADERS.has(name.toLowerCase()) || v.includes(MASK)) {
-        const variable = placeholderName(name);
+        // A field sent more than once gets a placeholder per line: the lines may differ.
+        const variable = `${placeholderName(name)}${line > 0 ? `_${line + 1}` : ''}`;
         if (!used.has(variable)) comments.push(`# $${variable}: ${credentialHint(name, v, request)}`);
         used.add(variable);
         args.push(`-H ${shellQuote(`${name}: `)}"$${variable}"`);
+      } else if (v === '') {
+        // curl drops `Name:` (it removes a header it would send); `Name;` sends it empty.
+        args.push(`-H ${shellQuote(`${name};`)}`);
       } else args.push(`-H ${shellQuote(`${name}: ${v}`)}`);
-    }
+    });
   }
   const fromText = new Set<string>();
   const url = withPlaceholders(request.url, fromText);
