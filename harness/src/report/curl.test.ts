@@ -121,7 +121,10 @@ describe('curlCommand', () => {
     );
     expect(cmd).toMatch(/^# \$CONFORM_ACCESS_TOKEN: /m);
     expect(cmd).toMatch(/^# \$CONFORM_CLIENT_SECRET: /m);
-    expect(cmd).toMatch(/^# \$CONFORM_NOTE: /m);
+    expect(cmd).toMatch(/^# \$CONFORM_NOTE: a secret or token the report redacted/m);
+    expect(curlCommand(request({ url: 'http://h/r?oauth_signature=[redacted]' }))).toMatch(
+      /^# \$CONFORM_OAUTH_SIGNATURE: a signature over a single-use nonce/m,
+    );
     const args = argsOf(cmd, { CONFORM_ACCESS_TOKEN: 'T', CONFORM_CLIENT_SECRET: 'S', CONFORM_NOTE: 'N' });
     expect(args).toContain('http://127.0.0.1:8080/records?access_token=T&x=1');
     expect(args).toContain('grant_type=client_credentials&client_secret=S&note=N');

@@ -150,7 +150,10 @@ export function curlCommand(request: Exchange['request'], tls: CurlTls = {}): st
     }
   }
   for (const variable of fromText)
-    if (!used.has(variable)) comments.push(`# $${variable}: a secret the report redacted; set it before running this`);
+    if (!used.has(variable))
+      comments.push(
+        `# $${variable}: ${/SIGNATURE/.test(variable) ? 'a signature over a single-use nonce and a timestamp, redacted: the one sent would not replay, sign afresh' : 'a secret or token the report redacted; set it before running this'}`,
+      );
   return [...comments, `curl -sS -i ${args.concat(url).join(' \\\n  ')}`].join('\n');
 }
 
