@@ -255,9 +255,9 @@ describe('HTML report', () => {
       const details = page.locator(`details[data-id="${FAILING}"]`);
       expect(await details.evaluate((d) => d.hasAttribute('open'))).toBe(false);
       expect(await details.getByTestId('failure').isVisible()).toBe(false);
-      expect(await details.locator('summary').textContent()).toContain(failing.title);
+      expect(await details.locator(':scope > summary').textContent()).toContain(failing.title);
 
-      await details.locator('summary').click();
+      await details.locator(':scope > summary').click();
       await expect.poll(() => details.evaluate((d) => d.hasAttribute('open')), { timeout: WAIT_MS }).toBe(true);
       const failure = details.getByTestId('failure');
       await failure.waitFor({ state: 'visible', timeout: WAIT_MS });
@@ -281,6 +281,18 @@ describe('HTML report', () => {
       const transcript = await details.locator('.transcript').textContent();
       expect(transcript).toContain(failing.transcript[0]!.request.url);
       expect(transcript).toContain(String(failing.transcript[0]!.response?.status));
+
+      // Each exchange holds its request as curl, collapsed, with a Copy button; credentials only as placeholders.
+      const curl = details.locator('details.curl').first();
+      expect(await curl.getByTestId('curl').isVisible()).toBe(false);
+      await curl.locator(':scope > summary').click();
+      await curl.getByTestId('curl').waitFor({ state: 'visible', timeout: WAIT_MS });
+      const command = (await curl.getByTestId('curl').textContent()) ?? '';
+      expect(command).toContain(`curl -sS -i -X ${failing.transcript[0]!.request.method}`);
+      expect(command).toContain(failing.transcript[0]!.request.url);
+      expect(command).toContain('"$CONFORM_AUTHENTICATION"');
+      expect(command).not.toContain('[redacted]');
+      expect(await curl.locator('button.copy').isVisible()).toBe(true);
 
       // Passing scenarios stay collapsed.
       expect(await page.locator(`details[data-id="${PASSING}"]`).evaluate((d) => d.hasAttribute('open'))).toBe(false);
@@ -351,12 +363,12 @@ describe('HTML report', () => {
     try {
       const { page } = o;
       const details = page.locator(`details[data-id="${FAILING}"]`);
-      await details.locator('summary').click();
+      await details.locator(':scope > summary').click();
       await details.getByTestId('failure').waitFor({ state: 'visible', timeout: WAIT_MS });
       expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
       expect(await page.locator('img').count()).toBe(0);
       expect(await page.locator('script').count()).toBe(1);
-      expect(await details.locator('summary').textContent()).toContain(`Title ${SCRIPT_PAYLOAD}`);
+      expect(await details.locator(':scope > summary').textContent()).toContain(`Title ${SCRIPT_PAYLOAD}`);
       expect(await details.getByTestId('failure').textContent()).toContain(`message ${ATTR_PAYLOAD}`);
       expect(await details.getByTestId('reason').textContent()).toContain(`reason ${SCRIPT_PAYLOAD} ${ATTR_PAYLOAD}`);
       expect(await details.locator('pre.msg-body').allTextContents()).toEqual([

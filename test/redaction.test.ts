@@ -1,6 +1,6 @@
 /**
  * Reports and console output never show passwords, secrets or credentials in any encoding: a run whose profile holds
- * marker secrets writes every format, and each file (and the console) is searched for every encoding of every marker.
+ * marker secrets writes every format (and a HAR), and each file (and the console) is searched for every encoding of every marker.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -82,6 +82,8 @@ test.beforeAll(async ({ fileTempDir }) => {
       '3',
       '--report-dir',
       'out',
+      '--har',
+      'out/run.har',
     ],
     { GITHUB_STEP_SUMMARY: path.join(dir, 'out', 'step-summary.md') },
   );
@@ -114,7 +116,14 @@ describe('redaction', () => {
 
   it('no file and no console line holds any marker in any encoding, nor a credential header value', async () => {
     const files = (await readdir(path.join(dir, 'out'))).filter((f) => !f.endsWith('.tmp'));
-    expect(files.sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'step-summary.md', 'summary.md']);
+    expect(files.sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'report.json',
+      'run.har',
+      'step-summary.md',
+      'summary.md',
+    ]);
     const texts: Array<[string, string]> = [
       ['console', console],
       ...(await Promise.all(

@@ -55,6 +55,32 @@ export async function prepareReportDir(dir: string, option = '--report-dir'): Pr
   }
 }
 
+/**
+ * Makes sure a file can be written, before anything is sent to a target (as {@link prepareReportDir} does for the
+ * report directory): its folder must exist, and the path must not be a directory. A probe file is written beside it
+ * and removed; the file itself is not touched.
+ */
+export async function prepareOutputFile(file: string, option: string): Promise<void> {
+  const dir = path.dirname(file);
+  const probe = path.join(dir, `.conform-write-check.${process.pid}`);
+  try {
+    const st = await stat(file).catch((err: NodeJS.ErrnoException) =>
+      err.code === 'ENOENT' ? undefined : Promise.reject(err),
+    );
+    if (st?.isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
+    const parent = await stat(dir).catch((err: NodeJS.ErrnoException) =>
+      Promise.reject(
+        err.code === 'ENOENT' ? Object.assign(new Error(`its folder ${dir} does not exist`), { code: 'ENOENT' }) : err,
+      ),
+    );
+    if (!parent.isDirectory()) throw Object.assign(new Error(`${dir} is not a directory`), { code: 'ENOTDIR' });
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  } catch (err) {
+    throw new ConformError('CONFORM_USAGE', `${option} ${file}: cannot write there (${(err as Error).message})`);
+  }
+}
+
 /** Writes `report.json` and every other selected file reporter; returns the paths written (relative to cwd). */
 export async function writeReports(
   run: RunResult,

@@ -55,6 +55,9 @@ Output:
   --report-dir DIR      Where reports go (default reports/); report.json is always written. Checked before
                         anything is sent: a directory that cannot be written is exit 2
   --reporter LIST       Comma-separated reporters: ${REPORTER_NAMES.join(', ')} (default: all)
+  --har FILE            Also write the run's exchanges as HAR 1.2 (what report.json holds: per scenario the failing
+                        or last run's, bounded, redacted as the reports are); its folder must exist. Checked before
+                        anything is sent: a path that cannot be written is exit 2
                         On GitHub Actions ($GITHUB_STEP_SUMMARY set) the Markdown summary is appended there and
                         failures are printed as annotations at the scenario's file and line
   --strict              SHOULD and MAY failures also fail the run

@@ -38,6 +38,8 @@ export interface RunCommandOptions {
   concurrency: number;
   reportDir: string;
   reporters: string[];
+  /** `--har FILE`: also write the run's exchanges as HAR 1.2 there. */
+  harFile?: string;
   shard?: { index: number; total: number };
   baselineFile?: string;
   writeBaselineFile?: string;
@@ -115,6 +117,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     concurrency: { type: 'string' },
     'report-dir': { type: 'string' },
     reporter: { type: 'string', multiple: true },
+    har: { type: 'string' },
     shard: { type: 'string' },
     baseline: { type: 'string' },
     'write-baseline': { type: 'string' },
@@ -190,6 +193,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     ...(values.replay !== undefined ? { replayPath: values.replay } : {}),
     reportDir: abs(values['report-dir'] ?? 'reports'),
     reporters,
+    ...(values.har !== undefined ? { harFile: abs(values.har) } : {}),
     ...(shard ? { shard } : {}),
     ...(values.baseline !== undefined ? { baselineFile: abs(values.baseline) } : {}),
     ...(values['write-baseline'] !== undefined ? { writeBaselineFile: abs(values['write-baseline']) } : {}),

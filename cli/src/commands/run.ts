@@ -8,7 +8,8 @@ import { RUN_OPTION_SPEC } from '../../../harness/src/runner/options.js';
 import { createHttpClient } from '../../../harness/src/http/client.js';
 import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';
-import { githubOutputs, prepareReportDir, writeReports } from '../output.js';
+import { githubOutputs, prepareOutputFile, prepareReportDir, writeAtomic, writeReports } from '../output.js';
+import { renderHar } from '../../../harness/src/report/har.js';
 import { runSuite, selectScenarios } from '../../../harness/src/engine/run-suite.js';
 import { runVerdict, type RunVerdictInfo } from '../../../harness/src/runner/verdict.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
@@ -94,6 +95,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   await assertSignersAgree(options.vectorsFile);
   await prepareReportDir(options.reportDir);
+  if (options.harFile !== undefined) await prepareOutputFile(options.harFile, '--har');
   const catalogue = loadRulesSync(options.rulesFile);
   const suite = loadSuiteSync(options.specs, catalogue);
   let profile =
@@ -147,10 +149,17 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
             throw new ConformError('CONFORM_USAGE', `cannot read --ca ${options.ca}: ${err.message}`);
           })
         : server?.certificate;
+    const insecure = options.insecure || (profile.target.insecure && !server);
+    // What the curl commands of the reports repeat: -k, or --cacert with the --ca file (an embedded server's own
+    // certificate lives in memory only, and the server is gone when the reports are read).
+    const tls = {
+      ...(insecure ? { insecure } : {}),
+      ...(options.ca !== undefined ? { ca: path.relative(io.cwd, options.ca) || options.ca } : {}),
+    };
     const client = createHttpClient({
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
-      insecure: options.insecure || (profile.target.insecure && !server),
+      insecure,
       ...(ca !== undefined ? { ca } : {}),
     });
     // With --json, stdout carries the summary alone; what is for people goes to stderr.
@@ -162,6 +171,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           verbose: !options.quiet,
           strict: options.strict,
           live: options.live,
+          tls,
         })
       : undefined;
     let run: RunResult;
@@ -188,6 +198,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           ...(options.shard ? { shard: options.shard } : {}),
           replayCommand: (r) => replayCommand(options, io, r.id, r.counterexample?.path),
           ...(options.keep ? { keep: true } : {}),
+          tls,
         },
         { client, profile, authenticator: createAuthenticator({ profile }), ...(printer ? { onEvent: printer } : {}) },
       );
@@ -208,6 +219,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const written = await writeReports(run, options.reporters, options.reportDir, io);
+    if (options.harFile !== undefined) {
+      await writeAtomic(options.harFile, renderHar(run));
+      written.push(path.relative(io.cwd, options.harFile) || options.harFile);
+    }
     if (options.writeBaselineFile) {
       await writeFile(options.writeBaselineFile, baselineFrom(run));
       written.push(path.relative(io.cwd, options.writeBaselineFile) || options.writeBaselineFile);

@@ -5,7 +5,7 @@ import type { ResolvedProfile } from '../profile/schema.js';
 import type { Level, Scenario, Suite } from '../suite/types.js';
 import type { Bases } from '../runner/exec-types.js';
 import { ruleReason, ruleStatus } from '../runner/rules.js';
-import type { RuleResult, RunEvent, RunResult, ScenarioResult, RunSummary } from '../runner/types.js';
+import type { RuleResult, RunEvent, RunResult, RunTls, ScenarioResult, RunSummary } from '../runner/types.js';
 import { runAll } from '../runner/schedule.js';
 import { notRunResult } from '../runner/scenario.js';
 import { INTERRUPTED_REASON } from '../runner/verdict.js';
@@ -47,6 +47,8 @@ export interface RunSuiteOptions {
   replayCommand?: (scenario: ScenarioResult, seed: number) => string;
   /** Leave what the run created on the target (default: delete it at the end, where the target deletes). */
   keep?: boolean;
+  /** How the client trusts TLS, recorded in the report for the curl commands it shows (default: not recorded). */
+  tls?: RunTls;
 }
 
 /** What {@link runSuite} runs with: the HTTP client, the resolved profile, the authenticator, an optional event sink. */
@@ -172,6 +174,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
       timeoutMs: options.timeoutMs,
       ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
       ...(options.only ? { only: options.only } : {}),
+      ...(options.tls && (options.tls.insecure || options.tls.ca !== undefined) ? { tls: options.tls } : {}),
     },
     ...(options.shard ? { shard: options.shard } : {}),
   };

@@ -1,5 +1,6 @@
 /** Console reporter: a line per scenario as it finishes, details for failures, and a summary. */
-import type { RunEvent, RunResult, ScenarioResult, ScenarioStatus } from '../runner/types.js';
+import type { RunEvent, RunResult, RunTls, ScenarioResult, ScenarioStatus } from '../runner/types.js';
+import { curlCommand, failingExchange } from './curl.js';
 import { INTERRUPTED_REASON, runVerdict, scenarioVerdict, reasonsOf } from '../runner/verdict.js';
 
 export interface ConsoleOptions {
@@ -14,6 +15,8 @@ export interface ConsoleOptions {
    * and which are running (default false; logs get the blocks only).
    */
   live?: boolean;
+  /** How the run trusted TLS, for the curl command printed under a failure (`-k`, `--cacert`); default: neither. */
+  tls?: RunTls;
 }
 
 const MARK: Record<ScenarioStatus, string> = { passed: '✓', failed: '✗', errored: '!', skipped: '-' };
@@ -73,7 +76,7 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
           break;
         }
         w(`${paint(90, counter)} ${mark} ${r.id} ${paint(90, `${r.level} · ${describeRuns(r)}`)}\n`);
-        if (r.status !== 'passed') w(details(r, paint));
+        if (r.status !== 'passed') w(details(r, paint, options.tls));
         else for (const note of r.notes ?? []) w(`      ${paint(90, `note: ${note}`)}\n`);
         redraw(event.total);
         break;
@@ -109,7 +112,7 @@ function describeRuns(r: ScenarioResult): string {
   return `${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.requests} request${r.requests === 1 ? '' : 's'}, ${r.durationMs} ms`;
 }
 
-function details(r: ScenarioResult, paint: (c: number, s: string) => string): string {
+function details(r: ScenarioResult, paint: (c: number, s: string) => string, tls: RunTls = {}): string {
   const lines: string[] = [];
   if (r.status === 'skipped') lines.push(`skipped: ${r.reason ?? ''}`);
   else {
@@ -128,6 +131,15 @@ function details(r: ScenarioResult, paint: (c: number, s: string) => string): st
         `counterexample (after ${r.counterexample.shrinks} shrinks): ${JSON.stringify(r.counterexample.values)}`,
       );
     if (r.replay) lines.push(`replay: ${r.replay}`);
+    const failing = failingExchange(r);
+    if (failing) {
+      lines.push(`the request it ${r.status} at (step ${failing.step}), as curl:`);
+      lines.push(
+        ...curlCommand(failing.request, tls)
+          .split('\n')
+          .map((l) => `  ${l}`),
+      );
+    }
     for (const note of r.notes ?? []) lines.push(`note: ${note}`);
   }
   return lines.map((l) => `      ${l}\n`).join('');

@@ -160,6 +160,12 @@ export const ReportSchema = z.object({
         .array(z.string())
         .optional()
         .describe('--rerun-failed: only these scenario ids (the failed and errored ones of an earlier report).'),
+      tls: z
+        .object({ insecure: z.boolean().optional(), ca: z.string().optional() })
+        .optional()
+        .describe(
+          'How the run trusted TLS: any certificate (--insecure or target.insecure), or the CA file of --ca (relative to where conform ran).',
+        ),
     })
     .optional(),
   shard: z

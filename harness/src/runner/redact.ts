@@ -18,7 +18,8 @@ export const CREDENTIAL_HEADERS = new Set([
   'set-cookie',
   'x-api-key',
 ]);
-const MASK = '[redacted]';
+/** What a secret is replaced with in everything recorded. */
+export const MASK = '[redacted]';
 
 function encodings(secret: string): string[] {
   const out = new Set<string>([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);

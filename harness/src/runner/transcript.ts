@@ -8,6 +8,15 @@ function bodyText(body: Uint8Array, max = 4096): string {
   return s.length > max ? `${s.slice(0, max)}… (${body.length} bytes)` : s;
 }
 
+/**
+ * The length in bytes of a body the report keeps the start of only (`… (N bytes)` at its end, as written here), or
+ * `undefined` for a body kept whole.
+ */
+export function truncatedLength(body: string): number | undefined {
+  const m = /… \((\d+) bytes\)$/.exec(body);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** The report form of an exchange: credentials masked, secrets removed in every encoding, bodies bounded. */
 export function redactExchange(x: RawExchange, redactor: Redactor): Exchange {
   return {

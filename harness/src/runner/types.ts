@@ -144,6 +144,14 @@ export interface RunSummary {
   skipped: number;
 }
 
+/** How a run trusted TLS, for commands that repeat its requests (`curl -k`, `--cacert`). Absent: the system's CAs. */
+export interface RunTls {
+  /** Any certificate was accepted (`--insecure`, or the profile's `target.insecure`). */
+  insecure?: boolean;
+  /** The CA certificate file trusted (`--ca FILE`), relative to where conform ran. */
+  ca?: string;
+}
+
 /** A whole run, as `report.json` holds it (`specs/schema/report.v1.schema.json`). */
 export interface RunResult {
   schemaVersion: 1;
@@ -171,6 +179,8 @@ export interface RunResult {
     minCoverage?: number;
     /** `--rerun-failed`: only these scenario ids were selected. */
     only?: string[];
+    /** How the run trusted TLS: any certificate (`--insecure`, `target.insecure`), or a CA file (`--ca`). */
+    tls?: RunTls;
   };
   /** One shard of a sharded run (--shard i/n). */
   shard?: { index: number; total: number };

@@ -74,6 +74,7 @@ dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px
 pre{margin:4px 0;padding:8px 10px;background:var(--code);border-radius:4px;overflow:auto;max-height:420px;white-space:pre-wrap;overflow-wrap:anywhere}
 .cmd{display:flex;align-items:flex-start;gap:8px}
 .cmd code{flex:1;display:block;padding:8px 10px;background:var(--code);border:1px solid var(--line);border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere;user-select:all}
+details.curl{margin:6px 0 2px}details.curl>summary{cursor:pointer;font-size:12px;color:var(--muted)}
 .transcript ol{list-style:none;padding:0;margin:0}
 .exchange{border:1px solid var(--line);border-radius:6px;margin:8px 0;overflow:hidden}
 .xhead{background:var(--panel);padding:4px 10px;font-size:12px;color:var(--muted);border-bottom:1px solid var(--line)}

@@ -1,5 +1,6 @@
 /** Scenario list (failures first, each a collapsed `<details>`) and the rules table. */
-import type { Exchange, RuleResult, RunResult, ScenarioResult } from '../../runner/types.js';
+import type { Exchange, RuleResult, RunResult, RunTls, ScenarioResult } from '../../runner/types.js';
+import { curlCommand } from '../curl.js';
 import { scenarioVerdict, type ScenarioVerdict } from '../../runner/verdict.js';
 import { duration, esc, href, plural, prettyJson } from './escape.js';
 import { rulesInSectionOrder, sectionAnchor } from './matrix.js';
@@ -83,9 +84,14 @@ function statusClass(code: number): string {
   return code >= 500 ? 's5' : code >= 400 ? 's4' : code >= 300 ? 's3' : code >= 200 ? 's2' : 's1';
 }
 
-function exchange(x: Exchange): string {
+/** The request as a curl command, collapsed; the page's script adds a Copy button to the `.cmd` box. */
+function curl(x: Exchange, tls: RunTls): string {
+  return `<details class="curl"><summary>copy as curl</summary><div class="cmd"><code data-testid="curl">${esc(curlCommand(x.request, tls))}</code></div></details>`;
+}
+
+function exchange(x: Exchange, tls: RunTls): string {
   const step = `Step ${x.step}${x.stepName ? ` · ${esc(x.stepName)}` : ''}${x.instance !== undefined ? ` · instance ${x.instance}` : ''}`;
-  const req = `<div class="req"><div class="line"><span class="dir">→</span> <span class="method">${esc(x.request.method)}</span> <span class="url">${esc(x.request.url)}</span></div>${headers(x.request.headers)}${body(x.request.body)}</div>`;
+  const req = `<div class="req"><div class="line"><span class="dir">→</span> <span class="method">${esc(x.request.method)}</span> <span class="url">${esc(x.request.url)}</span></div>${headers(x.request.headers)}${body(x.request.body)}${curl(x, tls)}</div>`;
   const res = x.response
     ? `<div class="res"><div class="line"><span class="dir">←</span> <span class="code ${statusClass(x.response.status)}">${x.response.status}</span> <span class="muted">${duration(x.response.durationMs)}</span></div>${headers(x.response.headers)}${body(x.response.body)}</div>`
     : '';
@@ -95,7 +101,7 @@ function exchange(x: Exchange): string {
   return `<li class="exchange"><div class="xhead">${step}</div>${req}${res}${err}</li>`;
 }
 
-function scenarioBody(s: ScenarioResult): string {
+function scenarioBody(s: ScenarioResult, tls: RunTls): string {
   const parts: string[] = [];
   const facts = [
     `<span>${esc(`${s.file}:${s.line}`)}</span>`,
@@ -149,7 +155,7 @@ function scenarioBody(s: ScenarioResult): string {
   if (s.transcript.length > 0) {
     const which = s.status === 'passed' ? 'last run' : s.counterexample ? 'the counterexample' : 'the failing run';
     parts.push(
-      `<div class="transcript"><h4>Transcript <span class="muted">(${plural(s.transcript.length, 'exchange')}, ${which})</span></h4><ol>${s.transcript.map(exchange).join('')}</ol></div>`,
+      `<div class="transcript"><h4>Transcript <span class="muted">(${plural(s.transcript.length, 'exchange')}, ${which})</span></h4><ol>${s.transcript.map((x) => exchange(x, tls)).join('')}</ol></div>`,
     );
   } else if (s.status !== 'skipped') {
     parts.push('<p class="muted">No request was recorded.</p>');
@@ -157,13 +163,13 @@ function scenarioBody(s: ScenarioResult): string {
   return parts.join('');
 }
 
-function scenario(s: ScenarioResult, strict: boolean): string {
+function scenario(s: ScenarioResult, strict: boolean, tls: RunTls): string {
   const rules = s.rules.map((r) => `<span class="rid">${esc(r)}</span>`).join(' ');
   const verdict = groupOf(s, strict);
   return (
     `<details class="scenario st-${s.status}" id="${esc(scenarioAnchor(s.id))}" data-testid="scenario" data-id="${esc(s.id)}" data-status="${s.status}" data-level="${s.level}" data-group="${verdict}" data-verdict="${verdict}"${s.baselined ? ' data-baselined="true"' : ''} data-search="${esc(`${s.id} ${s.rules.join(' ')} ${s.title}`.toLowerCase())}">` +
     `<summary>${badge(s, strict)}<code class="sid">${esc(s.id)}</code><span class="lvl lvl-${s.level}">${s.level}</span><span class="rids">${rules}</span><span class="stitle">${esc(s.title)}</span></summary>` +
-    `<div class="sbody">${scenarioBody(s)}</div></details>`
+    `<div class="sbody">${scenarioBody(s, tls)}</div></details>`
   );
 }
 
@@ -181,7 +187,7 @@ export function renderScenarios(run: RunResult): string {
     const members = ordered.filter((s) => groupOf(s, strict) === group);
     if (members.length === 0) continue;
     out.push(
-      `<section class="group g-${group}" data-group="${group}"><h3>${esc(GROUP_HEADING[group](strict))} <span class="muted gcount" data-total="${members.length}">(${members.length})</span></h3>${members.map((s) => scenario(s, strict)).join('')}</section>`,
+      `<section class="group g-${group}" data-group="${group}"><h3>${esc(GROUP_HEADING[group](strict))} <span class="muted gcount" data-total="${members.length}">(${members.length})</span></h3>${members.map((s) => scenario(s, strict, run.options.tls ?? {})).join('')}</section>`,
     );
   }
   return out.length ? out.join('') : '<p class="muted">No scenario was selected.</p>';
