@@ -60,4 +60,20 @@ describe('MUST coverage beside the verdict', () => {
     expect(at.code, at.out).toBe(0);
     expect((await run([...args, '--min-coverage', '101'])).code).toBe(2);
   }, 120_000);
+
+  it('one cause is shown once: the failures that share their first failing request are grouped under it', async ({
+    tempDir,
+  }) => {
+    const args = ['run', '--embedded', '--fault', 'post-200', '--filter', 'articles/post', '--runs', '3'];
+    const res = await run([...args, '--report-dir', tempDir, '--reporter', 'console,html,markdown']);
+    expect(res.code).toBe(1);
+    const line = /(\d+) scenarios failed or errored at the same request, POST \/articles → 200: ([^\n]*)/.exec(res.out);
+    expect(line, res.out).not.toBeNull();
+    expect(Number(line![1])).toBeGreaterThanOrEqual(4);
+    expect(line![2]).toContain('articles/post-create');
+    expect(await readFile(path.join(tempDir, 'summary.md'), 'utf8')).toContain('- `POST /articles → 200` — ');
+    expect(await readFile(path.join(tempDir, 'report.html'), 'utf8')).toMatch(
+      /data-testid="shared-causes".*POST \/articles → 200/s,
+    );
+  }, 60_000);
 });

@@ -195,6 +195,9 @@ describe('conform diff command', () => {
     const r = await run(dir, [
       '--target',
       target.url,
+      '--target',
+      target.httpsUrl!,
+      '--insecure',
       '--filter',
       'articles/post-create',
       '--runs',
@@ -222,6 +225,9 @@ describe('conform diff command', () => {
     const r = await run(tempDir, [
       '--target',
       target.url,
+      '--target',
+      target.httpsUrl!,
+      '--insecure',
       '--filter',
       'articles/put-replace',
       '--runs',

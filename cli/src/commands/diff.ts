@@ -38,7 +38,7 @@ difference in status, Allow (as a set), Location shape, WWW-Authenticate schemes
 the spec leaves open as the profiles say (docs/diff.md lists the equivalences).
 
 Sides:
-  --target URL              Base URL of the server under test (required)
+  --target URL              Base URL of the server under test (required); twice for both, one http:// and one https://
   --profile FILE            The target's profile (default: the reference server's)
   --reference URL           Compare with this server instead of the bundled reference started in-process
   --reference-profile FILE  The reference's profile (default: reference-server/profile.yaml)
@@ -61,7 +61,8 @@ Exit codes: 0 no differences · 1 differences · 2 usage error or nothing compar
 `;
 
 export interface ResolvedDiffOptions {
-  target: string;
+  /** One base URL per scheme (`--target` twice: http:// and https://). */
+  target: string[];
   reference?: string;
   profileFile: string;
   referenceProfileFile: string;
@@ -80,7 +81,7 @@ const URL_SHAPE = /^https?:\/\/[^\s/]+/;
 
 export function parseDiffArgs(argv: string[], io: CliIo): ResolvedDiffOptions | 'help' {
   const { values } = parse(argv, {
-    target: { type: 'string' },
+    target: { type: 'string', multiple: true },
     reference: { type: 'string' },
     profile: { type: 'string' },
     'reference-profile': { type: 'string' },
@@ -96,12 +97,17 @@ export function parseDiffArgs(argv: string[], io: CliIo): ResolvedDiffOptions | 
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return 'help';
-  if (values.target === undefined)
+  if (values.target === undefined || values.target.length === 0)
     throw new ConformError('CONFORM_USAGE', '--target URL is required (the server to compare with the reference)');
+  if (
+    values.target.length > 2 ||
+    (values.target.length === 2 && values.target[0]!.slice(0, 5) === values.target[1]!.slice(0, 5))
+  )
+    throw new ConformError('CONFORM_USAGE', '--target at most twice: one http:// and one https:// URL');
   for (const [name, v] of [
-    ['target', values.target],
-    ['reference', values.reference],
-  ] as const) {
+    ...values.target.map((t) => ['target', t] as const),
+    ['reference', values.reference] as const,
+  ]) {
     if (v !== undefined && !URL_SHAPE.test(v))
       throw new ConformError('CONFORM_USAGE', `--${name} expects an http:// or https:// URL, got "${v}"`);
   }
@@ -178,7 +184,12 @@ interface Side {
   client: HttpClient;
 }
 
-function side(profile: ResolvedProfile, target: string | undefined, client: HttpClient, what: string): Side {
+function side(
+  profile: ResolvedProfile,
+  target: string | readonly string[] | undefined,
+  client: HttpClient,
+  what: string,
+): Side {
   const bases = basesFor(target, profile);
   if (!bases) throw new ConformError('CONFORM_USAGE', `no ${what} URL`);
   return { client, deps: { profile, bases, client, authenticator: createAuthenticator({ profile }) } };

@@ -117,14 +117,23 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
   const redactor = profileRedactor(deps.profile);
   const runTag = randomBytes(4).toString('hex');
   const primary = options.bases.primary;
-  const probe = await deps.client.send({ method: 'OPTIONS', url: primary.replace(/\/$/, '') + '/', headers: {} });
-  // Something that answers in broken HTTP was reached (its answers are judged); something that does not speak HTTP
-  // at all (an SSH banner) was not: nothing of the suite can be checked there.
+  // Each base URL is tried once before anything else: the primary, then the TLS one when it is another. Something
+  // that answers in broken HTTP was reached (its answers are judged); something that does not speak HTTP at all (an
+  // SSH banner), refuses, or presents a certificate the run does not trust was not: one message, nothing run.
+  const probeBase = async (base: string): Promise<string | undefined> => {
+    const probe = await deps.client.send({ method: 'OPTIONS', url: base.replace(/\/$/, '') + '/', headers: {} });
+    if (
+      probe.ok ||
+      ((probe.error.code === 'BAD_RESPONSE' || probe.error.code === 'RESPONSE_TOO_LARGE') && !notHttp(probe.error))
+    )
+      return undefined;
+    const hint =
+      probe.error.code === 'TLS' ? ' (a self-signed certificate? give --ca FILE to trust it, or --insecure)' : '';
+    return redactor.text(`${base}: ${probe.error.message}${hint}`);
+  };
+  const tls = options.bases.tls;
   const unreachable =
-    !probe.ok &&
-    ((probe.error.code !== 'BAD_RESPONSE' && probe.error.code !== 'RESPONSE_TOO_LARGE') || notHttp(probe.error))
-      ? redactor.text(`${primary}: ${probe.error.message}`)
-      : undefined;
+    (await probeBase(primary)) ?? (tls !== undefined && tls !== primary ? await probeBase(tls) : undefined);
   let reached = unreachable === undefined;
   const learning =
     unreachable === undefined && options.learn !== false

@@ -62,6 +62,16 @@ describe('article values and the profile bounds', () => {
     expect(fc.sample(priceArb(DEFAULT_BOUNDS), { numRuns: 400, seed: 1 })).toContain('99999.99');
   });
 
+  it('a title drawn at the bound shrinks to a short one when any title fails (issue 26: no 200-character counterexample)', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const r = fc.check(
+        fc.property(titleArb(40, 200), () => false),
+        { seed, numRuns: 5 },
+      );
+      expect(codePointLength(String(r.counterexample![0])), `seed ${seed}`).toBeLessThanOrEqual(2);
+    }
+  });
+
   it('values: beyond puts the title, the price or both beyond the bounds, and the rest inside', () => {
     fc.assert(
       fc.property(articleArb([], { values: 'beyond' }, DEFAULT_BOUNDS), (a) => {

@@ -1,6 +1,7 @@
 /** Console reporter: a line per scenario as it finishes, details for failures, and a summary. */
 import type { RunEvent, RunResult, RunTls, ScenarioResult, ScenarioStatus } from '../runner/types.js';
 import { curlCommand, failingExchange } from './curl.js';
+import { failureGroups } from './groups.js';
 import { INTERRUPTED_REASON, runVerdict, scenarioVerdict, reasonsOf } from '../runner/verdict.js';
 
 export interface ConsoleOptions {
@@ -168,6 +169,10 @@ export function renderSummary(run: RunResult, paint: (c: number, s: string) => s
     `Rules:     ${['passed', 'failed', 'errored', 'skipped', 'uncovered'].map((k) => `${rules[k] ?? 0} ${k}`).join(', ')}${notSelected}`,
     `Seed ${run.seed} · ${run.runs} property runs · ${(run.durationMs / 1000).toFixed(1)} s`,
   ];
+  for (const g of failureGroups(run))
+    lines.push(
+      paint(31, `${g.ids.length} scenarios failed or errored at the same request, ${g.request}: ${g.ids.join(', ')}`),
+    );
   if (run.cleanup && run.cleanup.created > 0) lines.push(cleanupLine(run));
   if (run.unreachable) lines.push(paint(31, `Target unreachable: ${run.unreachable}`));
   return `${lines.join('\n')}\n`;

@@ -2,12 +2,13 @@
  * `report.html`: a single self-contained page for an auditor. No network and no external assets (a CSP forbids
  * them); every value from the run — titles, reasons, URLs, headers, bodies — is HTML-escaped text, never markup.
  */
+import { failureGroups } from './groups.js';
 import type { RunResult, ScenarioStatus } from '../runner/types.js';
 import { scenarioVerdict, runVerdict, type RunVerdict, type RunVerdictInfo } from '../runner/verdict.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { duration, esc, plural } from './html/escape.js';
 import { RULE_STATUSES, renderMatrix } from './html/matrix.js';
-import { renderRules, renderScenarios } from './html/scenarios.js';
+import { renderRules, renderScenarios, scenarioAnchor } from './html/scenarios.js';
 
 export { buildMatrix, sectionsInOrder, LEVELS, RULE_STATUSES } from './html/matrix.js';
 export type { Matrix, StatusCounts } from './html/matrix.js';
@@ -60,8 +61,23 @@ function header(run: RunResult, v: RunVerdictInfo): string {
     `<header><div class="banner ${verdictClass(v.verdict)}" role="status" data-testid="verdict" data-verdict="${v.verdict}" data-exit-code="${v.exitCode}">` +
     `<span class="verdict" data-testid="verdict-label">${v.verdict}</span><span class="exit" data-testid="exit-code">exit code ${v.exitCode}</span><span class="why">${esc(v.why)}</span><span class="coverage" data-testid="coverage">${esc(v.coverageText)}</span></div>` +
     `<h1>${esc(run.tool.name)} compliance report</h1>` +
-    `<dl class="meta" data-testid="meta">${meta.map(([k, val]) => `<div><dt>${esc(k)}</dt><dd data-testid="${esc(`meta-${k.toLowerCase().replace(/\s+/g, '-')}`)}">${esc(val)}</dd></div>`).join('')}</dl></header>`
+    `<dl class="meta" data-testid="meta">${meta.map(([k, val]) => `<div><dt>${esc(k)}</dt><dd data-testid="${esc(`meta-${k.toLowerCase().replace(/\s+/g, '-')}`)}">${esc(val)}</dd></div>`).join('')}</dl>` +
+    sharedCauses(run) +
+    `</header>`
   );
+}
+
+/** Failures that share their first failing request, listed once each (groups.ts). */
+function sharedCauses(run: RunResult): string {
+  const groups = failureGroups(run);
+  if (groups.length === 0) return '';
+  const items = groups
+    .map(
+      (g) =>
+        `<li><code>${esc(g.request)}</code> — ${g.ids.length}: ${g.ids.map((id) => `<a href="#${esc(scenarioAnchor(id))}">${esc(id)}</a>`).join(', ')}</li>`,
+    )
+    .join('');
+  return `<section class="shared" data-testid="shared-causes"><p>Failures that share their first failing request (one cause, likely):</p><ul>${items}</ul></section>`;
 }
 
 function tallies(run: RunResult): string {

@@ -1,6 +1,7 @@
 /** Markdown summary for pull requests and GitHub's job summary: verdict, counts, the matrix, failures first. */
 import path from 'node:path';
 import type { RunResult, ScenarioResult } from '../runner/types.js';
+import { failureGroups } from './groups.js';
 import {
   scenarioVerdict,
   failsRun,
@@ -65,6 +66,13 @@ export function renderMarkdown(run: RunResult): string {
     '',
   );
   if (run.unreachable) out.push(`**Target unreachable:** ${cell(run.unreachable)}`, '');
+  const groups = failureGroups(run);
+  if (groups.length > 0) {
+    out.push('Failures that share their first failing request (one cause, likely):', '');
+    for (const g of groups)
+      out.push(`- \`${g.request}\` — ${g.ids.length}: ${g.ids.map((id) => `\`${id}\``).join(', ')}`);
+    out.push('');
+  }
   const sections = [...new Set(run.rules.map((r) => r.section))].sort(sectionOrder);
   out.push('| Section | MUST | SHOULD | MAY |', '|---|---|---|---|');
   for (const section of sections) {

@@ -26,6 +26,7 @@ a{color:var(--skipped)}.muted{color:var(--muted);font-weight:normal}
 .v-unreachable{color:var(--errored);background:var(--errored-bg)}.v-inconclusive{color:var(--warning);background:var(--warning-bg)}
 .banner .why{color:var(--fg)}
 .banner .coverage{color:var(--fg);flex-basis:100%;font-size:.95em}
+.shared{margin:8px 0 0;font-size:14px}.shared ul{margin:4px 0 0 18px;padding:0}
 dl.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));gap:6px 20px;margin:12px 0}
 dl.meta div{min-width:0}dl.meta dt{color:var(--muted);font-size:12px}dl.meta dd{margin:0;overflow-wrap:anywhere}
 nav.toc{display:flex;gap:16px;padding:8px 0;border-bottom:1px solid var(--line);position:sticky;top:0;background:var(--bg);z-index:2}
