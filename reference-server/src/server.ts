@@ -21,7 +21,8 @@ import { keyLayout } from './store/redis/keys.js';
 import { connectRedis } from './store/redis/redis.js';
 import { handleShared } from './store/redis/shared-handler.js';
 import type { SharedContext } from './store/redis/shared-handler.js';
-import type { ResponseRecord } from './records.js';
+import type { RequestRecord, ResponseRecord } from './records.js';
+import { exchangeRecorder } from './recording.js';
 import type { HandlerDeps, ServerState } from './types.js';
 
 export { parseFaultNames, UnknownFaultError } from './faults/registry.js';
@@ -63,6 +64,8 @@ interface Shared {
   cluster?: SharedContext;
   /** Counts and caps the connections of both listeners, and closes refused ones without keeping descriptors. */
   gate: ConnectionGate;
+  /** With `onExchange`: numbers each answered request and hands it over. */
+  record?: (req: RequestRecord, res: ResponseRecord, at: number) => void;
 }
 
 /**
@@ -124,6 +127,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             log: resolved.log,
           },
         }),
+    ...(resolved.onExchange === undefined ? {} : { record: exchangeRecorder(resolved.onExchange) }),
     gate: new ConnectionGate(
       {
         maxConnections: resolved.maxConnections,
@@ -211,6 +215,7 @@ function wire(server: Server, secure: boolean, shared: Shared): Listener {
 
 async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean, shared: Shared): Promise<void> {
   const { state, deps, options, memory } = shared;
+  const at = deps.now().getTime();
   const cap = shared.io.readCap(options.maxBodyBytes);
   if ((declaredLength(req) ?? 0) > cap) return reply(req, res, tooLarge(options), options);
   const read = await readBody(req, cap);
@@ -225,7 +230,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean,
   const response = shared.cluster
     ? await handleShared(record, shared.cluster, deps)
     : await handleAsync(record, state, deps);
-  reply(req, res, await durable(response, shared), options);
+  const answer = await durable(response, shared);
+  shared.record?.(record, answer, at);
+  reply(req, res, answer, options);
 }
 
 /**
