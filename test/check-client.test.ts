@@ -1,0 +1,179 @@
+/**
+ * `conform check-client` end to end (issue 28): real clients — a Node script (correct, and one making four classic
+ * mistakes), curl with openssl, Python requests / requests-oauthlib when installed — run against the bundled
+ * reference server; every violation is found and named with its rule id, correct clients get a clean report, and no
+ * secret reaches a report or the console in any encoding.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
+import { ClientReportSchema, type ClientReport } from '../harness/src/report/client/schema.js';
+import { runCli, type CliResult } from './cli-helpers.js';
+import { it } from './fixtures.js';
+import { ROOT } from './helpers.js';
+
+const NODE_CLIENT = path.join(ROOT, 'test', 'clients', 'node-client.mjs');
+const CURL_CLIENT = path.join(ROOT, 'test', 'clients', 'curl-client.sh');
+const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+const SECRETS = ['wonder:land', 'alice-secret-1', 'rep-secret', 'consumer-secret-1', 'builder', 'bob-secret-2'];
+
+async function check(dir: string, ...argv: string[]): Promise<CliResult & { report: ClientReport }> {
+  const result = await runCli(dir, ['check-client', '--report-dir', 'out', ...argv], ENV);
+  const report = ClientReportSchema.parse(
+    JSON.parse(await readFile(path.join(dir, 'out', 'client-report.json'), 'utf8')),
+  );
+  return { ...result, report };
+}
+
+const statusOf = (report: ClientReport, id: string) => report.rules.find((r) => r.id === id)?.status;
+
+/** Every file written and everything printed, checked for each secret in clear, base64 and percent-encoded. */
+async function expectNoSecret(dir: string, printed: string): Promise<void> {
+  const texts = [printed];
+  for (const f of await readdir(path.join(dir, 'out'))) texts.push(await readFile(path.join(dir, 'out', f), 'utf8'));
+  const all = texts.join('\n');
+  for (const s of SECRETS) {
+    for (const form of [
+      s,
+      encodeURIComponent(s),
+      Buffer.from(s).toString('base64'),
+      Buffer.from(`alice:${s}`).toString('base64'),
+    ])
+      expect(all, form).not.toContain(form);
+  }
+}
+
+describe('conform check-client', () => {
+  it('--help documents the variables and the exit codes; a command is required', async ({ tempDir }) => {
+    const help = await runCli(tempDir, ['check-client', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/CONFORM_HTTPS_URL/);
+    expect(help.out).toMatch(/CONFORM_CA_FILE/);
+    expect(help.out).toMatch(/Exit codes: 0/);
+    expect((await runCli(tempDir, ['--help'])).out).toMatch(/check-client/);
+    const usage = await runCli(tempDir, ['check-client']);
+    expect(usage.code).toBe(2);
+    expect(usage.err).toMatch(/after --/);
+  });
+
+  it('a command that cannot be run is exit 3', async ({ tempDir }) => {
+    const r = await runCli(
+      tempDir,
+      ['check-client', '--report-dir', 'out', '--', path.join(tempDir, 'no-such-client')],
+      ENV,
+    );
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(/cannot run/);
+  });
+
+  it('the wrong client: each of its four mistakes is found and named with its rule id', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'wrong');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/statuses: 200 401 401 401 401/);
+    const failed = Object.fromEntries(
+      r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations]),
+    );
+    expect(Object.keys(failed).sort()).toEqual([
+      '5-client-tls-only',
+      '5.2-client-date-text',
+      '5.2-client-message',
+      '5.2-nonce-change',
+    ]);
+    expect(failed['5.2-nonce-change']).toEqual([
+      { request: 2, reason: expect.stringMatching(/already sent in request #1/) as string },
+    ]);
+    expect(failed['5-client-tls-only']).toEqual([
+      { request: 3, reason: 'Basic credentials sent over plain HTTP; use TLS' },
+    ]);
+    expect(failed['5.2-client-date-text']).toMatchObject([{ request: 4, mistake: 'date-text-case-kept' }]);
+    expect(failed['5.2-client-message']).toMatchObject([{ request: 5, mistake: 'nonce-left-out' }]);
+    expect(r.report.requests.map((q) => [q.seq, q.transport, q.status])).toEqual([
+      [1, 'https', 200],
+      [2, 'https', 401],
+      [3, 'http', 401],
+      [4, 'https', 401],
+      [5, 'https', 401],
+    ]);
+    expect(r.out).toMatch(/✗ MUST {3}5\.2-nonce-change {2}failed/);
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('the correct Node client gets a clean report (exit 0), in every format', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'good');
+    expect(r.code).toBe(0);
+    expect(r.report.summary).toMatchObject({ failed: 0, requests: 5 });
+    for (const id of [
+      '5.2-nonce-change',
+      '5.2-client-message',
+      '5.2-client-date-text',
+      '5.2-client-simple-message',
+      '5-client-tls-only',
+    ])
+      expect(statusOf(r.report, id), id).toBe('passed');
+    expect(statusOf(r.report, 'rfc5849-client-signature')).toBe('not exercised');
+    const files = (await readdir(path.join(tempDir, 'out'))).sort();
+    expect(files).toEqual(['client-junit.xml', 'client-report.html', 'client-report.json', 'client-report.md']);
+    const xsd = await readFile(path.join(ROOT, 'test', 'fixtures', 'junit-10.xsd'), 'utf8');
+    const xml = await readFile(path.join(tempDir, 'out', 'client-junit.xml'), 'utf8');
+    const checked = await validateXML({
+      xml: { fileName: 'j.xml', contents: xml },
+      schema: { fileName: 'junit-10.xsd', contents: xsd },
+    });
+    expect(checked.errors.map((e) => e.rawMessage)).toEqual([]);
+    expect(await readFile(path.join(tempDir, 'out', 'client-report.md'), 'utf8')).toMatch(
+      /^# Client compliance: passed/,
+    );
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('a correct curl + openssl client gets a clean report', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', CURL_CLIENT);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/curl client done/);
+    expect(r.report.summary).toMatchObject({ failed: 0, requests: 3 });
+    expect(statusOf(r.report, '5.2-nonce-change')).toBe('passed');
+    expect(statusOf(r.report, '5-client-tls-only')).toBe('passed');
+    await expectNoSecret(tempDir, r.out);
+  });
+
+  it('a client that exercises no MUST rule is exit 2, not a pass', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', process.execPath, '-e', 'process.exit(0)');
+    expect(r.code).toBe(2);
+    expect(r.report.summary).toMatchObject({ requests: 0, passed: 0, failed: 0 });
+  });
+
+  it('a client past --timeout is killed with its process group: exit 3, the report still written', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--timeout', '1', '--', process.execPath, '-e', 'setInterval(() => {}, 1000)');
+    expect(r.code).toBe(3);
+    expect(r.report.exit).toEqual({ code: null, signal: 'SIGKILL', timedOut: true });
+  });
+});
+
+const python = (() => {
+  try {
+    execFileSync('python3', ['-c', 'import requests, requests_oauthlib'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!python)(
+  'Python requests / requests-oauthlib (skipped without them: apt-get install python3-requests python3-requests-oauthlib)',
+  () => {
+    it('a requests + requests-oauthlib client gets a clean report', async ({ tempDir }) => {
+      const r = await check(tempDir, '--', 'python3', path.join(ROOT, 'test', 'clients', 'python-client.py'));
+      expect(r.code, r.out + r.err).toBe(0);
+      expect(statusOf(r.report, '5-client-tls-only')).toBe('passed');
+      expect(statusOf(r.report, 'rfc5849-client-signature')).toBe('passed');
+      expect(statusOf(r.report, 'rfc6750-client-bearer-header')).toBe('passed');
+      expect(statusOf(r.report, 'rfc6749-client-one-auth-method')).toBe('passed');
+      await expectNoSecret(tempDir, r.out + r.err);
+    });
+  },
+);
