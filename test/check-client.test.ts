@@ -72,6 +72,8 @@ describe('conform check-client', () => {
     const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'wrong');
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/statuses: 200 401 401 401 401/);
+    // The refusals told the client its mistakes (check-client diagnoses by default).
+    expect(r.out).toMatch(/diagnosed: - - - date-text-case-kept nonce-left-out/);
     const failed = Object.fromEntries(
       r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations]),
     );
@@ -98,6 +100,13 @@ describe('conform check-client', () => {
     ]);
     expect(r.out).toMatch(/✗ MUST {3}5\.2-nonce-change {2}failed/);
     await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('--no-diagnose: the refusals are bare, the verdicts the same', async ({ tempDir }) => {
+    const r = await check(tempDir, '--no-diagnose', '--', process.execPath, NODE_CLIENT, 'wrong');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/diagnosed: - - - - -/);
+    expect(r.report.rules.filter((x) => x.status === 'failed').map((x) => x.id)).toHaveLength(4);
   });
 
   it('the correct Node client gets a clean report (exit 0), in every format', async ({ tempDir }) => {

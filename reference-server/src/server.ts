@@ -23,6 +23,7 @@ import { handleShared } from './store/redis/shared-handler.js';
 import type { SharedContext } from './store/redis/shared-handler.js';
 import type { RequestRecord, ResponseRecord } from './records.js';
 import { exchangeRecorder } from './recording.js';
+import { withDiagnostic } from './client/diagnose.js';
 import type { HandlerDeps, ServerState } from './types.js';
 
 export { parseFaultNames, UnknownFaultError } from './faults/registry.js';
@@ -230,7 +231,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean,
   const response = shared.cluster
     ? await handleShared(record, shared.cluster, deps)
     : await handleAsync(record, state, deps);
-  const answer = await durable(response, shared);
+  const explained = options.diagnose ? withDiagnostic(record, response, state, deps) : response;
+  const answer = await durable(explained, shared);
   shared.record?.(record, answer, at);
   reply(req, res, answer, options);
 }

@@ -25,14 +25,28 @@ const digest = (message) =>
     .update(message, 'utf8')
     .digest('base64');
 
-/** One request; resolves to its status. */
+/** What the diagnostics of refusals named (`-` for none), in request order. */
+const mistakes = [];
+
+/** One request; resolves to its status, and notes the mistake a diagnostic refusal names. */
 function send(base, path, headers) {
   const url = new URL(path, base);
   const lib = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = lib.request(url, { method: 'GET', headers, ca, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => {
+        let mistake = '-';
+        try {
+          mistake = JSON.parse(body).diagnostic?.mistake ?? '-';
+        } catch {
+          // Not JSON: an accepted request's XML.
+        }
+        mistakes.push(mistake);
+        resolve(res.statusCode);
+      });
     });
     req.on('error', reject);
     req.end();
@@ -68,3 +82,4 @@ if (process.argv[2] === 'good') {
   statuses.push(await signed(base + 3, date, `GET+${records}+${text}`));
 }
 console.log(`statuses: ${statuses.join(' ')}`);
+console.log(`diagnosed: ${mistakes.join(' ')}`);

@@ -78,6 +78,9 @@ Limits (see the README's "Limits" section):
   --max-connections N  Most open connections, both ports together; one more is refused at once: 503 with
                     Retry-After on plain HTTP, closed on TLS (default 4096)
   --max-connections-per-client N  Most open connections from one address, refused the same way (default 512)
+  --diagnose        Refusals of signed requests (hmac, OAuth 1) carry a "diagnostic" in their problem+json body: the
+                    exact message or base string the server signed and the common mistake that explains the
+                    client's digest (docs/clients.md); never a secret or an acceptable digest. Default off
   --quiet           No access log on stderr
 `;
 
