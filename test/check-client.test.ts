@@ -16,6 +16,8 @@ import { ROOT } from './helpers.js';
 
 const NODE_CLIENT = path.join(ROOT, 'test', 'clients', 'node-client.mjs');
 const CURL_CLIENT = path.join(ROOT, 'test', 'clients', 'curl-client.sh');
+const CURL_OAUTH2 = path.join(ROOT, 'test', 'clients', 'curl-oauth2.sh');
+const OAUTH1_CLIENT = path.join(ROOT, 'test', 'clients', 'oauth1-client.mjs');
 const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
 const SECRETS = ['wonder:land', 'alice-secret-1', 'rep-secret', 'consumer-secret-1', 'builder', 'bob-secret-2'];
 
@@ -146,6 +148,64 @@ describe('conform check-client', () => {
     expect(statusOf(r.report, '5.2-nonce-change')).toBe('passed');
     expect(statusOf(r.report, '5-client-tls-only')).toBe('passed');
     await expectNoSecret(tempDir, r.out);
+  });
+
+  it('OAuth 2 with curl: a correct client passes the RFC 6749 and 6750 client rules', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', CURL_OAUTH2, 'good');
+    expect(r.code).toBe(0);
+    for (const id of [
+      '5-client-tls-only',
+      'rfc6749-client-credentials-not-in-uri',
+      'rfc6749-client-one-auth-method',
+      'rfc6750-client-bearer-header',
+    ])
+      expect(statusOf(r.report, id), id).toBe('passed');
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('OAuth 2 with curl: secrets in the URI, two methods, a token in the query and over plain HTTP are named', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', CURL_OAUTH2, 'wrong');
+    expect(r.code).toBe(1);
+    const failed = Object.fromEntries(
+      r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations.map((v) => v.request)]),
+    );
+    expect(failed).toEqual({
+      '5-client-tls-only': [5],
+      'rfc6749-client-credentials-not-in-uri': [2],
+      'rfc6749-client-one-auth-method': [3],
+      'rfc6750-client-bearer-header': [4],
+    });
+    const json = await readFile(path.join(tempDir, 'out', 'client-report.json'), 'utf8');
+    expect(json).toMatch(/access_token=\[redacted\]/);
+    expect(json).not.toMatch(/access_token=(?!\[redacted\])/);
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('OAuth 1 (a Node client with its own RFC 5849 signer): the three legs and a signed GET pass', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, OAUTH1_CLIENT, 'good');
+    expect(r.out).toMatch(/last: 200/);
+    expect(r.code).toBe(0);
+    expect(r.report.rules.find((x) => x.id === 'rfc5849-client-signature')).toMatchObject({
+      status: 'passed',
+      exercised: 3,
+    });
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('OAuth 1: a signature without the query fails rfc5849-client-signature; the refusal names the mistake', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, OAUTH1_CLIENT, 'wrong');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/last: 401 diagnosed: query-left-out/);
+    expect(
+      r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations.map((v) => v.request)]),
+    ).toEqual([['rfc5849-client-signature', [4]]]);
+    await expectNoSecret(tempDir, r.out + r.err);
   });
 
   it('a client that exercises no MUST rule is exit 2, not a pass', async ({ tempDir }) => {
