@@ -208,6 +208,24 @@ describe('conform check-client', () => {
     await expectNoSecret(tempDir, r.out + r.err);
   });
 
+  it('a client clock 20 minutes slow fails 5.2-client-clock-sync (the window is 600 s)', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'skewed');
+    expect(r.code).toBe(1);
+    const failed = r.report.rules.filter((x) => x.status === 'failed');
+    expect(failed.map((x) => x.id)).toEqual(['5.2-client-clock-sync']);
+    expect(failed[0]?.violations[0]?.reason).toMatch(
+      /^the Date is 1[12]\d\d s behind the server's clock \(window 600 s\)$/,
+    );
+  });
+
+  it("the command's output reaches the console with every secret redacted", async ({ tempDir }) => {
+    const script = 'echo "$CONFORM_SECRET $CONFORM_PASSWORD $CONFORM_OAUTH2_CLIENT_SECRET"; echo "$CONFORM_USER" >&2';
+    const r = await check(tempDir, '--', 'sh', '-c', script);
+    expect(r.out).toMatch(/^\[redacted\] \[redacted\] \[redacted\]$/m);
+    expect(r.err).toMatch(/^alice$/m);
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
   it('a client that exercises no MUST rule is exit 2, not a pass', async ({ tempDir }) => {
     const r = await check(tempDir, '--', process.execPath, '-e', 'process.exit(0)');
     expect(r.code).toBe(2);

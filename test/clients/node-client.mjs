@@ -1,7 +1,8 @@
 // A client of the reference server for `conform check-client` tests, written apart from conform's own signers (only
 // node:crypto): `node node-client.mjs good` signs as docs/auth.md says; `node node-client.mjs wrong` makes four
 // classic client mistakes, one request each (after a correct one): a nonce reused within the same second, Basic over
-// plain HTTP, an uppercase month kept in the date text, and a digest over the path without the nonce.
+// plain HTTP, an uppercase month kept in the date text, and a digest over the path without the nonce;
+// `node node-client.mjs skewed` signs right with a clock 20 minutes slow.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -72,6 +73,11 @@ if (process.argv[2] === 'good') {
   statuses.push(
     await send(env.CONFORM_HTTP_URL, records, { authentication: `hmac ${user}:${digest(`GET+${records}`)}` }),
   );
+} else if (process.argv[2] === 'skewed') {
+  // A clock 20 minutes slow: the Date is signed right but lies outside the server's 600 s window.
+  const slow = specDate(new Date(Date.now() - 20 * 60 * 1000));
+  const slowText = slow.replaceAll(' ', '').toLowerCase();
+  statuses.push(await signed(base + 1, slow, `GET+${records}+${slowText}+${base + 1}`));
 } else {
   const nonce = base + 1;
   statuses.push(await signed(nonce, date, `GET+${records}+${text}+${nonce}`));
