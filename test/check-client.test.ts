@@ -9,6 +9,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
+import { main } from '../cli/src/main.js';
 import { ClientReportSchema, type ClientReport } from '../harness/src/report/client/schema.js';
 import { runCli, type CliResult } from './cli-helpers.js';
 import { it } from './fixtures.js';
@@ -264,3 +265,72 @@ describe.skipIf(!python)(
     });
   },
 );
+
+describe('conform serve --client-report DIR', () => {
+  it('records while it runs, and on stop judges the requests and writes the client report', async ({ tempDir }) => {
+    let stop = () => {};
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    let listening = (_url: string) => {};
+    const url = new Promise<string>((resolve) => (listening = resolve));
+    let out = '';
+    let err = '';
+    const argv = ['serve', '--port', '0', '--https-port', 'off', '--quiet', '--diagnose', '--client-report', 'out'];
+    const done = main(argv, {
+      stdout: {
+        write: (s: string) => {
+          out += s;
+          const m = /listening on (http:\/\/\S+)/.exec(s);
+          if (m?.[1]) listening(m[1]);
+          return true;
+        },
+      },
+      stderr: { write: (s: string) => (err += s) },
+      env: {},
+      cwd: tempDir,
+      untilSignal: () => stopped,
+    });
+    const base = await Promise.race([
+      url,
+      done.then((code) => Promise.reject(new Error(`serve exited ${code}: ${err}`))),
+    ]);
+    const basic = `Basic ${Buffer.from('alice:wonder:land').toString('base64')}`;
+    expect((await fetch(`${base}/users/alice/financialrecords`, { headers: { authorization: basic } })).status).toBe(
+      401,
+    );
+    const refused = await fetch(`${base}/users/alice/financialrecords`, {
+      headers: { authentication: 'hmac alice:AAAA' },
+    });
+    expect(((await refused.json()) as { diagnostic?: { signed?: string } }).diagnostic?.signed).toBe(
+      'GET+/users/alice/financialrecords',
+    );
+    stop();
+    expect(await done).toBe(0);
+    const report = ClientReportSchema.parse(
+      JSON.parse(await readFile(path.join(tempDir, 'out', 'client-report.json'), 'utf8')),
+    );
+    expect(report.exit).toBeUndefined();
+    expect(report.command).toEqual(['conform', ...argv]);
+    expect(
+      report.rules.filter((r) => r.status === 'failed').map((r) => [r.id, r.violations.map((v) => v.request)]),
+    ).toEqual([
+      ['5.2-client-simple-message', [2]],
+      ['5-client-tls-only', [1]],
+    ]);
+    expect(err).toMatch(/client report written to out/);
+    await expectNoSecret(tempDir, out + err);
+  });
+
+  it('is refused with --instances', async ({ tempDir }) => {
+    const r = await runCli(tempDir, [
+      'serve',
+      '--instances',
+      '2',
+      '--redis',
+      'redis://127.0.0.1:1',
+      '--client-report',
+      'out',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--client-report records one instance/);
+  });
+});

@@ -27,6 +27,7 @@ export const SERVE_OPTIONS = {
   'max-articles': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   diagnose: { type: 'boolean' },
+  'client-report': { type: 'string' },
   'https-port': { type: 'string' },
   cert: { type: 'string' },
   key: { type: 'string' },

@@ -12,7 +12,8 @@ export interface ClientReportInput {
   catalogue: RuleCatalogue;
   redactor: Redactor;
   command: readonly string[];
-  exit: ChildExit;
+  /** How the command ended; undefined when no command was run (`conform serve --client-report`). */
+  exit: ChildExit | undefined;
   server: { url: string; httpsUrl?: string };
   startedAt: Date;
   durationMs: number;
@@ -54,7 +55,7 @@ export function buildClientReport(input: ClientReportInput): ClientReport {
     kind: 'client',
     tool: { name: 'conform', version: input.version },
     command: input.command.map((c) => redactor.text(c)),
-    exit: input.exit,
+    ...(input.exit === undefined ? {} : { exit: input.exit }),
     server: { http: input.server.url, ...(input.server.httpsUrl ? { https: input.server.httpsUrl } : {}) },
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,

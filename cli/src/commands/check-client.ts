@@ -7,16 +7,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConformError } from '../../../harness/src/errors.js';
 import { clientVerdict, renderClientConsole } from '../../../harness/src/report/client/render.js';
-import { createRedactor } from '../../../harness/src/runner/redact.js';
 import { loadRulesSync } from '../../../harness/src/suite/load.js';
-import { judgeClient, type RecordedExchange } from '../../../reference-server/src/index.js';
+import type { RecordedExchange } from '../../../reference-server/src/index.js';
 import { startReferenceServer } from '../api/reference-server.js';
 import { intOption, parse } from '../args.js';
 import { ChildStartError, runChild } from '../client/child.js';
-import { clientEnvironment, profileSecrets } from '../client/env.js';
-import { buildClientReport } from '../client/report.js';
+import { clientEnvironment } from '../client/env.js';
+import { judgeRecording, profileRedactor } from '../client/finish.js';
 import { writeClientReports } from '../client/write.js';
-import { defaults, toolVersion, type CliIo } from '../io.js';
+import { defaults, type CliIo } from '../io.js';
 import { prepareReportDir } from '../output.js';
 
 const HELP = `Usage: conform check-client [options] -- COMMAND [ARG…]
@@ -98,8 +97,7 @@ export async function checkClientCommand(argv: string[], io: CliIo): Promise<num
     return undefined;
   });
   if (server === undefined) return 3;
-  const { secrets, pairs } = profileSecrets(server.profile);
-  const redactor = createRedactor(secrets, pairs);
+  const redactor = profileRedactor(server.profile);
   const temp = await mkdtemp(path.join(tmpdir(), 'conform-client-'));
   try {
     let caFile: string | undefined;
@@ -123,25 +121,15 @@ export async function checkClientCommand(argv: string[], io: CliIo): Promise<num
       throw err;
     });
     if (exit === undefined) return 3;
-    const verdicts = judgeClient(exchanges, {
-      users: server.profile.users.flatMap((u) => (u.secret === undefined ? [] : [{ name: u.name, secret: u.secret }])),
-      window: server.profile.auth.window,
-      bodyHash: server.profile.auth.bodyHash,
-      oauth2Endpoints: [server.profile.auth.oauth2?.tokenEndpoint, server.profile.auth.oauth2?.revokeEndpoint].filter(
-        (p): p is string => p !== undefined,
-      ),
-    });
-    const report = buildClientReport({
-      verdicts,
+    const report = judgeRecording({
       exchanges,
+      profile: server.profile,
       catalogue,
       redactor,
       command,
       exit,
       server,
       startedAt: started,
-      durationMs: Date.now() - started.getTime(),
-      version: toolVersion(),
       maxRequests,
     });
     const strict = values.strict ?? false;

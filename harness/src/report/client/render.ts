@@ -26,7 +26,7 @@ export function clientVerdict(report: ClientReport, strict = false): 'passed' | 
 /** The console summary: one line per rule, the violations under a failed one, then the totals. */
 export function renderClientConsole(report: ClientReport, strict = false): string {
   const lines = [`conform check-client: ${report.command.join(' ')}`];
-  lines.push(`  ${report.summary.requests} request(s) received; client ${exitText(report)}`);
+  lines.push(`  ${report.summary.requests} request(s) received; ${report.exit ? 'client ' : ''}${exitText(report)}`);
   for (const rule of report.rules) {
     const extra = rule.status === 'not exercised' ? '' : ` (${rule.exercised} request(s))`;
     lines.push(`${MARK[rule.status]} ${rule.level.padEnd(6)} ${rule.id}  ${rule.status}${extra}`);
@@ -41,9 +41,11 @@ export function renderClientConsole(report: ClientReport, strict = false): strin
 }
 
 function exitText(report: ClientReport): string {
-  if (report.exit.timedOut) return 'timed out (killed)';
-  if (report.exit.signal !== null) return `killed by ${report.exit.signal}`;
-  return `exited ${report.exit.code ?? '?'}`;
+  const { exit } = report;
+  if (exit === undefined) return 'the server recorded until it stopped';
+  if (exit.timedOut) return 'timed out (killed)';
+  if (exit.signal !== null) return `killed by ${exit.signal}`;
+  return `exited ${exit.code ?? '?'}`;
 }
 
 const md = (s: string) => s.replace(/[|\\`*_<>]/g, (c) => `\\${c}`);

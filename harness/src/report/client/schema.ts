@@ -46,14 +46,19 @@ export const ClientReportSchema = z.object({
   schemaVersion: z.literal(1),
   kind: z.literal('client'),
   tool: z.object({ name: z.literal('conform'), version: z.string() }),
-  command: z.array(z.string()).describe('The client command that was run, redacted.'),
+  command: z
+    .array(z.string())
+    .describe('The client command that was run (or the conform serve command line that recorded), redacted.'),
   exit: z
     .object({
       code: z.number().int().nullable(),
       signal: z.string().nullable(),
       timedOut: z.boolean(),
     })
-    .describe('How the client command ended (timedOut: killed at --timeout; its process group got SIGKILL).'),
+    .optional()
+    .describe(
+      'How the client command ended (timedOut: killed at --timeout; its process group got SIGKILL). Absent under conform serve --client-report, which runs no command.',
+    ),
   server: z.object({ http: z.string(), https: z.string().optional() }),
   startedAt: z.string(),
   durationMs: z.number(),

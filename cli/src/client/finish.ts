@@ -1,0 +1,55 @@
+/** The end of a client check, shared by `conform check-client` and `conform serve --client-report`. */
+import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
+import type { ClientReport } from '../../../harness/src/report/client/schema.js';
+import { createRedactor, type Redactor } from '../../../harness/src/runner/redact.js';
+import type { RuleCatalogue } from '../../../harness/src/suite/types.js';
+import { judgeClient, type RecordedExchange } from '../../../reference-server/src/index.js';
+import { toolVersion } from '../io.js';
+import type { ChildExit } from './child.js';
+import { profileSecrets } from './env.js';
+import { buildClientReport } from './report.js';
+
+/** A redactor of every secret the profile holds (passwords, shared secrets, OAuth client and consumer secrets). */
+export function profileRedactor(profile: ResolvedProfile): Redactor {
+  const { secrets, pairs } = profileSecrets(profile);
+  return createRedactor(secrets, pairs);
+}
+
+/** What {@link judgeRecording} needs beyond the recording. */
+export interface JudgeInput {
+  exchanges: readonly RecordedExchange[];
+  profile: ResolvedProfile;
+  catalogue: RuleCatalogue;
+  redactor: Redactor;
+  command: readonly string[];
+  exit: ChildExit | undefined;
+  server: { url: string; httpsUrl?: string };
+  startedAt: Date;
+  maxRequests: number;
+}
+
+/** Judges the recording against the client rules with what the profile says of the server; the redacted report. */
+export function judgeRecording(input: JudgeInput): ClientReport {
+  const { profile } = input;
+  const verdicts = judgeClient(input.exchanges, {
+    users: profile.users.flatMap((u) => (u.secret === undefined ? [] : [{ name: u.name, secret: u.secret }])),
+    window: profile.auth.window,
+    bodyHash: profile.auth.bodyHash,
+    oauth2Endpoints: [profile.auth.oauth2?.tokenEndpoint, profile.auth.oauth2?.revokeEndpoint].filter(
+      (p): p is string => p !== undefined,
+    ),
+  });
+  return buildClientReport({
+    verdicts,
+    exchanges: input.exchanges,
+    catalogue: input.catalogue,
+    redactor: input.redactor,
+    command: input.command,
+    exit: input.exit,
+    server: input.server,
+    startedAt: input.startedAt,
+    durationMs: Date.now() - input.startedAt.getTime(),
+    version: toolVersion(),
+    maxRequests: input.maxRequests,
+  });
+}
