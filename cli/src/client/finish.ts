@@ -28,9 +28,28 @@ export interface JudgeInput {
   maxRequests: number;
 }
 
+/**
+ * The tokens the client sent (bearer tokens, OAuth 1 tokens), taught to the redactor: issued at run time, they are
+ * in no profile, and must be masked wherever they show up, not only where a credential is expected.
+ */
+export function learnTokens(exchanges: readonly RecordedExchange[], redactor: Redactor): void {
+  for (const ex of exchanges) {
+    const authorization = ex.headers['authorization'];
+    for (const value of Array.isArray(authorization) ? authorization : [authorization ?? '']) {
+      const bearer = /^\s*bearer\s+(\S+)/i.exec(value)?.[1];
+      if (bearer !== undefined) redactor.add(bearer);
+      const oauth = /oauth_token="([^"]+)"/.exec(value)?.[1];
+      if (oauth !== undefined) redactor.add(safeDecode(oauth));
+    }
+    const query = new URLSearchParams(ex.target.includes('?') ? ex.target.slice(ex.target.indexOf('?') + 1) : '');
+    for (const name of ['access_token', 'oauth_token']) for (const v of query.getAll(name)) redactor.add(v);
+  }
+}
+
 /** Judges the recording against the client rules with what the profile says of the server; the redacted report. */
 export function judgeRecording(input: JudgeInput): ClientReport {
   const { profile } = input;
+  learnTokens(input.exchanges, input.redactor);
   const verdicts = judgeClient(input.exchanges, {
     users: profile.users.flatMap((u) => (u.secret === undefined ? [] : [{ name: u.name, secret: u.secret }])),
     window: profile.auth.window,
@@ -52,4 +71,12 @@ export function judgeRecording(input: JudgeInput): ClientReport {
     version: toolVersion(),
     maxRequests: input.maxRequests,
   });
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
