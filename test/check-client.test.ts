@@ -102,6 +102,9 @@ describe('conform check-client', () => {
       [5, 'https', 401],
     ]);
     expect(r.out).toMatch(/✗ MUST {3}5\.2-nonce-change {2}failed/);
+    expect(r.out).toMatch(
+      /^reports: out\/client-report\.json, out\/client-junit\.xml, out\/client-report\.md, out\/client-report\.html$/m,
+    );
     await expectNoSecret(tempDir, r.out + r.err);
   });
 

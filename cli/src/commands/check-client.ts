@@ -133,8 +133,11 @@ export async function checkClientCommand(argv: string[], io: CliIo): Promise<num
       maxRequests,
     });
     const strict = values.strict ?? false;
-    await writeClientReports(report, dir, reporters, strict);
-    if (reporters.includes('console')) io.stdout.write(renderClientConsole(report, strict));
+    const written = await writeClientReports(report, dir, reporters, strict);
+    if (reporters.includes('console')) {
+      io.stdout.write(renderClientConsole(report, strict));
+      io.stdout.write(`reports: ${written.map((f) => path.relative(io.cwd, f)).join(', ')}\n`);
+    }
     if (exit.timedOut) {
       io.stderr.write(`conform check-client: ${program} ran past --timeout (${timeoutMs / 1000} s) and was killed\n`);
       return 3;
