@@ -209,6 +209,10 @@ describe('conform check-client', () => {
     expect(
       r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations.map((v) => v.request)]),
     ).toEqual([['rfc5849-client-signature', [4]]]);
+    // The judge recomputed the signature with the token secret the server issued, and names the same mistake.
+    expect(r.report.rules.find((x) => x.id === 'rfc5849-client-signature')?.violations[0]?.mistake).toBe(
+      'query-left-out',
+    );
     await expectNoSecret(tempDir, r.out + r.err);
   });
 

@@ -23,6 +23,11 @@ export interface RecordedExchange {
   status: number;
   /** The `detail` of a problem+json answer (why a request was refused); absent otherwise. */
   detail?: string;
+  /**
+   * The body of a form-encoded answer: the OAuth 1 credentials the server issued (`oauth_token`,
+   * `oauth_token_secret`), so the judge can check the signatures the client makes with them. Secret: never reported.
+   */
+  formAnswer?: string;
 }
 
 /** Receives every exchange once it has been answered (see `ServerOptions.onExchange`). */
@@ -36,6 +41,7 @@ export function exchangeRecorder(
   return (req, res, at) => {
     seq += 1;
     const detail = problemDetail(res);
+    const form = formAnswer(res);
     listener({
       seq,
       method: req.method,
@@ -46,6 +52,7 @@ export function exchangeRecorder(
       at,
       status: res.status,
       ...(detail === undefined ? {} : { detail }),
+      ...(form === undefined ? {} : { formAnswer: form }),
     });
   };
 }
@@ -61,4 +68,11 @@ function problemDetail(res: ResponseRecord): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function formAnswer(res: ResponseRecord): string | undefined {
+  const type = res.headers['content-type'];
+  if (typeof type !== 'string' || !type.startsWith('application/x-www-form-urlencoded') || res.body === undefined)
+    return undefined;
+  return typeof res.body === 'string' ? res.body : Buffer.from(res.body).toString('utf8');
 }

@@ -29,8 +29,8 @@ export interface JudgeInput {
 }
 
 /**
- * The tokens the client sent (bearer tokens, OAuth 1 tokens), taught to the redactor: issued at run time, they are
- * in no profile, and must be masked wherever they show up, not only where a credential is expected.
+ * The tokens the client sent (bearer tokens, OAuth 1 tokens) and the OAuth 1 credentials the server issued, taught to
+ * the redactor: issued at run time, they are in no profile, and must be masked wherever they show up.
  */
 export function learnTokens(exchanges: readonly RecordedExchange[], redactor: Redactor): void {
   for (const ex of exchanges) {
@@ -40,6 +40,11 @@ export function learnTokens(exchanges: readonly RecordedExchange[], redactor: Re
       if (bearer !== undefined) redactor.add(bearer);
       const oauth = /oauth_token="([^"]+)"/.exec(value)?.[1];
       if (oauth !== undefined) redactor.add(safeDecode(oauth));
+    }
+    if (ex.formAnswer !== undefined) {
+      const answer = new URLSearchParams(ex.formAnswer);
+      for (const name of ['oauth_token', 'oauth_token_secret', 'oauth_verifier'])
+        for (const v of answer.getAll(name)) redactor.add(v);
     }
     const query = new URLSearchParams(ex.target.includes('?') ? ex.target.slice(ex.target.indexOf('?') + 1) : '');
     for (const name of ['access_token', 'oauth_token']) for (const v of query.getAll(name)) redactor.add(v);
@@ -57,6 +62,7 @@ export function judgeRecording(input: JudgeInput): ClientReport {
     oauth2Endpoints: [profile.auth.oauth2?.tokenEndpoint, profile.auth.oauth2?.revokeEndpoint].filter(
       (p): p is string => p !== undefined,
     ),
+    oauth1Consumers: oauth1Consumers(profile),
   });
   return buildClientReport({
     verdicts,
@@ -71,6 +77,16 @@ export function judgeRecording(input: JudgeInput): ClientReport {
     version: toolVersion(),
     maxRequests: input.maxRequests,
   });
+}
+
+function oauth1Consumers(profile: ResolvedProfile): Array<{ key: string; secret: string }> {
+  const { oauth1 } = profile.auth;
+  if (oauth1 === undefined) return [];
+  const other = oauth1.otherConsumer;
+  return [
+    { key: oauth1.consumerKey, secret: oauth1.consumerSecret },
+    ...(other ? [{ key: other.consumerKey, secret: other.consumerSecret }] : []),
+  ];
 }
 
 function safeDecode(s: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { basicAuthorization, signRequest } from '../auth/sign.js';
+import { signOAuth1 } from '../oauth1/sign.js';
 import type { RecordedExchange } from '../recording.js';
 import { CLIENT_RULES, judgeClient, type ClientJudgeContext } from './judge.js';
 
@@ -196,12 +197,51 @@ describe('judgeClient', () => {
     });
   });
 
-  it('OAuth 1 signatures: judged by the server recomputation recorded with the answer', () => {
-    const header = { authorization: 'OAuth oauth_consumer_key="c", oauth_signature="x"' };
+  it('OAuth 1 with a token the recording did not see issued: judged by the server recomputation in its answer', () => {
+    const header = {
+      host: '127.0.0.1:8443',
+      authorization: 'OAuth oauth_consumer_key="c", oauth_token="t", oauth_signature="x"',
+    };
     const refused = exchange({ headers: header, status: 401, detail: 'unknown credentials or wrong signature' });
     const accepted = exchange({ headers: header });
-    const v = verdict(judgeClient([refused, accepted], CONTEXT), 'rfc5849-client-signature');
+    const context = { ...CONTEXT, oauth1Consumers: [{ key: 'c', secret: 's' }] };
+    const v = verdict(judgeClient([refused, accepted], context), 'rfc5849-client-signature');
     expect(v).toMatchObject({ status: 'failed', exercised: 2, violations: [{ seq: refused.seq }] });
+  });
+
+  it('OAuth 1 signatures recomputed with the token secret the server issued; a wrong one names its mistake', () => {
+    const context = { ...CONTEXT, oauth1Consumers: [{ key: 'ck', secret: 'cs' }] };
+    const issued = exchange({
+      method: 'POST',
+      target: '/oauth1/access_token',
+      formAnswer: 'oauth_token=tk&oauth_token_secret=ts',
+    });
+    const request = (signedTarget: string, sent: string, consumer = { key: 'ck', secret: 'cs' }) => {
+      const signed = signOAuth1({
+        method: 'GET',
+        url: `https://127.0.0.1:8443${signedTarget}`,
+        consumerKey: consumer.key,
+        consumerSecret: consumer.secret,
+        token: 'tk',
+        tokenSecret: 'ts',
+        nonce: `n${seq}`,
+        timestamp: 1,
+      });
+      return exchange({ target: sent, headers: { host: '127.0.0.1:8443', authorization: signed.authorization } });
+    };
+    const right = request('/r?a=b', '/r?a=b');
+    const noQuery = request('/r', '/r?a=b');
+    const stranger = request('/r', '/r', { key: 'other', secret: 'x' });
+    const v = verdict(judgeClient([issued, right, noQuery, stranger], context), 'rfc5849-client-signature');
+    expect(v).toMatchObject({
+      status: 'failed',
+      exercised: 3,
+      violations: [
+        { seq: noQuery.seq, mistake: 'query-left-out' },
+        { seq: stranger.seq, reason: 'unknown oauth_consumer_key "other"' },
+      ],
+    });
+    expect(JSON.stringify(v)).not.toMatch(/\bts\b|\bcs\b/);
   });
 
   it('no reason carries a secret or a digest', async () => {

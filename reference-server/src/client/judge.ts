@@ -5,7 +5,7 @@
  */
 import type { RecordedExchange } from '../recording.js';
 import { HMAC_CLIENT_RULES, judgeHmac, type NonceMemory } from './hmac-rules.js';
-import { OAUTH_CLIENT_RULES, judgeOAuth } from './oauth-rules.js';
+import { OAUTH_CLIENT_RULES, judgeOAuth, type TokenSecrets } from './oauth-rules.js';
 import { Tally, type ClientRuleVerdict } from './verdicts.js';
 
 export type { ClientRuleStatus, ClientRuleVerdict, ClientViolation } from './verdicts.js';
@@ -23,6 +23,8 @@ export interface ClientJudgeContext {
   bodyHash: boolean;
   /** Paths of the OAuth 2 endpoints that authenticate the client (token, revocation). */
   oauth2Endpoints: readonly string[];
+  /** OAuth 1 consumers and their secrets. Default: none (OAuth 1 signatures are then judged by the server's answers). */
+  oauth1Consumers?: ReadonlyArray<{ key: string; secret: string }>;
 }
 
 /** One verdict per rule of {@link CLIENT_RULES}, from the exchanges in the order the server received them. */
@@ -34,10 +36,14 @@ export function judgeClient(exchanges: readonly RecordedExchange[], context: Cli
     window: context.window,
     bodyHash: context.bodyHash,
   };
-  const oauth = { clientEndpoints: context.oauth2Endpoints };
+  const oauth = {
+    clientEndpoints: context.oauth2Endpoints,
+    consumers: new Map((context.oauth1Consumers ?? []).map((c) => [c.key, c.secret])),
+  };
+  const tokens: TokenSecrets = new Map();
   for (const ex of [...exchanges].sort((a, b) => a.seq - b.seq)) {
     judgeHmac(ex, hmac, nonces, tally);
-    judgeOAuth(ex, oauth, tally);
+    judgeOAuth(ex, oauth, tokens, tally);
   }
   return tally.verdicts();
 }
