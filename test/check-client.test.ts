@@ -37,6 +37,10 @@ async function expectNoSecret(dir: string, printed: string): Promise<void> {
   const texts = [printed];
   for (const f of await readdir(path.join(dir, 'out'))) texts.push(await readFile(path.join(dir, 'out', f), 'utf8'));
   const all = texts.join('\n');
+  // Credentials issued at run time (tokens, token secrets, verifiers) show only masked.
+  expect(all).not.toMatch(
+    /(access_token|oauth_token|oauth_token_secret|oauth_verifier|client_secret)=(?!\[redacted\])/,
+  );
   for (const s of SECRETS) {
     for (const form of [
       s,
