@@ -19,6 +19,7 @@ const NODE_CLIENT = path.join(ROOT, 'test', 'clients', 'node-client.mjs');
 const CURL_CLIENT = path.join(ROOT, 'test', 'clients', 'curl-client.sh');
 const CURL_OAUTH2 = path.join(ROOT, 'test', 'clients', 'curl-oauth2.sh');
 const OAUTH1_CLIENT = path.join(ROOT, 'test', 'clients', 'oauth1-client.mjs');
+const OAUTH1_LIBRARY = path.join(ROOT, 'test', 'clients', 'oauth1-library-client.mjs');
 const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
 const SECRETS = ['wonder:land', 'alice-secret-1', 'rep-secret', 'consumer-secret-1', 'builder', 'bob-secret-2'];
 
@@ -235,6 +236,19 @@ describe('conform check-client', () => {
     const r = await check(tempDir, '--', 'sh', '-c', script);
     expect(r.out).toMatch(/^\[redacted\] \[redacted\] \[redacted\]$/m);
     expect(r.err).toMatch(/^alice$/m);
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('OAuth 1 with a third-party library (oauth-1.0a): reserved and non-ASCII query characters, a clean report', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, OAUTH1_LIBRARY);
+    expect(r.out).toMatch(/library client: 200/);
+    expect(r.code).toBe(0);
+    expect(r.report.rules.find((x) => x.id === 'rfc5849-client-signature')).toMatchObject({
+      status: 'passed',
+      exercised: 3,
+    });
     await expectNoSecret(tempDir, r.out + r.err);
   });
 
