@@ -256,6 +256,7 @@ describe('conform check-client', () => {
     const r = await check(tempDir, '--', process.execPath, '-e', 'process.exit(0)');
     expect(r.code).toBe(2);
     expect(r.report.summary).toMatchObject({ requests: 0, passed: 0, failed: 0 });
+    expect(r.err).toMatch(/no MUST client rule was exercised \(0 request\(s\)/);
   });
 
   it('a client past --timeout is killed with its process group: exit 3, the report still written', async ({

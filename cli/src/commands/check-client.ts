@@ -143,6 +143,10 @@ export async function checkClientCommand(argv: string[], io: CliIo): Promise<num
       return 3;
     }
     const verdict = clientVerdict(report, strict);
+    if (verdict === 'nothing checked')
+      io.stderr.write(
+        `conform check-client: no MUST client rule was exercised (${exchanges.length} request(s), none signed or carrying Basic or OAuth credentials): nothing to pass\n`,
+      );
     return verdict === 'passed' ? 0 : verdict === 'failed' ? 1 : 2;
   } finally {
     await server.close();
