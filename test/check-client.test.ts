@@ -1,5 +1,5 @@
 /**
- * `conform check-client` end to end (issue 28): real clients — a Node script (correct, and one making four classic
+ * `conform check-client` end to end (issue 28): real clients — a Node script (correct, and one making five classic
  * mistakes), curl with openssl, Python requests / requests-oauthlib when installed — run against the bundled
  * reference server; every violation is found and named with its rule id, correct clients get a clean report, and no
  * secret reaches a report or the console in any encoding.
@@ -76,16 +76,17 @@ describe('conform check-client', () => {
     expect(r.err).toMatch(/cannot run/);
   });
 
-  it('the wrong client: each of its four mistakes is found and named with its rule id', async ({ tempDir }) => {
+  it('the wrong client: each of its five mistakes is found and named with its rule id', async ({ tempDir }) => {
     const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'wrong');
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/statuses: 200 401 401 401 401/);
+    expect(r.out).toMatch(/statuses: 200 401 401 401 401 400/);
     // The refusals told the client its mistakes (check-client diagnoses by default).
-    expect(r.out).toMatch(/diagnosed: - - - date-text-case-kept nonce-left-out/);
+    expect(r.out).toMatch(/diagnosed: - - - date-text-case-kept nonce-left-out -/);
     const failed = Object.fromEntries(
       r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations]),
     );
     expect(Object.keys(failed).sort()).toEqual([
+      '4.1-put-complete-body',
       '5-client-tls-only',
       '5.2-client-date-text',
       '5.2-client-message',
@@ -98,6 +99,7 @@ describe('conform check-client', () => {
       { request: 3, reason: 'Basic credentials sent over plain HTTP; use TLS' },
     ]);
     expect(failed['5.2-client-date-text']).toMatchObject([{ request: 4, mistake: 'date-text-case-kept' }]);
+    expect(failed['4.1-put-complete-body']).toMatchObject([{ request: 6 }]);
     expect(failed['5.2-client-message']).toMatchObject([{ request: 5, mistake: 'nonce-left-out' }]);
     expect(r.report.requests.map((q) => [q.seq, q.transport, q.status])).toEqual([
       [1, 'https', 200],
@@ -105,6 +107,7 @@ describe('conform check-client', () => {
       [3, 'http', 401],
       [4, 'https', 401],
       [5, 'https', 401],
+      [6, 'https', 400],
     ]);
     expect(r.out).toMatch(/✗ MUST {3}5\.2-nonce-change {2}failed/);
     expect(r.out).toMatch(
@@ -116,20 +119,21 @@ describe('conform check-client', () => {
   it('--no-diagnose: the refusals are bare, the verdicts the same', async ({ tempDir }) => {
     const r = await check(tempDir, '--no-diagnose', '--', process.execPath, NODE_CLIENT, 'wrong');
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/diagnosed: - - - - -/);
-    expect(r.report.rules.filter((x) => x.status === 'failed').map((x) => x.id)).toHaveLength(4);
+    expect(r.out).toMatch(/diagnosed: - - - - - -/);
+    expect(r.report.rules.filter((x) => x.status === 'failed').map((x) => x.id)).toHaveLength(5);
   });
 
   it('the correct Node client gets a clean report (exit 0), in every format', async ({ tempDir }) => {
     const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'good');
     expect(r.code).toBe(0);
-    expect(r.report.summary).toMatchObject({ failed: 0, requests: 5 });
+    expect(r.report.summary).toMatchObject({ failed: 0, requests: 6 });
     for (const id of [
       '5.2-nonce-change',
       '5.2-client-message',
       '5.2-client-date-text',
       '5.2-client-simple-message',
       '5-client-tls-only',
+      '4.1-put-complete-body',
     ])
       expect(statusOf(r.report, id), id).toBe('passed');
     expect(statusOf(r.report, 'rfc5849-client-signature')).toBe('not exercised');

@@ -1,9 +1,9 @@
 // A client of the reference server for `conform check-client` tests, written apart from conform's own signers (only
-// node:crypto): `node node-client.mjs good` signs as docs/auth.md says; `node node-client.mjs wrong` makes four
+// node:crypto): `node node-client.mjs good` signs as docs/auth.md says; `node node-client.mjs wrong` makes five
 // classic client mistakes, one request each (after a correct one): a nonce reused within the same second, Basic over
-// plain HTTP, an uppercase month kept in the date text, and a digest over the path without the nonce;
-// `node node-client.mjs skewed` signs right with a clock 20 minutes slow.
-import { createHmac } from 'node:crypto';
+// plain HTTP, an uppercase month kept in the date text, a digest over the path without the nonce, and a PUT whose
+// article has no price; `node node-client.mjs skewed` signs right with a clock 20 minutes slow.
+import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -30,11 +30,11 @@ const digest = (message) =>
 const mistakes = [];
 
 /** One request; resolves to its status, and notes the mistake a diagnostic refusal names. */
-function send(base, path, headers) {
+function send(base, path, headers, method = 'GET', body = '') {
   const url = new URL(path, base);
   const lib = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = lib.request(url, { method: 'GET', headers, ca, agent: false }, (res) => {
+    const req = lib.request(url, { method, headers, ca, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (body += chunk));
@@ -50,8 +50,20 @@ function send(base, path, headers) {
       });
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
+}
+
+/** A date-and-nonce signed PUT of `xml` to `path`, its message ending with the body hash (docs/auth.md). */
+function put(path, xml, nonce, date) {
+  const hash = createHash('sha256').update(xml, 'utf8').digest('base64');
+  const message = `PUT+${path}+${date.replaceAll(' ', '').toLowerCase()}+${nonce}+${hash}`;
+  const headers = {
+    authentication: `hmac ${user}:${nonce}:${digest(message)}`,
+    date,
+    'content-type': 'application/xml',
+  };
+  return send(env.CONFORM_HTTPS_URL, path, headers, 'PUT', xml);
 }
 
 /** A date-and-nonce request whose digest is over `message(dateText)`. */
@@ -73,6 +85,8 @@ if (process.argv[2] === 'good') {
   statuses.push(
     await send(env.CONFORM_HTTP_URL, records, { authentication: `hmac ${user}:${digest(`GET+${records}`)}` }),
   );
+  const article = '<article><title>Hello</title><price currency="eur">12.50</price></article>';
+  statuses.push(await put(`/articles/node-client-${base}`, article, base + 4, date));
 } else if (process.argv[2] === 'skewed') {
   // A clock 20 minutes slow: the Date is signed right but lies outside the server's 600 s window.
   const slow = specDate(new Date(Date.now() - 20 * 60 * 1000));
@@ -86,6 +100,9 @@ if (process.argv[2] === 'good') {
   statuses.push(await send(env.CONFORM_HTTP_URL, '/', { authorization: `Basic ${basic}` }));
   statuses.push(await signed(base + 2, date, `GET+${records}+${date.replaceAll(' ', '')}+${base + 2}`));
   statuses.push(await signed(base + 3, date, `GET+${records}+${text}`));
+  statuses.push(
+    await put(`/articles/node-client-${base}`, '<article><title>No price</title></article>', base + 4, date),
+  );
 }
 console.log(`statuses: ${statuses.join(' ')}`);
 console.log(`diagnosed: ${mistakes.join(' ')}`);

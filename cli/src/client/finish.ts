@@ -63,6 +63,7 @@ export function judgeRecording(input: JudgeInput): ClientReport {
       (p): p is string => p !== undefined,
     ),
     oauth1Consumers: oauth1Consumers(profile),
+    articleItems: [profile.articles.item, ...profile.articles.aliases],
   });
   return buildClientReport({
     verdicts,

@@ -244,6 +244,27 @@ describe('judgeClient', () => {
     expect(JSON.stringify(v)).not.toMatch(/\bts\b|\bcs\b/);
   });
 
+  it('4.1-put-complete-body: a PUT to an article item carries a complete article', () => {
+    const context = { ...CONTEXT, articleItems: ['/articles/{id}', '/article/{id}'] };
+    const xml = (body: string) => Buffer.from(body);
+    const complete = exchange({
+      method: 'PUT',
+      target: '/articles/a1',
+      body: xml('<article><title>T</title><price currency="eur">1.50</price></article>'),
+    });
+    const noPrice = exchange({
+      method: 'PUT',
+      target: '/article/a2',
+      body: xml('<article><title>T</title></article>'),
+    });
+    const notAnItem = exchange({ method: 'PUT', target: '/articles', body: xml('junk') });
+    const post = exchange({ method: 'POST', target: '/articles/a3', body: xml('junk') });
+    const v = verdict(judgeClient([complete, noPrice, notAnItem, post], context), '4.1-put-complete-body');
+    expect(v).toMatchObject({ status: 'failed', exercised: 2, violations: [{ seq: noPrice.seq }] });
+    expect(v?.violations[0]?.reason).toMatch(/^the PUT body is not a complete article .*price/);
+    expect(verdict(judgeClient([complete], CONTEXT), '4.1-put-complete-body')?.status).toBe('not exercised');
+  });
+
   it('no reason carries a secret or a digest', async () => {
     const ex = await signedOver('GET+/users/alice/financialrecords', '31', '26 Nov 2026 14:05:09');
     const digest = String(ex.headers['authentication']).split(':').pop() ?? '';
