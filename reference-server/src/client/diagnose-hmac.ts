@@ -28,6 +28,14 @@ export interface Diagnostic {
 /** The diagnostic of an hmac request, or undefined when it carries none. */
 export function diagnoseHmac(req: RequestRecord, state: ServerState, deps: HandlerDeps): Diagnostic | undefined {
   const header = headerValue(req, 'authentication');
+  const misplaced = headerValue(req, 'authorization');
+  if (header === undefined && misplaced !== undefined && /^\s*hmac\b/i.test(misplaced))
+    return {
+      scheme: 'hmac',
+      mistake: 'hmac-in-authorization',
+      explanation:
+        'hmac credentials go in the Authentication header (Authentication: hmac <user>:…), not in Authorization',
+    };
   if (header === undefined || !/^\s*hmac\b/i.test(header)) return undefined;
   const parsed = parseHmac(header);
   if (typeof parsed === 'string') return { scheme: 'hmac', explanation: parsed };

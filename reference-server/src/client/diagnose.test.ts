@@ -122,6 +122,17 @@ describe('diagnostic refusals: hmac', () => {
       expect(body).not.toContain(secret);
   });
 
+  it('hmac credentials in Authorization are named', () => {
+    const s = testServer();
+    const res = diagnosed(s, {
+      method: 'GET',
+      target: RECORDS,
+      headers: { authorization: `hmac alice:${digest(`GET+${RECORDS}`)}` },
+    });
+    expect(res.status).toBe(401);
+    expect(diagnosticOf(res)?.mistake).toBe('hmac-in-authorization');
+  });
+
   it('accepted requests and refusals of unsigned requests are left as they are', () => {
     const s = testServer();
     const ok = s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { nonce: '46' }) } });

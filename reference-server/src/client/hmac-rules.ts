@@ -7,6 +7,7 @@ import type { Tally } from './verdicts.js';
 
 /** The §5.2 client rules this module judges. */
 export const HMAC_CLIENT_RULES = [
+  '5.2-client-header',
   '5.2-nonce-change',
   '4.4-date-with-nonce',
   '5.2-client-date-format',
@@ -24,13 +25,23 @@ export interface HmacContext {
   bodyHash: boolean;
 }
 
+const HMAC = /^\s*hmac\b/i;
+
 /** Where the judge remembers nonces across requests: `user` + newline + nonce → the first request that sent it. */
 export type NonceMemory = Map<string, number>;
 
 /** Judges the §5.2 client rules on one request that carries an `Authentication` header. */
 export function judgeHmac(ex: RecordedExchange, ctx: HmacContext, nonces: NonceMemory, tally: Tally): void {
+  const misplaced = first(ex.headers['authorization']);
+  if (misplaced !== undefined && HMAC.test(misplaced))
+    tally.fail('5.2-client-header', {
+      seq: ex.seq,
+      reason: 'hmac credentials sent in Authorization: the signed-request scheme uses the Authentication header',
+      mistake: 'hmac-in-authorization',
+    });
   const header = first(ex.headers['authentication']);
-  if (header === undefined || !/^\s*hmac\b/i.test(header)) return;
+  if (header === undefined || !HMAC.test(header)) return;
+  tally.exercise('5.2-client-header');
   const parsed = parseHmac(header);
   const dated = header.split(':').length > 2;
   if (typeof parsed === 'string') {

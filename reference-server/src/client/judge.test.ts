@@ -265,6 +265,17 @@ describe('judgeClient', () => {
     expect(verdict(judgeClient([complete], CONTEXT), '4.1-put-complete-body')?.status).toBe('not exercised');
   });
 
+  it('hmac credentials in Authorization fail 5.2-client-header; in Authentication they pass it', () => {
+    const good = signRequest({ method: 'GET', target: '/', user: 'alice', secret: 'alice-secret-1' });
+    const right = exchange({ target: '/', headers: { authentication: good.authentication } });
+    const wrong = exchange({ target: '/', headers: { authorization: good.authentication } });
+    expect(verdict(judgeClient([right, wrong], CONTEXT), '5.2-client-header')).toMatchObject({
+      status: 'failed',
+      exercised: 2,
+      violations: [{ seq: wrong.seq, mistake: 'hmac-in-authorization' }],
+    });
+  });
+
   it('no reason carries a secret or a digest', async () => {
     const ex = await signedOver('GET+/users/alice/financialrecords', '31', '26 Nov 2026 14:05:09');
     const digest = String(ex.headers['authentication']).split(':').pop() ?? '';
