@@ -18,6 +18,7 @@ Commands:
   rules     Print the requirement catalogue with the scenarios covering each rule
   merge     Join the report.json files of a sharded run into one report
   sign      Print the authentication headers for one request (debug a server with curl)
+  check-client  Run your client against the reference server and judge its requests against the client rules
   schemas   Write (or --check) the generated JSON Schemas and the docs pages (rules, profile keys)
 
 Run "conform <command> --help" (or "conform help <command>") for a command's options.
@@ -38,6 +39,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   rules: async () => (await import('./commands/rules.js')).rulesCommand,
   schemas: async () => (await import('./commands/schemas.js')).schemasCommand,
   sign: async () => (await import('./commands/sign.js')).signCommand,
+  'check-client': async () => (await import('./commands/check-client.js')).checkClientCommand,
   // Not listed in the help: one instance of `conform serve --instances N`, started by it over IPC.
   'serve-instance': async () => (await import('./commands/serve-instance.js')).serveInstanceCommand,
 };

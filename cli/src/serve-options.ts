@@ -26,6 +26,8 @@ export const SERVE_OPTIONS = {
   'max-body': { type: 'string' },
   'max-articles': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
+  diagnose: { type: 'boolean' },
+  'client-report': { type: 'string' },
   'https-port': { type: 'string' },
   cert: { type: 'string' },
   key: { type: 'string' },
@@ -72,6 +74,8 @@ export interface ServeSettings {
   window?: number;
   tokenTtl?: number;
   bodyHash?: boolean;
+  /** Refusals of signed requests say what the server signed and the mistake behind the digest (`--diagnose`). */
+  diagnose?: boolean;
 }
 
 /** The cluster part of `conform serve`: how many instances, and the Redis they share (none only under the faults). */
@@ -133,6 +137,7 @@ export async function serveSettings(values: ServeValues, io: CliIo): Promise<Ser
     ...(tls ? { tls } : {}),
     ...Object.fromEntries(Object.entries(numbers).filter(([, v]) => v !== undefined)),
     ...(bodyHash !== undefined ? { bodyHash } : {}),
+    ...(values.diagnose === true ? { diagnose: true } : {}),
   };
 }
 

@@ -29,3 +29,6 @@ export { generateSelfSignedCertificate } from './tls/certificate.js';
 export type { TlsCredentials } from './tls/certificate.js';
 export { DEFAULT_PREFIX, PREFIX_PATTERN } from './store/redis/keys.js';
 export { RedisEvictionError, displayRedisUrl } from './store/redis/redis.js';
+export { judgeClient, CLIENT_RULES } from './client/judge.js';
+export type { ClientJudgeContext, ClientRuleStatus, ClientRuleVerdict, ClientViolation } from './client/judge.js';
+export type { ExchangeListener, RecordedExchange } from './recording.js';

@@ -3,6 +3,7 @@ import { DEFAULT_USERS } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults/registry.js';
 import type { VariantName } from './variants.js';
+import type { ExchangeListener } from './recording.js';
 import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
 import type { OAuth1Consumer, OAuth2Client } from './oauth/accounts.js';
 import { DEFAULT_TOKEN_CAPACITY, DEFAULT_TOKEN_TTL, checkOAuthLimits } from './oauth/state.js';
@@ -93,6 +94,17 @@ export interface ServerOptions {
   newId?: () => string;
   /** Receives one line per request. Default: discard. */
   log?: (line: string) => void;
+  /**
+   * Receives every answered request (method, target, headers, body, transport, arrival time by `now`, status), for
+   * `conform check-client`. Default: none; nothing is recorded.
+   */
+  onExchange?: ExchangeListener;
+  /**
+   * Refusals of signed requests carry what the server rebuilt (the signed message or base string, never a secret
+   * or an acceptable digest) and the common mistake that explains the client's digest (diagnose.ts). Default:
+   * false — the bare server, as conform's own scenarios judge it.
+   */
+  diagnose?: boolean;
 }
 
 /** Where and how an instance shares its state (see {@link ServerOptions.redis}). */
@@ -135,6 +147,8 @@ export interface ResolvedServerOptions {
   now: () => Date;
   newId: () => string;
   log: (line: string) => void;
+  onExchange?: ExchangeListener;
+  diagnose: boolean;
 }
 
 /** Default of {@link ServerOptions.maxConnections}. */
@@ -210,6 +224,8 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     now: options.now ?? (() => new Date()),
     newId: options.newId ?? randomId,
     log: options.log ?? (() => {}),
+    ...(options.onExchange === undefined ? {} : { onExchange: options.onExchange }),
+    diagnose: options.diagnose ?? false,
   };
 }
 

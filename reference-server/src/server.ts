@@ -21,7 +21,9 @@ import { keyLayout } from './store/redis/keys.js';
 import { connectRedis } from './store/redis/redis.js';
 import { handleShared } from './store/redis/shared-handler.js';
 import type { SharedContext } from './store/redis/shared-handler.js';
-import type { ResponseRecord } from './records.js';
+import type { RequestRecord, ResponseRecord } from './records.js';
+import { exchangeRecorder } from './recording.js';
+import { withDiagnostic } from './client/diagnose.js';
 import type { HandlerDeps, ServerState } from './types.js';
 
 export { parseFaultNames, UnknownFaultError } from './faults/registry.js';
@@ -63,6 +65,8 @@ interface Shared {
   cluster?: SharedContext;
   /** Counts and caps the connections of both listeners, and closes refused ones without keeping descriptors. */
   gate: ConnectionGate;
+  /** With `onExchange`: numbers each answered request and hands it over. */
+  record?: (req: RequestRecord, res: ResponseRecord, at: number) => void;
 }
 
 /**
@@ -124,6 +128,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             log: resolved.log,
           },
         }),
+    ...(resolved.onExchange === undefined ? {} : { record: exchangeRecorder(resolved.onExchange) }),
     gate: new ConnectionGate(
       {
         maxConnections: resolved.maxConnections,
@@ -211,6 +216,7 @@ function wire(server: Server, secure: boolean, shared: Shared): Listener {
 
 async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean, shared: Shared): Promise<void> {
   const { state, deps, options, memory } = shared;
+  const at = deps.now().getTime();
   const cap = shared.io.readCap(options.maxBodyBytes);
   if ((declaredLength(req) ?? 0) > cap) return reply(req, res, tooLarge(options), options);
   const read = await readBody(req, cap);
@@ -225,7 +231,10 @@ async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean,
   const response = shared.cluster
     ? await handleShared(record, shared.cluster, deps)
     : await handleAsync(record, state, deps);
-  reply(req, res, await durable(response, shared), options);
+  const explained = options.diagnose ? withDiagnostic(record, response, state, deps) : response;
+  const answer = await durable(explained, shared);
+  shared.record?.(record, answer, at);
+  reply(req, res, answer, options);
 }
 
 /**

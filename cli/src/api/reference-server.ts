@@ -19,6 +19,7 @@
 import { bundledPaths } from '../../../harness/src/paths.js';
 import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
 import { parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
+import type { ExchangeListener } from '../../../reference-server/src/index.js';
 import { EMBEDDED_TOKEN_TTL, embeddedProfile } from '../embedded.js';
 import { loadVariantProfile } from '../variant-profile.js';
 
@@ -34,6 +35,18 @@ export interface ReferenceServerOptions {
   variants?: readonly string[];
   /** OAuth 2 access-token lifetime, seconds. Default 2, as under `conform run --embedded` (the expiry scenario waits it out). */
   tokenTtl?: number;
+  /**
+   * Called with every request the server answers (method, target, headers, body, transport, arrival time, status),
+   * as `conform check-client` records a client. Default: nothing is recorded.
+   */
+  onExchange?: ExchangeListener;
+  /**
+   * Refusals of signed requests say what the server rebuilt (the message or base string, never a secret) and the
+   * common mistake that explains the client's digest, as `conform serve --diagnose`. Default false.
+   */
+  diagnose?: boolean;
+  /** Clock of the server (the Date window, token expiry, recorded arrival times). Default: the system clock. */
+  now?: () => Date;
 }
 
 /** A running reference server. */
@@ -62,6 +75,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     tokenTtl,
     faults,
     variants,
+    ...(options.onExchange === undefined ? {} : { onExchange: options.onExchange }),
+    ...(options.diagnose === undefined ? {} : { diagnose: options.diagnose }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   return {
     url: server.url,

@@ -36,6 +36,7 @@ export const StartMessageSchema = z.strictObject({
     window: Positive.optional(),
     tokenTtl: Positive.optional(),
     bodyHash: z.boolean().optional(),
+    diagnose: z.boolean().optional(),
   }),
   redis: z.strictObject({ url: z.string().min(1), prefix: z.string().optional() }).optional(),
 });

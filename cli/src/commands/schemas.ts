@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ProfileSchema } from '../../../harness/src/profile/schema.js';
 import { RuleFileSchema, ScenarioFileSchema } from '../../../harness/src/suite/schema.js';
 import { ReportSchema } from '../../../harness/src/report/schema.js';
+import { ClientReportSchema } from '../../../harness/src/report/client/schema.js';
 import { parse } from '../args.js';
 import { generatedPages } from '../docs/pages.js';
 import type { JsonSchema } from '../docs/profile-keys.js';
@@ -16,7 +17,7 @@ import { makeDirectory } from '../output.js';
 
 const HELP = `Usage: conform schemas [--write | --check] [--dir DIR]
 
-Generates the JSON Schemas of scenario files, profiles, the rule catalogue and report.json (default DIR:
+Generates the JSON Schemas of scenario files, profiles, the rule catalogue, report.json and client-report.json (default DIR:
 specs/schema), and the documentation pages made from them: docs/profile-keys.md (the key tables, from the profile
 schema's descriptions) and docs/rules.md (the catalogue, from specs/rules.yaml and the scenarios under specs/).
   --write   Write them (default: print the list of files)
@@ -30,13 +31,18 @@ export function generatedSchemas(): Record<string, string> {
       string,
       unknown
     >;
-    if (name.startsWith('report.')) delete json['additionalProperties'];
+    if (name.startsWith('report.') || name.startsWith('client-report.')) delete json['additionalProperties'];
     out[name] = `${JSON.stringify(json, null, 2)}\n`;
   };
   emit('scenario.v1.schema.json', ScenarioFileSchema, 'conform scenario file, format v1');
   emit('profile.v1.schema.json', ProfileSchema, 'conform target profile');
   emit('rules.v1.schema.json', RuleFileSchema, 'conform requirement catalogue');
   emit('report.v1.schema.json', ReportSchema, 'conform report.json, schemaVersion 1');
+  emit(
+    'client-report.v1.schema.json',
+    ClientReportSchema,
+    'conform client-report.json (check-client), schemaVersion 1',
+  );
   return out;
 }
 

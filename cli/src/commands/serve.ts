@@ -12,6 +12,7 @@ import {
   parseVariantNames,
   startServer,
 } from '../../../reference-server/src/index.js';
+import { serveClientReport } from '../client/serve-report.js';
 import { startCluster, type ClusterInstance, type RunningCluster } from '../cluster/supervisor.js';
 import { defaults } from '../io.js';
 import {
@@ -78,6 +79,11 @@ Limits (see the README's "Limits" section):
   --max-connections N  Most open connections, both ports together; one more is refused at once: 503 with
                     Retry-After on plain HTTP, closed on TLS (default 4096)
   --max-connections-per-client N  Most open connections from one address, refused the same way (default 512)
+  --diagnose        Refusals of signed requests (hmac, OAuth 1) carry a "diagnostic" in their problem+json body: the
+                    exact message or base string the server signed and the common mistake that explains the
+                    client's digest (docs/clients.md); never a secret or an acceptable digest. Default off
+  --client-report DIR  Record every request while running; on stop, judge them against the client rules and write
+                    the client report into DIR (as conform check-client, docs/clients.md; first 100000 requests)
   --quiet           No access log on stderr
 `;
 
@@ -115,6 +121,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const port = intOption(values.port, 'port', 0, 65535) ?? 8080;
   const log = values.quiet ? () => {} : (line: string) => io.stderr.write(`${line}\n`);
   if (cluster !== undefined && cluster.instances > 1) {
+    if (values['client-report'] !== undefined)
+      throw new ConformError('CONFORM_USAGE', '--client-report records one instance: not with --instances');
     const running = await startCluster({
       settings,
       cluster,
@@ -137,8 +145,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const faults = parseFaultNames(settings.faults);
   const variants = parseVariantNames(settings.variants);
+  const recording =
+    values['client-report'] === undefined
+      ? undefined
+      : await serveClientReport(path.resolve(io.cwd, values['client-report']), argv, { ...settings, variants }, io);
   const server = await startServer({
     ...settings,
+    ...(recording === undefined ? {} : { onExchange: recording.onExchange }),
     faults,
     variants,
     ...(values.data !== undefined ? { dataDir: path.resolve(io.cwd, values.data) } : {}),
@@ -156,6 +169,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   );
   await stopped;
   await server.close();
+  await recording?.finish(server);
   return 0;
 }
 

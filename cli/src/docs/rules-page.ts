@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Level, Rule, Scenario } from '../../../harness/src/suite/types.js';
 import { code, prose } from './markdown.js';
 import { createSlugger, headingText, markdownHeadings } from './slug.js';
+import { CLIENT_RULES } from '../../../reference-server/src/client/judge.js';
 
 /** A rule of the catalogue and the scenarios that cover it (what `conform rules --json` prints). */
 export type CoveredRule = Rule & { scenarios: string[] };
@@ -116,6 +117,8 @@ function renderRule(r: CoveredRule, options: RulesPageOptions): string[] {
       ? 'Covered by no scenario.'
       : `Covered by ${r.scenarios.map((id) => scenarioLink(id, options)).join(', ')}.`,
   );
+  if (CLIENT_RULES.includes(r.id))
+    lines.push('', 'Judged by `conform check-client` on the requests a client sends ([clients.md](clients.md)).');
   return lines;
 }
 

@@ -1,0 +1,151 @@
+/**
+ * The reporters of a client report (`conform check-client`): the console summary, Markdown, JUnit XML and a single
+ * self-contained HTML page. Each renders a {@link ClientReport} already redacted; none adds anything from elsewhere.
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import type { ClientReport, ClientRuleResult } from './schema.js';
+
+const MARK: Record<ClientRuleResult['status'], string> = { passed: '✓', failed: '✗', 'not exercised': '·' };
+
+/** A rule's violations as lines: `#seq METHOD target: reason`. */
+function violationLines(report: ClientReport, rule: ClientRuleResult): string[] {
+  const bySeq = new Map(report.requests.map((r) => [r.seq, r]));
+  return rule.violations.map((v) => {
+    const req = bySeq.get(v.request);
+    const what = req ? `${req.method} ${req.target} (${req.transport}, answered ${req.status})` : '';
+    return `#${v.request} ${what}: ${v.reason}${v.mistake ? ` [${v.mistake}]` : ''}`;
+  });
+}
+
+/** The verdict of the whole check, in words (`failed` when a MUST rule failed, or any with `strict`). */
+export function clientVerdict(report: ClientReport, strict = false): 'passed' | 'failed' | 'nothing checked' {
+  if (report.rules.some((r) => r.status === 'failed' && (strict || r.level === 'MUST'))) return 'failed';
+  return report.rules.some((r) => r.level === 'MUST' && r.status !== 'not exercised') ? 'passed' : 'nothing checked';
+}
+
+/** The console summary: one line per rule, the violations under a failed one, then the totals. */
+export function renderClientConsole(report: ClientReport, strict = false): string {
+  const lines = [`conform check-client: ${report.command.join(' ')}`];
+  lines.push(`  ${report.summary.requests} request(s) received; ${report.exit ? 'client ' : ''}${exitText(report)}`);
+  for (const rule of report.rules) {
+    const extra = rule.status === 'not exercised' ? '' : ` (${rule.exercised} request(s))`;
+    lines.push(`${MARK[rule.status]} ${rule.level.padEnd(6)} ${rule.id}  ${rule.status}${extra}`);
+    for (const v of violationLines(report, rule).slice(0, 5)) lines.push(`      ${v}`);
+    if (rule.violations.length > 5) lines.push(`      … and ${rule.violations.length - 5} more`);
+  }
+  const s = report.summary;
+  lines.push(
+    `${s.passed} passed, ${s.failed} failed, ${s.notExercised} not exercised of ${s.total} client rules: ${clientVerdict(report, strict)}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function exitText(report: ClientReport): string {
+  const { exit } = report;
+  if (exit === undefined) return 'the server recorded until it stopped';
+  if (exit.timedOut) return 'timed out (killed)';
+  if (exit.signal !== null) return `killed by ${exit.signal}`;
+  return `exited ${exit.code ?? '?'}`;
+}
+
+const md = (s: string) => s.replace(/[|\\`*_<>]/g, (c) => `\\${c}`);
+
+/** Markdown: a table of the rules, then each failed rule with its requests. */
+export function renderClientMarkdown(report: ClientReport, strict = false): string {
+  const out = [`# Client compliance: ${clientVerdict(report, strict)}`, ''];
+  out.push(
+    `Command: \`${report.command.join(' ').replaceAll('`', "'")}\` — ${exitText(report)}; ${report.summary.requests} request(s).`,
+    '',
+  );
+  out.push('| rule | level | status | requests | text |', '|---|---|---|---|---|');
+  for (const r of report.rules) out.push(`| ${r.id} | ${r.level} | ${r.status} | ${r.exercised} | ${md(r.text)} |`);
+  for (const r of report.rules.filter((x) => x.status === 'failed')) {
+    out.push('', `## ${r.id} (${r.level}) failed`, '');
+    for (const v of violationLines(report, r)) out.push(`- ${md(v)}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+const clean = (s: string) =>
+  s.replace(
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
+/** JUnit XML: one testcase per client rule; failed is a <failure>, not exercised is <skipped>. */
+export function renderClientJunit(report: ClientReport, strict = false): string {
+  const failing = (r: ClientRuleResult) => r.status === 'failed' && (strict || r.level === 'MUST');
+  const cases = report.rules.map((r) => ({
+    '@name': `${r.id} (${r.level}, ${r.section})`,
+    '@classname': 'conform.check-client',
+    '@time': '0',
+    ...(failing(r)
+      ? {
+          failure: {
+            '@message': clean(`${r.violations.length} request(s) broke the rule`),
+            '#text': clean(violationLines(report, r).join('\n')),
+          },
+        }
+      : r.status === 'not exercised'
+        ? { skipped: { '@message': 'no request exercised the rule' } }
+        : r.status === 'failed'
+          ? { 'system-out': clean(`warning: ${violationLines(report, r).join('\n')}`) }
+          : {}),
+  }));
+  const builder = new XMLBuilder({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    format: true,
+    indentBy: '  ',
+    suppressEmptyNode: true,
+    processEntities: true,
+  });
+  const suite = {
+    '@name': 'conform check-client',
+    '@tests': String(cases.length),
+    '@failures': String(report.rules.filter(failing).length),
+    '@errors': '0',
+    '@skipped': String(report.summary.notExercised),
+    '@time': (report.durationMs / 1000).toFixed(3),
+    '@timestamp': report.startedAt.replace(/\.\d+Z$/, ''),
+    testcase: cases,
+  };
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${String(builder.build({ testsuites: { testsuite: suite } }))}`;
+}
+
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`);
+
+/** One self-contained HTML page (no script, no outside resource): the verdict, the rules, the requests. */
+export function renderClientHtml(report: ClientReport, strict = false): string {
+  const verdict = clientVerdict(report, strict);
+  const rows = report.rules
+    .map((r) => {
+      const list = violationLines(report, r)
+        .map((v) => `<li>${esc(v)}</li>`)
+        .join('');
+      return `<tr class="${r.status.replace(' ', '-')}"><td>${esc(r.id)}</td><td>${r.level}</td><td>${r.status}</td><td>${r.exercised}</td><td>${esc(r.text)}${list ? `<ul>${list}</ul>` : ''}</td></tr>`;
+    })
+    .join('\n');
+  const requests = report.requests
+    .map(
+      (q) =>
+        `<tr><td>${q.seq}</td><td>${esc(q.method)}</td><td>${esc(q.target)}</td><td>${q.transport}</td><td>${q.status}</td><td>${esc(q.detail ?? '')}</td></tr>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>conform check-client: ${verdict}</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;vertical-align:top}.failed td:nth-child(3){color:#b00020;font-weight:bold}.passed td:nth-child(3){color:#1b5e20}</style>
+</head><body>
+<h1>Client compliance: ${verdict}</h1>
+<p>Command <code>${esc(report.command.join(' '))}</code>: ${esc(exitText(report))}; ${report.summary.requests} request(s); ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notExercised} not exercised.</p>
+<table><thead><tr><th>rule</th><th>level</th><th>status</th><th>requests</th><th>text and violations</th></tr></thead><tbody>
+${rows}
+</tbody></table>
+<h2>Requests</h2>
+<table><thead><tr><th>#</th><th>method</th><th>target</th><th>transport</th><th>status</th><th>detail</th></tr></thead><tbody>
+${requests}
+</tbody></table>
+</body></html>
+`;
+}

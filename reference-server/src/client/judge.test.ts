@@ -1,0 +1,286 @@
+import { describe, expect, it } from 'vitest';
+import { basicAuthorization, signRequest } from '../auth/sign.js';
+import { signOAuth1 } from '../oauth1/sign.js';
+import type { RecordedExchange } from '../recording.js';
+import { CLIENT_RULES, judgeClient, type ClientJudgeContext } from './judge.js';
+
+const NOW = Date.UTC(2026, 10, 26, 14, 5, 9);
+const CONTEXT: ClientJudgeContext = {
+  users: [
+    { name: 'alice', secret: 'alice-secret-1' },
+    { name: 'bob', secret: 'bob-secret-2' },
+  ],
+  window: 600,
+  bodyHash: true,
+  oauth2Endpoints: ['/oauth2/token', '/oauth2/revoke'],
+};
+
+let seq = 0;
+function exchange(over: Partial<RecordedExchange> & { headers?: RecordedExchange['headers'] }): RecordedExchange {
+  seq += 1;
+  return {
+    seq,
+    method: 'GET',
+    target: '/users/alice/financialrecords',
+    headers: { host: '127.0.0.1' },
+    body: new Uint8Array(),
+    transport: 'https',
+    at: NOW,
+    status: 200,
+    ...over,
+  };
+}
+
+/** A date-and-nonce request signed as docs/auth.md says, with `message` replacing the signed message if given. */
+function signed(nonce: string, options: { date?: string; method?: string; target?: string; body?: string } = {}) {
+  const method = options.method ?? 'GET';
+  const target = options.target ?? '/users/alice/financialrecords';
+  const date = options.date ?? '26 Nov 2026 14:05:09';
+  const headers = signRequest({
+    method,
+    target,
+    user: 'alice',
+    secret: 'alice-secret-1',
+    nonce,
+    date,
+    body: options.body ?? '',
+  });
+  return exchange({
+    method,
+    target,
+    headers: {
+      host: '127.0.0.1',
+      authentication: headers.authentication,
+      ...(headers.date ? { date: headers.date } : {}),
+    },
+    body: Buffer.from(options.body ?? ''),
+  });
+}
+
+/** A date-and-nonce request whose digest is HMAC over `message` (a client's own, maybe wrong, message). */
+async function signedOver(message: string, nonce: string, date: string): Promise<RecordedExchange> {
+  const { createHmac } = await import('node:crypto');
+  const digest = createHmac('sha256', 'alice-secret-1').update(message).digest('base64');
+  return exchange({ headers: { authentication: `hmac alice:${nonce}:${digest}`, date } });
+}
+
+const verdict = (verdicts: ReturnType<typeof judgeClient>, rule: string) => verdicts.find((v) => v.rule === rule);
+
+describe('judgeClient', () => {
+  it('no request: every rule is not exercised', () => {
+    const verdicts = judgeClient([], CONTEXT);
+    expect(verdicts.map((v) => v.rule)).toEqual(CLIENT_RULES);
+    expect(new Set(verdicts.map((v) => v.status))).toEqual(new Set(['not exercised']));
+  });
+
+  it('a correct signed client passes every §5.2 rule it exercises', () => {
+    const body = '<article><title>t</title></article>';
+    const verdicts = judgeClient(
+      [signed('1'), signed('2'), signed('3', { method: 'PUT', target: '/articles/a?x=1', body })],
+      CONTEXT,
+    );
+    for (const rule of [
+      '5.2-nonce-change',
+      '4.4-date-with-nonce',
+      '5.2-client-date-format',
+      '5.2-client-date-text',
+      '5.2-client-message',
+      '5.2-client-clock-sync',
+    ])
+      expect(verdict(verdicts, rule), rule).toMatchObject({ status: 'passed', exercised: 3 });
+    expect(verdict(verdicts, '5.2-client-simple-message')?.status).toBe('not exercised');
+  });
+
+  it('a nonce reused within the same second fails 5.2-nonce-change, naming both requests', () => {
+    const verdicts = judgeClient([signed('7'), signed('7')], CONTEXT);
+    const v = verdict(verdicts, '5.2-nonce-change');
+    expect(v?.status).toBe('failed');
+    expect(v?.violations).toEqual([
+      { seq: seq, reason: `nonce 7 of user alice was already sent in request #${seq - 1}` },
+    ]);
+  });
+
+  it('the same nonce for two users is no reuse', () => {
+    const other = signRequest({
+      method: 'GET',
+      target: '/',
+      user: 'bob',
+      secret: 'bob-secret-2',
+      nonce: '9',
+      date: '26 Nov 2026 14:05:09',
+    });
+    const verdicts = judgeClient([signed('9'), exchange({ target: '/', headers: { ...other } })], CONTEXT);
+    expect(verdict(verdicts, '5.2-nonce-change')?.status).toBe('passed');
+  });
+
+  it('an uppercase month in the date text fails 5.2-client-date-text with its mistake named', async () => {
+    const ex = await signedOver('GET+/users/alice/financialrecords+26Nov202614:05:09+11', '11', '26 Nov 2026 14:05:09');
+    const verdicts = judgeClient([ex], CONTEXT);
+    expect(verdict(verdicts, '5.2-client-date-text')).toMatchObject({
+      status: 'failed',
+      violations: [{ seq: ex.seq, mistake: 'date-text-case-kept' }],
+    });
+    expect(verdict(verdicts, '5.2-client-message')?.status).toBe('passed');
+  });
+
+  it('a digest over the path without the nonce fails 5.2-client-message (nonce-left-out)', async () => {
+    const ex = await signedOver('GET+/users/alice/financialrecords+26nov202614:05:09', '12', '26 Nov 2026 14:05:09');
+    const v = verdict(judgeClient([ex], CONTEXT), '5.2-client-message');
+    expect(v).toMatchObject({ status: 'failed', violations: [{ seq: ex.seq, mistake: 'nonce-left-out' }] });
+  });
+
+  it('a digest no common mistake explains is still a failure, without naming a mistake', async () => {
+    const ex = await signedOver('something else', '13', '26 Nov 2026 14:05:09');
+    const v = verdict(judgeClient([ex], CONTEXT), '5.2-client-message');
+    expect(v?.status).toBe('failed');
+    expect(v?.violations[0]?.mistake).toBeUndefined();
+  });
+
+  it('a Date outside the window fails clock sync; a missing Date fails 4.4-date-with-nonce; a bad shape the date format', () => {
+    const late = signed('21', { date: '26 Nov 2026 13:45:00' });
+    const missing = exchange({ headers: { authentication: 'hmac alice:22:AAAA' } });
+    const shaped = signed('23', { date: 'Thu, 26 Nov 2026 14:05:09 GMT' });
+    const verdicts = judgeClient([late, missing, shaped], CONTEXT);
+    expect(verdict(verdicts, '5.2-client-clock-sync')?.violations).toEqual([
+      { seq: late.seq, reason: "the Date is 1209 s behind the server's clock (window 600 s)" },
+    ]);
+    expect(verdict(verdicts, '4.4-date-with-nonce')?.violations.map((v) => v.seq)).toEqual([missing.seq]);
+    expect(verdict(verdicts, '5.2-client-date-format')?.violations.map((v) => v.seq)).toEqual([shaped.seq]);
+  });
+
+  it('the simple form is judged by 5.2-client-simple-message, its query left out named', () => {
+    const good = signRequest({ method: 'GET', target: '/?a=1', user: 'alice', secret: 'alice-secret-1' });
+    const bad = signRequest({ method: 'GET', target: '/', user: 'alice', secret: 'alice-secret-1' });
+    const a = exchange({ target: '/?a=1', headers: { ...good } });
+    const b = exchange({ target: '/?a=1', headers: { ...bad } });
+    const v = verdict(judgeClient([a, b], CONTEXT), '5.2-client-simple-message');
+    expect(v).toMatchObject({
+      status: 'failed',
+      exercised: 2,
+      violations: [{ seq: b.seq, mistake: 'query-left-out' }],
+    });
+  });
+
+  it('Basic, bearer tokens and OAuth 1 over plain HTTP fail 5-client-tls-only; over TLS they pass', () => {
+    const basic = basicAuthorization('alice', 'wonder:land');
+    const plain = exchange({ transport: 'http', headers: { authorization: basic } });
+    const tls = exchange({ headers: { authorization: basic } });
+    const oauth1 = exchange({ transport: 'http', target: '/?oauth_consumer_key=c&oauth_signature=x' });
+    const v = verdict(judgeClient([plain, tls, oauth1], CONTEXT), '5-client-tls-only');
+    expect(v).toMatchObject({ status: 'failed', exercised: 3 });
+    expect(v?.violations.map((x) => x.seq)).toEqual([plain.seq, oauth1.seq]);
+  });
+
+  it('OAuth 2: credentials in the URI, two methods at once, a token in the query', () => {
+    const basic = basicAuthorization('reporting', 'rep-secret');
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const inUri = exchange({ method: 'POST', target: '/oauth2/token?client_id=reporting&client_secret=rep-secret' });
+    const both = exchange({
+      method: 'POST',
+      target: '/oauth2/token',
+      headers: { authorization: basic, ...form },
+      body: Buffer.from('grant_type=client_credentials&client_secret=rep-secret'),
+    });
+    const good = exchange({ method: 'POST', target: '/oauth2/token', headers: { authorization: basic, ...form } });
+    const query = exchange({ target: '/users/alice/financialrecords?access_token=abc' });
+    const header = exchange({ headers: { authorization: 'Bearer abc' } });
+    const verdicts = judgeClient([inUri, both, good, query, header], CONTEXT);
+    expect(verdict(verdicts, 'rfc6749-client-credentials-not-in-uri')).toMatchObject({
+      status: 'failed',
+      exercised: 3,
+    });
+    expect(verdict(verdicts, 'rfc6749-client-one-auth-method')?.violations.map((v) => v.seq)).toEqual([both.seq]);
+    expect(verdict(verdicts, 'rfc6750-client-bearer-header')).toMatchObject({
+      status: 'failed',
+      exercised: 2,
+      violations: [{ seq: query.seq }],
+    });
+  });
+
+  it('OAuth 1 with a token the recording did not see issued: judged by the server recomputation in its answer', () => {
+    const header = {
+      host: '127.0.0.1:8443',
+      authorization: 'OAuth oauth_consumer_key="c", oauth_token="t", oauth_signature="x"',
+    };
+    const refused = exchange({ headers: header, status: 401, detail: 'unknown credentials or wrong signature' });
+    const accepted = exchange({ headers: header });
+    const context = { ...CONTEXT, oauth1Consumers: [{ key: 'c', secret: 's' }] };
+    const v = verdict(judgeClient([refused, accepted], context), 'rfc5849-client-signature');
+    expect(v).toMatchObject({ status: 'failed', exercised: 2, violations: [{ seq: refused.seq }] });
+  });
+
+  it('OAuth 1 signatures recomputed with the token secret the server issued; a wrong one names its mistake', () => {
+    const context = { ...CONTEXT, oauth1Consumers: [{ key: 'ck', secret: 'cs' }] };
+    const issued = exchange({
+      method: 'POST',
+      target: '/oauth1/access_token',
+      formAnswer: 'oauth_token=tk&oauth_token_secret=ts',
+    });
+    const request = (signedTarget: string, sent: string, consumer = { key: 'ck', secret: 'cs' }) => {
+      const signed = signOAuth1({
+        method: 'GET',
+        url: `https://127.0.0.1:8443${signedTarget}`,
+        consumerKey: consumer.key,
+        consumerSecret: consumer.secret,
+        token: 'tk',
+        tokenSecret: 'ts',
+        nonce: `n${seq}`,
+        timestamp: 1,
+      });
+      return exchange({ target: sent, headers: { host: '127.0.0.1:8443', authorization: signed.authorization } });
+    };
+    const right = request('/r?a=b', '/r?a=b');
+    const noQuery = request('/r', '/r?a=b');
+    const stranger = request('/r', '/r', { key: 'other', secret: 'x' });
+    const v = verdict(judgeClient([issued, right, noQuery, stranger], context), 'rfc5849-client-signature');
+    expect(v).toMatchObject({
+      status: 'failed',
+      exercised: 3,
+      violations: [
+        { seq: noQuery.seq, mistake: 'query-left-out' },
+        { seq: stranger.seq, reason: 'unknown oauth_consumer_key "other"' },
+      ],
+    });
+    expect(JSON.stringify(v)).not.toMatch(/\bts\b|\bcs\b/);
+  });
+
+  it('4.1-put-complete-body: a PUT to an article item carries a complete article', () => {
+    const context = { ...CONTEXT, articleItems: ['/articles/{id}', '/article/{id}'] };
+    const xml = (body: string) => Buffer.from(body);
+    const complete = exchange({
+      method: 'PUT',
+      target: '/articles/a1',
+      body: xml('<article><title>T</title><price currency="eur">1.50</price></article>'),
+    });
+    const noPrice = exchange({
+      method: 'PUT',
+      target: '/article/a2',
+      body: xml('<article><title>T</title></article>'),
+    });
+    const notAnItem = exchange({ method: 'PUT', target: '/articles', body: xml('junk') });
+    const post = exchange({ method: 'POST', target: '/articles/a3', body: xml('junk') });
+    const v = verdict(judgeClient([complete, noPrice, notAnItem, post], context), '4.1-put-complete-body');
+    expect(v).toMatchObject({ status: 'failed', exercised: 2, violations: [{ seq: noPrice.seq }] });
+    expect(v?.violations[0]?.reason).toMatch(/^the PUT body is not a complete article .*price/);
+    expect(verdict(judgeClient([complete], CONTEXT), '4.1-put-complete-body')?.status).toBe('not exercised');
+  });
+
+  it('hmac credentials in Authorization fail 5.2-client-header; in Authentication they pass it', () => {
+    const good = signRequest({ method: 'GET', target: '/', user: 'alice', secret: 'alice-secret-1' });
+    const right = exchange({ target: '/', headers: { authentication: good.authentication } });
+    const wrong = exchange({ target: '/', headers: { authorization: good.authentication } });
+    expect(verdict(judgeClient([right, wrong], CONTEXT), '5.2-client-header')).toMatchObject({
+      status: 'failed',
+      exercised: 2,
+      violations: [{ seq: wrong.seq, mistake: 'hmac-in-authorization' }],
+    });
+  });
+
+  it('no reason carries a secret or a digest', async () => {
+    const ex = await signedOver('GET+/users/alice/financialrecords', '31', '26 Nov 2026 14:05:09');
+    const digest = String(ex.headers['authentication']).split(':').pop() ?? '';
+    const text = JSON.stringify(judgeClient([ex, signed('31')], CONTEXT));
+    expect(text).not.toContain('alice-secret-1');
+    expect(text).not.toContain(digest);
+  });
+});

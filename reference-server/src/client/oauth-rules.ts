@@ -1,0 +1,168 @@
+/**
+ * The client rules of §5 (no Basic and no OAuth over plain HTTP) and of the OAuth standards (RFC 5849 §3.4,
+ * RFC 6749 §2.3 and §2.3.1, RFC 6750 §2.1), judged on one recorded request at a time.
+ */
+import type { RequestRecord } from '../records.js';
+import type { RecordedExchange } from '../recording.js';
+import { first } from './hmac-rules.js';
+import { readOAuth1Request } from './oauth1-mistakes.js';
+import type { Tally } from './verdicts.js';
+
+const RULE_OAUTH1 = 'rfc5849-client-signature';
+
+/** The client rules this module judges. */
+export const OAUTH_CLIENT_RULES = [
+  '5-client-tls-only',
+  'rfc5849-client-signature',
+  'rfc6749-client-credentials-not-in-uri',
+  'rfc6749-client-one-auth-method',
+  'rfc6750-client-bearer-header',
+] as const;
+
+/** What the judge knows: the OAuth 2 endpoints (paths) that take client credentials, the OAuth 1 consumers. */
+export interface OAuthContext {
+  clientEndpoints: readonly string[];
+  /** OAuth 1 consumer secrets by consumer key. */
+  consumers: ReadonlyMap<string, string>;
+}
+
+/** OAuth 1 token secrets the server issued (read from its answers in the recording), by token. */
+export type TokenSecrets = Map<string, string>;
+
+/** The parameters of a request's query and of its form body. */
+interface Params {
+  query: URLSearchParams;
+  form: URLSearchParams;
+}
+
+/** Judges §5's plain-HTTP rule and the OAuth client rules on one request. */
+export function judgeOAuth(ex: RecordedExchange, ctx: OAuthContext, tokens: TokenSecrets, tally: Tally): void {
+  const params = paramsOf(ex);
+  const authorization = first(ex.headers['authorization']);
+  const scheme = authorization === undefined ? undefined : /^\s*(\S+)/.exec(authorization)?.[1]?.toLowerCase();
+  const path = ex.target.replace(/\?.*$/s, '');
+  const endpoint = ctx.clientEndpoints.includes(path);
+  const oauth1 = scheme === 'oauth' || has(params, 'oauth_signature') || has(params, 'oauth_consumer_key');
+  const bearerParam = has(params, 'access_token');
+  const clientSecret = has(params, 'client_secret');
+  const credential = plainCredential(scheme, oauth1, bearerParam, clientSecret, endpoint);
+  if (credential !== undefined) {
+    if (ex.transport === 'http')
+      tally.fail('5-client-tls-only', { seq: ex.seq, reason: `${credential} sent over plain HTTP; use TLS` });
+    else tally.exercise('5-client-tls-only');
+  }
+  if (oauth1 && ex.transport === 'https') judgeOAuth1(ex, ctx, tokens, tally);
+  learnTokenSecrets(ex, tokens);
+  if (scheme === 'bearer' || bearerParam) {
+    if (bearerParam) {
+      const where = params.query.has('access_token') ? 'in the query' : 'as a form parameter';
+      tally.fail('rfc6750-client-bearer-header', {
+        seq: ex.seq,
+        reason: `the access token is sent ${where}; send Authorization: Bearer <token>`,
+      });
+    } else tally.exercise('rfc6750-client-bearer-header');
+  }
+  if (endpoint) judgeClientAuth(ex, params, scheme, tally);
+}
+
+function plainCredential(
+  scheme: string | undefined,
+  oauth1: boolean,
+  bearerParam: boolean,
+  clientSecret: boolean,
+  endpoint: boolean,
+): string | undefined {
+  if (scheme === 'basic') return endpoint ? 'OAuth 2 client credentials (HTTP Basic)' : 'Basic credentials';
+  if (oauth1) return 'an OAuth 1 signed request';
+  if (scheme === 'bearer' || bearerParam) return 'an OAuth 2 access token';
+  if (clientSecret) return 'an OAuth 2 client secret';
+  return undefined;
+}
+
+/**
+ * RFC 5849 §3.4: the signature recomputed over the base string of the request as received, with the consumer secret
+ * and the token secret the server issued (read from its answers); a wrong one names the common mistake that explains
+ * it. A token whose secret the recording does not hold is judged by the server's own recomputation (its refusal).
+ */
+function judgeOAuth1(ex: RecordedExchange, ctx: OAuthContext, tokens: TokenSecrets, tally: Tally): void {
+  const read = readOAuth1Request(requestOf(ex));
+  if (read === undefined) return;
+  if (!read.ok) return tally.fail(RULE_OAUTH1, { seq: ex.seq, reason: read.reason });
+  const consumer = read.protocol.get('oauth_consumer_key') ?? '';
+  const consumerSecret = ctx.consumers.get(consumer);
+  if (consumerSecret === undefined)
+    return tally.fail(RULE_OAUTH1, { seq: ex.seq, reason: `unknown oauth_consumer_key ${JSON.stringify(consumer)}` });
+  const token = read.protocol.get('oauth_token') ?? '';
+  const tokenSecret = token === '' ? '' : tokens.get(token);
+  if (tokenSecret === undefined) {
+    if (ex.status === 401 && /wrong signature/.test(ex.detail ?? ''))
+      return tally.fail(RULE_OAUTH1, {
+        seq: ex.seq,
+        reason: `the server's signature over the base string of the request as received does not match oauth_signature (or the token is unknown): ${ex.detail ?? ''}`,
+      });
+    return tally.exercise(RULE_OAUTH1);
+  }
+  const finding = read.explain(consumerSecret, tokenSecret);
+  if (finding.kind === 'right') return tally.exercise(RULE_OAUTH1);
+  if (finding.kind === 'mistake')
+    return tally.fail(RULE_OAUTH1, { seq: ex.seq, reason: finding.explanation, mistake: finding.mistake });
+  tally.fail(RULE_OAUTH1, {
+    seq: ex.seq,
+    reason:
+      'oauth_signature matches neither the signature over the base string of the request as received nor a common mistake (wrong consumer or token secret, or another base string)',
+  });
+}
+
+/** The OAuth 1 credentials an answer issued, remembered for the signatures made with them. */
+function learnTokenSecrets(ex: RecordedExchange, tokens: TokenSecrets): void {
+  if (ex.formAnswer === undefined || ex.status !== 200) return;
+  const answer = new URLSearchParams(ex.formAnswer);
+  const token = answer.get('oauth_token');
+  const secret = answer.get('oauth_token_secret');
+  if (token !== null && secret !== null) tokens.set(token, secret);
+}
+
+/** The exchange as the server's request record (what its OAuth 1 parameter reader takes). */
+function requestOf(ex: RecordedExchange): RequestRecord {
+  const q = ex.target.indexOf('?');
+  return {
+    method: ex.method,
+    path: q < 0 ? ex.target : ex.target.slice(0, q),
+    query: q < 0 ? '' : ex.target.slice(q + 1),
+    target: ex.target,
+    headers: ex.headers,
+    body: ex.body,
+    secure: ex.transport === 'https',
+  };
+}
+
+/** RFC 6749 §2.3 and §2.3.1 at an endpoint that authenticates the client. */
+function judgeClientAuth(ex: RecordedExchange, params: Params, scheme: string | undefined, tally: Tally): void {
+  const inUri = ['client_id', 'client_secret'].filter((n) => params.query.has(n));
+  if (inUri.length > 0) {
+    tally.fail('rfc6749-client-credentials-not-in-uri', {
+      seq: ex.seq,
+      reason: `${inUri.join(' and ')} in the request URI; send them in the form body, or use HTTP Basic`,
+    });
+  } else tally.exercise('rfc6749-client-credentials-not-in-uri');
+  if (scheme === 'basic' && (params.form.has('client_secret') || params.query.has('client_secret'))) {
+    tally.fail('rfc6749-client-one-auth-method', {
+      seq: ex.seq,
+      reason: 'HTTP Basic client authentication and a client_secret parameter in one request; use one method',
+    });
+  } else tally.exercise('rfc6749-client-one-auth-method');
+}
+
+function paramsOf(ex: RecordedExchange): Params {
+  const question = ex.target.indexOf('?');
+  const query = new URLSearchParams(question >= 0 ? ex.target.slice(question + 1) : '');
+  const type = first(ex.headers['content-type']) ?? '';
+  const form = /^application\/x-www-form-urlencoded\b/i.test(type)
+    ? new URLSearchParams(Buffer.from(ex.body).toString('utf8'))
+    : new URLSearchParams();
+  return { query, form };
+}
+
+function has(params: Params, name: string): boolean {
+  return params.query.has(name) || params.form.has(name);
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedExchange } from './recording.js';
+import { startServer } from './server.js';
+
+describe('the onExchange recorder', () => {
+  it('records each answered request: method, target, headers, body, transport, arrival by the injected clock, status, detail', async () => {
+    const at = new Date('2026-11-26T14:05:09Z');
+    const exchanges: RecordedExchange[] = [];
+    const server = await startServer({ now: () => at, onExchange: (ex) => exchanges.push(ex) });
+    try {
+      expect((await fetch(`${server.url}/articles?x=1`, { method: 'OPTIONS' })).status).toBe(200);
+      const refused = await fetch(`${server.url}/users/alice/financialrecords`, {
+        method: 'GET',
+        headers: { authentication: 'hmac alice:AAAA' },
+      });
+      expect(refused.status).toBe(401);
+      await fetch(`${server.url}/articles`, {
+        method: 'POST',
+        body: '<article/>',
+        headers: { 'content-type': 'application/xml' },
+      });
+    } finally {
+      await server.close();
+    }
+    expect(exchanges.map((e) => [e.seq, e.method, e.target, e.transport, e.at, e.status])).toEqual([
+      [1, 'OPTIONS', '/articles?x=1', 'http', at.getTime(), 200],
+      [2, 'GET', '/users/alice/financialrecords', 'http', at.getTime(), 401],
+      [3, 'POST', '/articles', 'http', at.getTime(), exchanges[2]?.status],
+    ]);
+    expect(exchanges[1]?.headers['authentication']).toBe('hmac alice:AAAA');
+    expect(exchanges[1]?.detail).toBe(
+      'GET /users/alice/financialrecords needs credentials: unknown user or wrong digest',
+    );
+    expect(exchanges[0]?.detail).toBeUndefined();
+    expect(Buffer.from(exchanges[2]?.body ?? []).toString()).toBe('<article/>');
+  });
+
+  it('a server without onExchange answers as before', async () => {
+    const server = await startServer();
+    try {
+      expect((await fetch(`${server.url}/articles`, { method: 'OPTIONS' })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,366 @@
+/**
+ * `conform check-client` end to end (issue 28): real clients — a Node script (correct, and one making five classic
+ * mistakes), curl with openssl, Python requests / requests-oauthlib when installed — run against the bundled
+ * reference server; every violation is found and named with its rule id, correct clients get a clean report, and no
+ * secret reaches a report or the console in any encoding.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
+import { main } from '../cli/src/main.js';
+import { ClientReportSchema, type ClientReport } from '../harness/src/report/client/schema.js';
+import { runCli, type CliResult } from './cli-helpers.js';
+import { it } from './fixtures.js';
+import { ROOT } from './helpers.js';
+
+const NODE_CLIENT = path.join(ROOT, 'test', 'clients', 'node-client.mjs');
+const CURL_CLIENT = path.join(ROOT, 'test', 'clients', 'curl-client.sh');
+const CURL_OAUTH2 = path.join(ROOT, 'test', 'clients', 'curl-oauth2.sh');
+const OAUTH1_CLIENT = path.join(ROOT, 'test', 'clients', 'oauth1-client.mjs');
+const OAUTH1_LIBRARY = path.join(ROOT, 'test', 'clients', 'oauth1-library-client.mjs');
+const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+const SECRETS = ['wonder:land', 'alice-secret-1', 'rep-secret', 'consumer-secret-1', 'builder', 'bob-secret-2'];
+
+async function check(dir: string, ...argv: string[]): Promise<CliResult & { report: ClientReport }> {
+  const result = await runCli(dir, ['check-client', '--report-dir', 'out', ...argv], ENV);
+  const report = ClientReportSchema.parse(
+    JSON.parse(await readFile(path.join(dir, 'out', 'client-report.json'), 'utf8')),
+  );
+  return { ...result, report };
+}
+
+const statusOf = (report: ClientReport, id: string) => report.rules.find((r) => r.id === id)?.status;
+
+/** Every file written and everything printed, checked for each secret in clear, base64 and percent-encoded. */
+async function expectNoSecret(dir: string, printed: string): Promise<void> {
+  const texts = [printed];
+  for (const f of await readdir(path.join(dir, 'out'))) texts.push(await readFile(path.join(dir, 'out', f), 'utf8'));
+  const all = texts.join('\n');
+  // Credentials issued at run time (tokens, token secrets, verifiers) show only masked.
+  expect(all).not.toMatch(
+    /(access_token|oauth_token|oauth_token_secret|oauth_verifier|client_secret)=(?!\[redacted\])/,
+  );
+  for (const s of SECRETS) {
+    for (const form of [
+      s,
+      encodeURIComponent(s),
+      Buffer.from(s).toString('base64'),
+      Buffer.from(`alice:${s}`).toString('base64'),
+    ])
+      expect(all, form).not.toContain(form);
+  }
+}
+
+describe('conform check-client', () => {
+  it('--help documents the variables and the exit codes; a command is required', async ({ tempDir }) => {
+    const help = await runCli(tempDir, ['check-client', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/CONFORM_HTTPS_URL/);
+    expect(help.out).toMatch(/CONFORM_CA_FILE/);
+    expect(help.out).toMatch(/Exit codes: 0/);
+    expect((await runCli(tempDir, ['--help'])).out).toMatch(/check-client/);
+    const usage = await runCli(tempDir, ['check-client']);
+    expect(usage.code).toBe(2);
+    expect(usage.err).toMatch(/after --/);
+  });
+
+  it('a command that cannot be run is exit 3', async ({ tempDir }) => {
+    const r = await runCli(
+      tempDir,
+      ['check-client', '--report-dir', 'out', '--', path.join(tempDir, 'no-such-client')],
+      ENV,
+    );
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(/cannot run/);
+  });
+
+  it('the wrong client: each of its five mistakes is found and named with its rule id', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'wrong');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/statuses: 200 401 401 401 401 400/);
+    // The refusals told the client its mistakes (check-client diagnoses by default).
+    expect(r.out).toMatch(/diagnosed: - - - date-text-case-kept nonce-left-out -/);
+    const failed = Object.fromEntries(
+      r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations]),
+    );
+    expect(Object.keys(failed).sort()).toEqual([
+      '4.1-put-complete-body',
+      '5-client-tls-only',
+      '5.2-client-date-text',
+      '5.2-client-message',
+      '5.2-nonce-change',
+    ]);
+    expect(failed['5.2-nonce-change']).toEqual([
+      { request: 2, reason: expect.stringMatching(/already sent in request #1/) as string },
+    ]);
+    expect(failed['5-client-tls-only']).toEqual([
+      { request: 3, reason: 'Basic credentials sent over plain HTTP; use TLS' },
+    ]);
+    expect(failed['5.2-client-date-text']).toMatchObject([{ request: 4, mistake: 'date-text-case-kept' }]);
+    expect(failed['4.1-put-complete-body']).toMatchObject([{ request: 6 }]);
+    expect(failed['5.2-client-message']).toMatchObject([{ request: 5, mistake: 'nonce-left-out' }]);
+    expect(r.report.requests.map((q) => [q.seq, q.transport, q.status])).toEqual([
+      [1, 'https', 200],
+      [2, 'https', 401],
+      [3, 'http', 401],
+      [4, 'https', 401],
+      [5, 'https', 401],
+      [6, 'https', 400],
+    ]);
+    expect(r.out).toMatch(/✗ MUST {3}5\.2-nonce-change {2}failed/);
+    expect(r.out).toMatch(
+      /^reports: out\/client-report\.json, out\/client-junit\.xml, out\/client-report\.md, out\/client-report\.html$/m,
+    );
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('--no-diagnose: the refusals are bare, the verdicts the same', async ({ tempDir }) => {
+    const r = await check(tempDir, '--no-diagnose', '--', process.execPath, NODE_CLIENT, 'wrong');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/diagnosed: - - - - - -/);
+    expect(r.report.rules.filter((x) => x.status === 'failed').map((x) => x.id)).toHaveLength(5);
+  });
+
+  it('the correct Node client gets a clean report (exit 0), in every format', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'good');
+    expect(r.code).toBe(0);
+    expect(r.report.summary).toMatchObject({ failed: 0, requests: 6 });
+    for (const id of [
+      '5.2-nonce-change',
+      '5.2-client-message',
+      '5.2-client-date-text',
+      '5.2-client-simple-message',
+      '5-client-tls-only',
+      '4.1-put-complete-body',
+    ])
+      expect(statusOf(r.report, id), id).toBe('passed');
+    expect(statusOf(r.report, 'rfc5849-client-signature')).toBe('not exercised');
+    const files = (await readdir(path.join(tempDir, 'out'))).sort();
+    expect(files).toEqual(['client-junit.xml', 'client-report.html', 'client-report.json', 'client-report.md']);
+    const xsd = await readFile(path.join(ROOT, 'test', 'fixtures', 'junit-10.xsd'), 'utf8');
+    const xml = await readFile(path.join(tempDir, 'out', 'client-junit.xml'), 'utf8');
+    const checked = await validateXML({
+      xml: { fileName: 'j.xml', contents: xml },
+      schema: { fileName: 'junit-10.xsd', contents: xsd },
+    });
+    expect(checked.errors.map((e) => e.rawMessage)).toEqual([]);
+    expect(await readFile(path.join(tempDir, 'out', 'client-report.md'), 'utf8')).toMatch(
+      /^# Client compliance: passed/,
+    );
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('a correct curl + openssl client gets a clean report', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', CURL_CLIENT);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/curl client done/);
+    expect(r.report.summary).toMatchObject({ failed: 0, requests: 3 });
+    expect(statusOf(r.report, '5.2-nonce-change')).toBe('passed');
+    expect(statusOf(r.report, '5-client-tls-only')).toBe('passed');
+    await expectNoSecret(tempDir, r.out);
+  });
+
+  it('OAuth 2 with curl: a correct client passes the RFC 6749 and 6750 client rules', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', CURL_OAUTH2, 'good');
+    expect(r.code).toBe(0);
+    for (const id of [
+      '5-client-tls-only',
+      'rfc6749-client-credentials-not-in-uri',
+      'rfc6749-client-one-auth-method',
+      'rfc6750-client-bearer-header',
+    ])
+      expect(statusOf(r.report, id), id).toBe('passed');
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('OAuth 2 with curl: secrets in the URI, two methods, a token in the query and over plain HTTP are named', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', CURL_OAUTH2, 'wrong');
+    expect(r.code).toBe(1);
+    const failed = Object.fromEntries(
+      r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations.map((v) => v.request)]),
+    );
+    expect(failed).toEqual({
+      '5-client-tls-only': [5],
+      'rfc6749-client-credentials-not-in-uri': [2],
+      'rfc6749-client-one-auth-method': [3],
+      'rfc6750-client-bearer-header': [4],
+    });
+    const json = await readFile(path.join(tempDir, 'out', 'client-report.json'), 'utf8');
+    expect(json).toMatch(/access_token=\[redacted\]/);
+    expect(json).not.toMatch(/access_token=(?!\[redacted\])/);
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('OAuth 1 (a Node client with its own RFC 5849 signer): the three legs and a signed GET pass', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, OAUTH1_CLIENT, 'good');
+    expect(r.out).toMatch(/last: 200/);
+    expect(r.code).toBe(0);
+    expect(r.report.rules.find((x) => x.id === 'rfc5849-client-signature')).toMatchObject({
+      status: 'passed',
+      exercised: 3,
+    });
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('OAuth 1: a signature without the query fails rfc5849-client-signature; the refusal names the mistake', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, OAUTH1_CLIENT, 'wrong');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/last: 401 diagnosed: query-left-out/);
+    expect(
+      r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations.map((v) => v.request)]),
+    ).toEqual([['rfc5849-client-signature', [4]]]);
+    // The judge recomputed the signature with the token secret the server issued, and names the same mistake.
+    expect(r.report.rules.find((x) => x.id === 'rfc5849-client-signature')?.violations[0]?.mistake).toBe(
+      'query-left-out',
+    );
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('a client clock 20 minutes slow fails 5.2-client-clock-sync (the window is 600 s)', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'skewed');
+    expect(r.code).toBe(1);
+    const failed = r.report.rules.filter((x) => x.status === 'failed');
+    expect(failed.map((x) => x.id)).toEqual(['5.2-client-clock-sync']);
+    expect(failed[0]?.violations[0]?.reason).toMatch(
+      /^the Date is 1[12]\d\d s behind the server's clock \(window 600 s\)$/,
+    );
+  });
+
+  it("the command's output reaches the console with every secret redacted", async ({ tempDir }) => {
+    const script = 'echo "$CONFORM_SECRET $CONFORM_PASSWORD $CONFORM_OAUTH2_CLIENT_SECRET"; echo "$CONFORM_USER" >&2';
+    const r = await check(tempDir, '--', 'sh', '-c', script);
+    expect(r.out).toMatch(/^\[redacted\] \[redacted\] \[redacted\]$/m);
+    expect(r.err).toMatch(/^alice$/m);
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('OAuth 1 with a third-party library (oauth-1.0a): reserved and non-ASCII query characters, a clean report', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, OAUTH1_LIBRARY);
+    expect(r.out).toMatch(/library client: 200/);
+    expect(r.code).toBe(0);
+    expect(r.report.rules.find((x) => x.id === 'rfc5849-client-signature')).toMatchObject({
+      status: 'passed',
+      exercised: 3,
+    });
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
+  it('a client that exercises no MUST rule is exit 2, not a pass', async ({ tempDir }) => {
+    const r = await check(tempDir, '--', process.execPath, '-e', 'process.exit(0)');
+    expect(r.code).toBe(2);
+    expect(r.report.summary).toMatchObject({ requests: 0, passed: 0, failed: 0 });
+    expect(r.err).toMatch(/no MUST client rule was exercised \(0 request\(s\)/);
+  });
+
+  it('a client past --timeout is killed with its process group: exit 3, the report still written', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--timeout', '1', '--', process.execPath, '-e', 'setInterval(() => {}, 1000)');
+    expect(r.code).toBe(3);
+    expect(r.report.exit).toEqual({ code: null, signal: 'SIGKILL', timedOut: true });
+  });
+});
+
+const python = (() => {
+  try {
+    execFileSync('python3', ['-c', 'import requests, requests_oauthlib'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!python)(
+  'Python requests / requests-oauthlib (skipped without them: apt-get install python3-requests python3-requests-oauthlib)',
+  () => {
+    it('a requests + requests-oauthlib client gets a clean report', async ({ tempDir }) => {
+      const r = await check(tempDir, '--', 'python3', path.join(ROOT, 'test', 'clients', 'python-client.py'));
+      expect(r.code, r.out + r.err).toBe(0);
+      expect(statusOf(r.report, '5-client-tls-only')).toBe('passed');
+      expect(statusOf(r.report, 'rfc5849-client-signature')).toBe('passed');
+      expect(statusOf(r.report, 'rfc6750-client-bearer-header')).toBe('passed');
+      expect(statusOf(r.report, 'rfc6749-client-one-auth-method')).toBe('passed');
+      await expectNoSecret(tempDir, r.out + r.err);
+    });
+  },
+);
+
+describe('conform serve --client-report DIR', () => {
+  it('records while it runs, and on stop judges the requests and writes the client report', async ({ tempDir }) => {
+    let stop = () => {};
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    let listening = (_url: string) => {};
+    const url = new Promise<string>((resolve) => (listening = resolve));
+    let out = '';
+    let err = '';
+    const argv = ['serve', '--port', '0', '--https-port', 'off', '--quiet', '--diagnose', '--client-report', 'out'];
+    const done = main(argv, {
+      stdout: {
+        write: (s: string) => {
+          out += s;
+          const m = /listening on (http:\/\/\S+)/.exec(s);
+          if (m?.[1]) listening(m[1]);
+          return true;
+        },
+      },
+      stderr: { write: (s: string) => (err += s) },
+      env: {},
+      cwd: tempDir,
+      untilSignal: () => stopped,
+    });
+    const base = await Promise.race([
+      url,
+      done.then((code) => Promise.reject(new Error(`serve exited ${code}: ${err}`))),
+    ]);
+    const basic = `Basic ${Buffer.from('alice:wonder:land').toString('base64')}`;
+    expect((await fetch(`${base}/users/alice/financialrecords`, { headers: { authorization: basic } })).status).toBe(
+      401,
+    );
+    const refused = await fetch(`${base}/users/alice/financialrecords`, {
+      headers: { authentication: 'hmac alice:AAAA' },
+    });
+    expect(((await refused.json()) as { diagnostic?: { signed?: string } }).diagnostic?.signed).toBe(
+      'GET+/users/alice/financialrecords',
+    );
+    stop();
+    expect(await done).toBe(0);
+    const report = ClientReportSchema.parse(
+      JSON.parse(await readFile(path.join(tempDir, 'out', 'client-report.json'), 'utf8')),
+    );
+    expect(report.exit).toBeUndefined();
+    expect(report.command).toEqual(['conform', ...argv]);
+    expect(
+      report.rules.filter((r) => r.status === 'failed').map((r) => [r.id, r.violations.map((v) => v.request)]),
+    ).toEqual([
+      ['5.2-client-simple-message', [2]],
+      ['5-client-tls-only', [1]],
+    ]);
+    expect(err).toMatch(/client report written to out/);
+    await expectNoSecret(tempDir, out + err);
+  });
+
+  it('is refused with --instances', async ({ tempDir }) => {
+    const r = await runCli(tempDir, [
+      'serve',
+      '--instances',
+      '2',
+      '--redis',
+      'redis://127.0.0.1:1',
+      '--client-report',
+      'out',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--client-report records one instance/);
+  });
+});
