@@ -272,20 +272,21 @@ describe('conform check-client', () => {
   });
 });
 
-const python = (() => {
+/** A Python with both libraries: the one on PATH, else Debian's (a pyenv shim first on PATH may lack them). */
+const python = ['python3', '/usr/bin/python3'].find((exe) => {
   try {
-    execFileSync('python3', ['-c', 'import requests, requests_oauthlib'], { stdio: 'ignore' });
+    execFileSync(exe, ['-c', 'import requests, requests_oauthlib'], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
   }
-})();
+});
 
 describe.skipIf(!python)(
   'Python requests / requests-oauthlib (skipped without them: apt-get install python3-requests python3-requests-oauthlib)',
   () => {
     it('a requests + requests-oauthlib client gets a clean report', async ({ tempDir }) => {
-      const r = await check(tempDir, '--', 'python3', path.join(ROOT, 'test', 'clients', 'python-client.py'));
+      const r = await check(tempDir, '--', python!, path.join(ROOT, 'test', 'clients', 'python-client.py'));
       expect(r.code, r.out + r.err).toBe(0);
       expect(statusOf(r.report, '5-client-tls-only')).toBe('passed');
       expect(statusOf(r.report, 'rfc5849-client-signature')).toBe('passed');
