@@ -120,6 +120,7 @@ describe('conform init against the reference server', () => {
     ['path-without-query', /signedPathIncludesQuery: false/],
     ['allow-same-for-all', /allowDependsOnAuth: false/],
     ['media-type-text-xml', /mediaType: text\/xml/],
+    ['location-other-origin', /\n {2}origins: \[ "?https:\/\/public\.example"? \]/],
   ];
   it.for(variants)(
     'variant %s: the open point is learned as the variant chose it, and the verdicts agree',

@@ -137,7 +137,7 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
         'CONFORM_INTERNAL',
         `the draft does not lint:\n${issues.map((i) => i.message).join('\n')}\n${text}`,
       );
-    for (const k of draft.keys.filter((x) => !x.off))
+    for (const k of draft.keys.filter((x) => !x.off && x.value !== undefined))
       io.stderr.write(redactor.text(`  learned ${k.key}: ${JSON.stringify(k.value)}\n`));
     if (draft.leftovers.length > 0)
       io.stderr.write(

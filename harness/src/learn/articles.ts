@@ -83,6 +83,7 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
 
   let made = await write('POST', p.articles.collection);
   if (made.res) remember(locationPath(made.res, base));
+  const postLocation = made.res ? header(made.res, 'location') : undefined;
   let putSlug: string | undefined;
   if (!made.res) {
     putSlug = `probe-${deps.uniq()}`;
@@ -173,6 +174,7 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
       base,
       created,
       remember,
+      ...(postLocation !== undefined ? { location: postLocation } : {}),
     });
 
   // The articles made are deleted: learning leaves the target as it found it where it can.

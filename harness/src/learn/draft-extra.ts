@@ -12,6 +12,7 @@ import { join, ok } from './common.js';
 
 /** Keys only a draft learns. */
 export const DRAFT_KEYS = [
+  'target.origins',
   'articles.replaceStatus',
   'articles.optionalFields',
   'articles.aliases',
@@ -36,6 +37,8 @@ export interface DraftExtraContext {
   /** The paths of the articles created so far (the learning deletes them afterwards). */
   created: string[];
   remember: (path: string) => void;
+  /** The `Location` the creating POST answered with, when one was taken. */
+  location?: string;
 }
 
 /** The methods an `Allow` value lists, upper-cased. */
@@ -110,6 +113,31 @@ export async function learnDraftExtras(c: DraftExtraContext): Promise<void> {
     const aliases = same ? [aliasTemplate] : [];
     p.articles.aliases = aliases;
     learn('articles.aliases', aliases, how);
+  }
+
+  // The Location form (§4.2 shows a path): an absolute one on another origin than the base URL is the target's own
+  // public origin (a proxy in front of it) only if the user says so — the draft declares it, for the user to confirm.
+  if (c.location !== undefined && silent('target.origins')) {
+    let other: string | undefined;
+    try {
+      const u = new URL(c.location);
+      if (u.origin !== new URL(c.base).origin) other = u.origin;
+    } catch {
+      // A path (or a relative reference): read against the base URL, nothing to declare.
+    }
+    const how = `POST ${p.articles.collection} → Location ${c.location}`;
+    if (other !== undefined)
+      learn(
+        'target.origins',
+        [other],
+        `${how}: another origin than the base URL (a proxy's public URL?); remove it if that origin is not the target's`,
+      );
+    else
+      learn(
+        'target.origins',
+        undefined,
+        `${how}: ${/^[a-z][a-z0-9+.-]*:/i.test(c.location) ? "absolute, on the base URL's own origin" : 'a path'}; nothing to declare`,
+      );
   }
 
   if (silent('options.allowDependsOnAuth') && p.options.on.includes('collection')) {
