@@ -10,7 +10,8 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { RunResult, ScenarioResult } from '../runner/types.js';
 import { scenarioVerdict, reasonsOf } from '../runner/verdict.js';
 
-const builder = new XMLBuilder({
+/** The JUnit XML writer of the server and the client reports (attributes as `@name`, entities escaped). */
+export const junitBuilder = new XMLBuilder({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   format: true,
@@ -108,5 +109,5 @@ export function renderJunit(run: RunResult): string {
     '?xml': { '@version': '1.0', '@encoding': 'UTF-8' },
     testsuites: { '@name': `conform ${run.tool.version}`, ...counted(run.scenarios), testsuite: suites },
   };
-  return `${builder.build(doc)}`;
+  return `${junitBuilder.build(doc)}`;
 }

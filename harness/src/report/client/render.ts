@@ -2,7 +2,7 @@
  * The reporters of a client report (`conform check-client`): the console summary, Markdown, JUnit XML and a single
  * self-contained HTML page. Each renders a {@link ClientReport} already redacted; none adds anything from elsewhere.
  */
-import { XMLBuilder } from 'fast-xml-parser';
+import { junitBuilder } from '../junit.js';
 import type { ClientReport, ClientRuleResult } from './schema.js';
 
 const MARK: Record<ClientRuleResult['status'], string> = { passed: '✓', failed: '✗', 'not exercised': '·' };
@@ -92,14 +92,6 @@ export function renderClientJunit(report: ClientReport, strict = false): string 
           ? { 'system-out': clean(`warning: ${violationLines(report, r).join('\n')}`) }
           : {}),
   }));
-  const builder = new XMLBuilder({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@',
-    format: true,
-    indentBy: '  ',
-    suppressEmptyNode: true,
-    processEntities: true,
-  });
   const suite = {
     '@name': 'conform check-client',
     '@tests': String(cases.length),
@@ -110,7 +102,7 @@ export function renderClientJunit(report: ClientReport, strict = false): string 
     '@timestamp': report.startedAt.replace(/\.\d+Z$/, ''),
     testcase: cases,
   };
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${String(builder.build({ testsuites: { testsuite: suite } }))}`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${String(junitBuilder.build({ testsuites: { testsuite: suite } }))}`;
 }
 
 const esc = (s: string) =>
