@@ -74,7 +74,7 @@ export function mistakeCandidates(parts: SignedParts): Candidate[] {
       'date-text-case-kept',
       DATE_TEXT_RULE,
       `${method}+${target}+${date.replaceAll(' ', '')}+${nonce}${tail}`,
-      'the date text keeps the case of the Date header: lowercase it (22nov2026…, not 22Nov2026…)',
+      `the date text keeps the case of the Date header: lowercase it (${text}, not ${date.replaceAll(' ', '')})`,
     );
     add(
       'date-text-spaces-kept',
