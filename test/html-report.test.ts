@@ -389,3 +389,44 @@ describe('HTML report', () => {
     }
   });
 });
+
+describe('the client report (conform check-client) in a real browser', () => {
+  it('renders every client rule, the failures with their requests, no network, no errors', async ({ tempDir }) => {
+    const { main } = await import('../cli/src/main.js');
+    const { readFile } = await import('node:fs/promises');
+    const out = path.join(tempDir, 'client');
+    const code = await main(
+      [
+        'check-client',
+        '--report-dir',
+        out,
+        '--',
+        process.execPath,
+        path.join(ROOT, 'test', 'clients', 'node-client.mjs'),
+        'wrong',
+      ],
+      { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: ROOT },
+    );
+    expect(code).toBe(1);
+    const report = JSON.parse(await readFile(path.join(out, 'client-report.json'), 'utf8')) as {
+      rules: Array<{ id: string; status: string }>;
+    };
+    const o = await open(tempDir, await readFile(path.join(out, 'client-report.html'), 'utf8'), 'client-report.html');
+    try {
+      const { page } = o;
+      expect(await page.title()).toBe('conform check-client: failed');
+      const rows = page.locator('table').first().locator('tbody tr');
+      expect(await rows.count()).toBe(report.rules.length);
+      for (const r of report.rules.filter((x) => x.status === 'failed')) {
+        const row = page.locator('tr.failed', { hasText: r.id });
+        expect(await row.count(), r.id).toBe(1);
+        expect(await row.locator('li').count(), r.id).toBeGreaterThan(0);
+      }
+      expect(report.rules.some((r) => r.id === '5.2-nonce-change' && r.status === 'failed')).toBe(true);
+      expectNoNetwork(o);
+      expect(o.problems).toEqual([]);
+    } finally {
+      await o.context.close();
+    }
+  }, 60_000);
+});
