@@ -34,6 +34,16 @@ export const VARIANTS = {
     description: 'Titles longer than 64 code points are refused with 422 (§2: "maximum lengths … not shown").',
     profile: { articles: { bounds: { titleMaxLength: 64 } } },
   },
+  'text-trimmed': {
+    description:
+      'Titles and summaries are stored with edge whitespace trimmed and whitespace runs collapsed to one space, as a README would say "titles are trimmed" (RFC 9110 §9.3.4 lets a server transform a representation to fit its constraints; the meaning is kept).',
+    profile: { articles: { textNormalization: ['trim', 'collapse'] } },
+  },
+  'text-nfd': {
+    description:
+      'Titles and summaries are stored in Unicode NFD (decomposed: "é" becomes "e" + U+0301), as a file system or a database collation might (canonically equivalent text, the same meaning).',
+    profile: { articles: { textNormalization: ['nfd'] } },
+  },
   'options-partial': {
     description:
       'OPTIONS is implemented on the article collection and items only; on / and the records path it answers 405 with an Allow that does not list OPTIONS (§4.3 rule 3).',

@@ -5,7 +5,7 @@
  * only. Nothing is invented: the credentials are the caller's, and a key the trials cannot settle is left out with
  * why (render.ts writes them as comments).
  */
-import { createAuthenticator } from '../auth/authenticator.js';
+import { createAuthenticator, type Authenticator } from '../auth/authenticator.js';
 import type { HttpRequest, HttpResponse } from '../http/client.js';
 import { learnOpenPoints, type LearnedPoint } from '../learn/learn.js';
 import { join, ok } from '../learn/common.js';
@@ -164,12 +164,48 @@ export async function draftProfile(input: DraftInput): Promise<Draft> {
       url: join(baseFor(p, scheme, bases2), path(owner.name)),
       headers: {},
     };
-    const refused = await send(anonymous);
-    const challenge = refused === undefined ? undefined : [refused.headers['www-authenticate'] ?? []].flat().join(', ');
+    // §5.4 leaves the refusal open: a suggestion that fails the target it was drawn from would be worse than none
+    // (issue 33), so every kind of missing or wrong credentials the suite sends is tried, and the suggestion is all
+    // the statuses seen — for the user to check against the service's documentation before declaring it.
+    const refusals: string[] = [];
+    const statuses = new Set<number>();
+    const tryRefusal = async (what: string, request: HttpRequest | undefined) => {
+      if (request === undefined) return;
+      const res = await send(request);
+      const challenge = res === undefined ? undefined : [res.headers['www-authenticate'] ?? []].flat().join(', ');
+      refusals.push(`${what}: ${line(request, res)}${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}`);
+      if (res !== undefined && res.status >= 400 && res.status < 500) statuses.add(res.status);
+    };
+    const wrong = (applied: ReturnType<Authenticator['apply']>) => (applied.ok ? applied.request : undefined);
+    const signed = p.auth.schemes.find((s) => s === 'hmac-nonce' || s === 'hmac');
+    const basicBase = bases2.tls;
+    await tryRefusal('no credentials', anonymous);
+    if (signed !== undefined)
+      await tryRefusal(
+        'a wrong digest',
+        wrong(
+          authenticator
+            .withProfile(p)
+            .apply({ ...anonymous, url: join(baseFor(p, signed, bases2), path(owner.name)) }, signed, owner.name, {
+              digestMutation: { kind: 'replace', index: 0, char: 'x' },
+            }),
+        ),
+      );
+    if (p.auth.schemes.includes('basic') && basicBase !== undefined && owner.password !== undefined)
+      await tryRefusal(
+        'a wrong password',
+        wrong(
+          authenticator
+            .withProfile(p)
+            .apply({ ...anonymous, url: join(basicBase, path(owner.name)) }, 'basic', owner.name, {
+              passwordMutation: { kind: 'extend', suffix: 'x' },
+            }),
+        ),
+      );
     put(
       'auth.refusalStatus',
-      refused === undefined || ok(refused) ? [401] : [refused.status],
-      `seen: ${line(anonymous, refused)}${challenge ? ` (WWW-Authenticate: ${challenge})` : ''} — one answer is not every refusal; left to any refusing 4xx`,
+      statuses.size === 0 ? [401] : [...statuses].sort(),
+      `seen: ${refusals.join('; ')} — every status seen is suggested; left unset, any refusing 4xx is accepted. Declare it only as your documentation states it for missing or wrong credentials (someone else's records may still be 403 or 404, a malformed credential 400)`,
       true,
     );
     if (other && schemeFits(other, scheme)) {

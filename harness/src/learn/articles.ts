@@ -11,6 +11,7 @@ import type { Bases } from '../runner/exec-types.js';
 import { serializeArticle } from '../xml/article-xml.js';
 import { header, join, ok, schemeUser } from './common.js';
 import { learnDraftExtras } from './draft-extra.js';
+import { learnTextNormalization } from './text.js';
 
 const PROBE_ARTICLE = serializeArticle({ title: 'conform probe', price: '1.00', currency: 'eur', fields: {} });
 const MEDIA_TYPES = ['application/xml', 'text/xml'];
@@ -141,6 +142,17 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
     p.articles.readable = ok(res);
     learn('articles.readable', ok(res), line(r, res));
   }
+
+  if (silent('articles.textNormalization') && article !== undefined && p.articles.readable)
+    await learnTextNormalization({
+      p,
+      learn,
+      send,
+      line,
+      credentialed: (r) => credentialed(r, made.hash === false ? { bodyHash: false } : {}),
+      base,
+      article,
+    });
 
   if (silent('options.implemented')) {
     const on: OptionsResource[] = [];

@@ -68,6 +68,7 @@ export const LEARNABLE_KEYS = [
   'articles.writeAuth',
   'articles.clientChosenPut',
   'articles.readable',
+  'articles.textNormalization',
   'articles.deletable',
   'options.implemented',
   'auth.oauth2.ttl',

@@ -129,6 +129,7 @@ export function judge(
     baseUrl: built.base,
     origins: originsOf(real.deps),
     optionalFields: profile.articles.optionalFields,
+    textNormalization: profile.articles.textNormalization,
     ...(profile.auth.refusalStatus ? { refusalStatus: profile.auth.refusalStatus } : {}),
     render: (t) => render(t, scope),
   });

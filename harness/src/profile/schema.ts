@@ -18,6 +18,12 @@ export const InstanceSchema = z
   })
   .refine((i) => i.http !== undefined || i.https !== undefined, 'an instance needs http or https (or both)');
 
+/** A meaning-preserving normalization of article text a store may apply (harness/src/xml/normalize.ts). */
+export const TextNormalizationSchema = z.enum(['trim', 'collapse', 'nfc', 'nfd']);
+export type TextNormalization = z.infer<typeof TextNormalizationSchema>;
+/** With `articles.textNormalization` silent and not learned: every one accepted (NFC covers NFD: equivalence). */
+const TEXT_NORMALIZATIONS_LENIENT: readonly TextNormalization[] = ['trim', 'collapse', 'nfc'];
+
 /** Resources OPTIONS may be implemented on: the article collection and items, `/`, the per-user records. */
 export const OptionsResourceSchema = z.enum(['collection', 'item', 'root', 'records']);
 
@@ -66,6 +72,17 @@ export const ProfileSchema = z.strictObject({
         .array(z.string().regex(/^[A-Za-z_][\w.-]*$/))
         .optional()
         .describe('Optional text child elements of <article> that the target stores and returns.'),
+      textNormalization: z
+        .array(TextNormalizationSchema)
+        .refine(
+          (l) => !(l.includes('nfc') && l.includes('nfd')),
+          'a store keeps one Unicode form: nfc or nfd, not both',
+        )
+        .refine((l) => new Set(l).size === l.length, 'each normalization once')
+        .optional()
+        .describe(
+          'How the target stores article text (the title and the optional fields), when not exactly as sent: trim (edge whitespace removed), collapse (whitespace runs become one space), nfc or nfd (a Unicode canonical form). Text is compared modulo these (RFC 9110 §9.3.4 lets a server transform a representation to fit its constraints). [] declares exact storage, and each of them is then a failure. Unset: learned from the target before the first scenario. Truncation, compatibility folding (NFKC) and replaced characters are failures under any value.',
+        ),
       replaceStatus: z
         .array(z.number().int().min(200).max(299))
         .min(1)
@@ -195,6 +212,8 @@ export interface ResolvedProfile {
     writeAuth: boolean;
     mediaType: string;
     optionalFields: string[];
+    /** Meaning-preserving normalizations of article text the target applies (`[]`: stored exactly). */
+    textNormalization: TextNormalization[];
     replaceStatus: number[];
     bounds: ArticleBounds;
     maxBodyBytes?: number;
@@ -252,6 +271,7 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
       writeAuth: a.writeAuth ?? false,
       mediaType: a.mediaType ?? 'application/xml',
       optionalFields: a.optionalFields ?? [],
+      textNormalization: a.textNormalization ?? [...TEXT_NORMALIZATIONS_LENIENT],
       replaceStatus: a.replaceStatus ?? [200, 204],
       bounds: { ...DEFAULT_BOUNDS, ...stripUndefined({ ...a.bounds }) },
       ...(a.maxBodyBytes !== undefined ? { maxBodyBytes: a.maxBodyBytes } : {}),

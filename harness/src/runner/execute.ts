@@ -161,6 +161,7 @@ async function executeSteps(
     baseUrl: built.base,
     origins,
     optionalFields: profile.articles.optionalFields,
+    textNormalization: profile.articles.textNormalization,
     ...(profile.auth.refusalStatus ? { refusalStatus: profile.auth.refusalStatus } : {}),
     render: (t: string) => render(t, local),
   });

@@ -76,6 +76,25 @@ describe('refused: a refusal of credentials (§5.4 leaves its status and body op
     expect(checkRefused(answer(403), {}, [401])).toHaveLength(1);
     expect(checkRefused(answer(404), {}, [404])).toEqual([]);
   });
+
+  it('auth.refusalStatus reaches only missing or wrong credentials (issue 33)', () => {
+    // Someone else's resource: 403 and 404 whatever the key lists.
+    for (const kind of [{ kind: 'authorization' as const }, { hidden: true }]) {
+      expect(checkRefused(answer(403), kind, [400, 401])).toEqual([]);
+      expect(checkRefused(answer(404), kind, [400, 401])).toEqual([]);
+      expect(checkRefused(answer(400), kind, [400, 401])).toEqual([]);
+      expect(checkRefused(answer(200), kind, [400, 401])[0]).toMatch(/400 or 401.*or 403 or 404, got 200/);
+    }
+    // Two credentials in one request: 400 whatever the key lists.
+    expect(checkRefused(answer(400), { kind: 'malformed' }, [401, 403])).toEqual([]);
+    expect(checkRefused(answer(409), { kind: 'malformed' }, [401, 403])).toHaveLength(1);
+    // An OAuth endpoint: any refusing 4xx; the key is about resources.
+    expect(checkRefused(answer(400), { kind: 'endpoint' }, [401])).toEqual([]);
+    expect(checkRefused(answer(401), { kind: 'endpoint' }, [403])[0]).toMatch(/WWW-Authenticate/);
+    expect(checkRefused(answer(404), { kind: 'endpoint' }, [404])).toHaveLength(1);
+    // Missing or wrong credentials: the key, and nothing else.
+    expect(checkRefused(answer(403), { kind: 'credentials' }, [400, 401])).toHaveLength(1);
+  });
 });
 
 describe('json', () => {

@@ -5,6 +5,7 @@ import { isRefusalStatus } from '../profile/refusals.js';
 import type { CheckName, ExpectData, HeaderExpectationData } from '../suite/schema.js';
 import { stringify } from '../suite/template.js';
 import { compareArticle, validateArticle } from '../xml/article-xml.js';
+import type { TextNormalization } from '../xml/normalize.js';
 import { readXml, type XmlElement } from '../xml/reader.js';
 import { checkJson } from './json-check.js';
 import { locationPath, samePath, shapeRegex, type LocationOrigins } from './location.js';
@@ -60,25 +61,45 @@ export interface CheckContext {
   /** The origins a Location may name besides the base URL's. Default: any, read by its path. */
   origins?: LocationOrigins;
   optionalFields: readonly string[];
+  /** The normalizations the target's text storage applies (`articles.textNormalization`); absent: exact storage. */
+  textNormalization?: readonly TextNormalization[];
   render: Render;
   /** The profile's `auth.refusalStatus`; absent: any 4xx that means a refusal. */
   refusalStatus?: readonly number[];
 }
 
+/** What a `refused` check refuses (VERDICTS.md §1: `auth.refusalStatus` reaches only missing or wrong credentials). */
+export type RefusalKind = 'credentials' | 'authorization' | 'malformed' | 'endpoint';
+
+/** Statuses a refusal of each kind may take whatever `auth.refusalStatus` says, with the words that allow them. */
+const ALWAYS_REFUSALS: Record<RefusalKind, readonly number[]> = {
+  credentials: [],
+  // RFC 9110 §15.5.4 (403: understood, refuses to authorize) and §15.5.5 (404: may hide the resource).
+  authorization: [403, 404],
+  // RFC 9110 §15.5.1 (400: cannot process a malformed request), RFC 6750 §3.1 (invalid_request → 400).
+  malformed: [400],
+  endpoint: [],
+};
+
 /**
- * `refused`: the status is a refusal (the profile's `auth.refusalStatus`, or any refusing 4xx; 404 too when the
- * target may hide the resource), and a 401 carries a challenge (RFC 9110 §15.5.2). §5.4 and §7.2 leave the rest open.
+ * `refused`: the status is a refusal of the kind the step names, and a 401 carries a challenge (RFC 9110 §15.5.2).
+ * Missing or wrong credentials: the profile's `auth.refusalStatus`, or any refusing 4xx. Someone else's resource:
+ * also 403 and 404. A malformed credential: also 400. An OAuth endpoint's refusal: any refusing 4xx (the key is about
+ * resources; the status the RFC names is a check of its own). §5.4 and §7.2 leave the rest open.
  */
 export function checkRefused(
   res: HttpResponse,
-  refused: { hidden?: boolean | undefined },
+  refused: { hidden?: boolean | undefined; kind?: RefusalKind | undefined },
   refusalStatus: readonly number[] | undefined,
 ): string[] {
-  const hidden = refused.hidden === true && res.status === 404;
-  if (!hidden && !isRefusalStatus(res.status, refusalStatus)) {
-    const want =
-      refusalStatus === undefined ? 'a 4xx refusal' : `a refusal (${refusalStatus.join(' or ')}, auth.refusalStatus)`;
-    return [`expected ${want}${refused.hidden === true ? ' or 404' : ''}, got ${res.status}`];
+  const kind: RefusalKind = refused.kind ?? (refused.hidden === true ? 'authorization' : 'credentials');
+  const always = ALWAYS_REFUSALS[kind];
+  const statuses = kind === 'endpoint' ? undefined : refusalStatus;
+  if (!always.includes(res.status) && !isRefusalStatus(res.status, statuses)) {
+    const listed =
+      statuses === undefined ? 'a 4xx refusal' : `a refusal (${statuses.join(' or ')}, auth.refusalStatus)`;
+    const extra = always.filter((s) => statuses === undefined || !statuses.includes(s));
+    return [`expected ${listed}${extra.length > 0 ? ` or ${extra.join(' or ')}` : ''}, got ${res.status}`];
   }
   if (res.status === 401 && headerValue(res, 'www-authenticate') === undefined)
     return ['a 401 must carry a WWW-Authenticate challenge (RFC 9110 §15.5.2); header WWW-Authenticate is missing'];
@@ -104,6 +125,10 @@ const CHECKS: Checks = {
     const set = statusSet(exp, render);
     return statusMatches(res.status, set) ? [`status must not be ${describeSet(set)}, got ${res.status}`] : [];
   },
+  notRefused: (res) =>
+    [401, 403, 404].includes(res.status)
+      ? [`the valid credentials sent were refused (${res.status}): a listed method the resource does not serve them`]
+      : [],
   headers: (res, exp, { render }) => Object.entries(exp).flatMap(([name, h]) => checkHeader(res, name, h, render)),
   location: checkLocation,
   allow: checkAllow,
@@ -111,7 +136,7 @@ const CHECKS: Checks = {
     const articles = [exp].flat().map((t) => ctx.render(t) as ArticleValue);
     const text = bodyText(res.body);
     if (text.trim() === '') return ['the body is empty, expected the article'];
-    const diffs = articles.map((a) => compareArticle(a, text, ctx.optionalFields));
+    const diffs = articles.map((a) => compareArticle(a, text, ctx.optionalFields, ctx.textNormalization));
     if (diffs.length === 1) return (diffs[0] ?? []).map((d) => `article: ${d}`);
     if (diffs.some((d) => d.length === 0)) return [];
     return [

@@ -17,16 +17,25 @@ export const ExpectSchema = z.strictObject({
   status: StatusSpec.optional(),
   refused: z
     .strictObject({
-      hidden: z
-        .boolean()
+      kind: z
+        .enum(['credentials', 'authorization', 'malformed', 'endpoint'])
         .optional()
-        .describe('Also accept 404: the target may hide a resource the requester may not see (RFC 9110 §15.5.4).'),
+        .describe(
+          "What is refused. credentials (default): missing or wrong credentials, the statuses of the profile's auth.refusalStatus. authorization: valid credentials asking for someone else's resource, 403 or 404 (RFC 9110 §15.5.4, §15.5.5) whatever auth.refusalStatus says. malformed: a request the server cannot read as one credential (two of them, a repeated field), 400 (RFC 9110 §15.5.1, RFC 6750 §3.1 invalid_request) whatever auth.refusalStatus says. endpoint: a refusal at an OAuth endpoint, any refusing 4xx; the status its RFC names is checked apart, at that RFC's level.",
+        ),
+      hidden: z.boolean().optional().describe('The same as kind: authorization (kept for older scenarios).'),
     })
     .optional()
     .describe(
-      "A refusal of the request's credentials: a status of the profile's auth.refusalStatus (default: any 4xx that means a refusal, not 404, 405, 429…), with a WWW-Authenticate challenge when it is 401 (RFC 9110 §15.5.2).",
+      "A refusal: a status of the profile's auth.refusalStatus for missing or wrong credentials (default: any 4xx that means a refusal, not 404, 405, 429…), with a WWW-Authenticate challenge when it is 401 (RFC 9110 §15.5.2); `kind` widens it for the refusals the key does not describe.",
     ),
   statusNot: StatusSpec.optional().describe('The status must not be any of these.'),
+  notRefused: z
+    .literal(true)
+    .optional()
+    .describe(
+      'The answer is not a refusal of the valid credentials sent, nor a 404: 401, 403 and 404 fail this check. Apart from statusNot so a step can charge it to a rule of its own level (a listed method refused to valid credentials is not proof that it is unhandled: only 405 and 501 are).',
+    ),
   oob: z
     .strictObject({
       contacted: z

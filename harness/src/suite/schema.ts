@@ -50,6 +50,7 @@ export const CHECK_NAMES = [
   'status',
   'refused',
   'statusNot',
+  'notRefused',
   'headers',
   'location',
   'allow',

@@ -3,6 +3,7 @@
  * as data. A document type declaration is refused outright: the harness never expands entities.
  */
 import type { ArticleValue } from '../generators/article.js';
+import { sameTextModulo, type TextNormalization } from './normalize.js';
 import { readXml } from './reader.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
@@ -71,9 +72,17 @@ export function normalizeDecimal(s: string): string | null {
 /**
  * Compares a response document with the article that was sent. Returns one sentence per difference (empty when
  * equal). Fields the harness does not know of (ids, links) are allowed; optional fields the profile declares must
- * be present exactly when sent.
+ * be present exactly when sent. Text (the title and the optional fields) is compared modulo `normalization`, the
+ * meaning-preserving normalizations the target applies (`articles.textNormalization`; none: exactly).
  */
-export function compareArticle(expected: ArticleValue, xml: string, optionalFields: readonly string[]): string[] {
+export function compareArticle(
+  expected: ArticleValue,
+  xml: string,
+  optionalFields: readonly string[],
+  normalization: readonly TextNormalization[] = [],
+): string[] {
+  const modulo = normalization.length > 0 ? ` (even modulo ${normalization.join(', ')})` : '';
+  const same = (sent: string, served: string) => sameTextModulo(sent, served, normalization);
   const read = readArticleXml(xml);
   if (!read.ok) return [read.problem];
   const { root, children, attributes, nested } = read.article;
@@ -90,8 +99,8 @@ export function compareArticle(expected: ArticleValue, xml: string, optionalFiel
     return v[0];
   };
   const title = one('title');
-  if (title !== undefined && title !== expected.title)
-    diffs.push(`title is ${JSON.stringify(title)}, expected ${JSON.stringify(expected.title)}`);
+  if (title !== undefined && !same(expected.title, title))
+    diffs.push(`title is ${JSON.stringify(title)}, expected ${JSON.stringify(expected.title)}${modulo}`);
   const price = one('price');
   if (price !== undefined) {
     if (!/^\s*[+-]?\d+\.\d+\s*$/.test(price))
@@ -110,7 +119,8 @@ export function compareArticle(expected: ArticleValue, xml: string, optionalFiel
       diffs.push(`<${name}> is present (${JSON.stringify(got[0])}) but the representation sent had none`);
     if (sent !== undefined) {
       if (!got || got.length === 0) diffs.push(`<${name}> is missing, expected ${JSON.stringify(sent)}`);
-      else if (got[0] !== sent) diffs.push(`<${name}> is ${JSON.stringify(got[0])}, expected ${JSON.stringify(sent)}`);
+      else if (!same(sent, got[0]!))
+        diffs.push(`<${name}> is ${JSON.stringify(got[0])}, expected ${JSON.stringify(sent)}${modulo}`);
     }
   }
   return diffs;

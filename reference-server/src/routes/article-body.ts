@@ -4,7 +4,7 @@ import type { Article, ResponseRecord } from '../records.js';
 import { rulesOf } from '../rules.js';
 import { parseArticle } from '../xml/article.js';
 import type { ArticleProblemCode } from '../xml/article.js';
-import type { HandlerContext } from '../types.js';
+import type { HandlerContext, HandlerDeps } from '../types.js';
 import { boundsRefusal } from './bounds.js';
 
 /** Result of {@link readArticleBody}: the article to store, or the error response to send. */
@@ -55,7 +55,23 @@ export function readArticleBody(ctx: HandlerContext, stored?: Article): ArticleB
   const refusal = boundsRefusal(parsed.article, deps);
   if (refusal) return fail(refusal);
   const article: Article = parsed.verbatim ? { ...parsed.article, raw: text } : { ...parsed.article };
-  return { ok: true, article: rules.stored(article, stored) };
+  return { ok: true, article: rules.stored(normalizedText(article, deps), stored) };
+}
+
+/** The text fields as the `text-trimmed` and `text-nfd` variants store them (meaning kept: trimmed, collapsed, NFD). */
+function normalizedText(article: Article, deps: HandlerDeps): Article {
+  const trim = deps.variants.has('text-trimmed');
+  const nfd = deps.variants.has('text-nfd');
+  if (!trim && !nfd) return article;
+  const text = (t: string) => {
+    const spaced = trim ? t.replace(/[ \t\r\n]+/g, ' ').replace(/^ | $/g, '') : t;
+    return nfd ? spaced.normalize('NFD') : spaced;
+  };
+  return {
+    ...article,
+    title: text(article.title),
+    ...(article.summary === undefined ? {} : { summary: text(article.summary) }),
+  };
 }
 
 function fail(response: ResponseRecord): ArticleBody {
