@@ -128,6 +128,11 @@ export const VARIANTS = {
       'OAuth 1 protocol parameters are read from the Authorization: OAuth header only: oauth_* parameters in the query or a form body are ordinary parameters, so a request carrying them only there is unauthenticated (RFC 5849 §3.5 lets the server choose where it takes them).',
     profile: { auth: { oauth1: { placements: ['header'] } } },
   },
+  'oauth1-realm-configured': {
+    description:
+      'The OAuth 1 endpoints and resources are configured with the realm "photos": a request whose Authorization header names another realm is refused (401), one naming "photos" or no realm is taken, as oauthlib\'s validator does with the realms it is given (RFC 5849 §3.5.1: the realm is OPTIONAL and interpreted per RFC 2617 §1.2, a protection space of the server).',
+    profile: { auth: { oauth1: { realm: 'photos' } } },
+  },
   'oauth2-basic-undecoded': {
     description:
       "The OAuth 2 token and revocation endpoints compare the Basic client id and secret exactly as sent, without form-urldecoding them (Authlib's default): clients whose id and secret need no encoding are served, an over-encoded one (rep%2Dsecret) is refused (§5.3 leaves the token endpoint open, and for such credentials RFC 6749 §2.3.1's encoding changes nothing).",

@@ -76,6 +76,8 @@ export interface AuthOptions {
   signatureMethod?: 'HMAC-SHA1' | 'PLAINTEXT';
   /** oauth1: protocol parameters left out of the request and of the base string. */
   omitParams?: ReadonlyArray<'oauth_nonce' | 'oauth_timestamp' | 'oauth_version'>;
+  /** oauth1: send no `realm` in the header although the profile declares one (RFC 5849 §3.5.1: it is OPTIONAL). */
+  omitRealm?: boolean;
 }
 
 /** Applies credentials of a scheme and user to a request, or says why it cannot. */
@@ -256,7 +258,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     const encoded = all.map(([k, v]) => `${oauthEncode(k)}=${oauthEncode(v)}`).join('&');
     switch (options.placement ?? 'header') {
       case 'header':
-        headers['authorization'] = oauth1Header(all, 'conform');
+        // RFC 5849 §3.5.1: the realm is OPTIONAL, and a server may refuse one it does not know: only a declared one.
+        headers['authorization'] = oauth1Header(all, options.omitRealm ? undefined : settings.realm);
         return { ok: true, request: { ...request, headers } };
       case 'query': {
         const u = new URL(request.url);

@@ -177,6 +177,7 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
       ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
       ...(auth.signatureMethod !== undefined ? { signatureMethod: auth.signatureMethod } : {}),
       ...(auth.omitParams !== undefined ? { omitParams: auth.omitParams } : {}),
+      ...(auth.omitRealm ? { omitRealm: true } : {}),
     };
   }
   if (!user) return { error: 'the profile lists no users to authenticate as' };

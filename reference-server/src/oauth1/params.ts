@@ -13,6 +13,8 @@ export interface OAuth1Params {
   /** The `oauth_*` protocol parameters, decoded as UTF-8 text, each present once. */
   protocol: ReadonlyMap<string, string>;
   source: ProtocolSource;
+  /** The `realm` of the `Authorization: OAuth` header, decoded; absent when none was sent (RFC 5849 §3.5.1: OPTIONAL). */
+  realm?: string;
   /**
    * Every parameter the signature base string covers (RFC 5849 §3.4.1.3.1), encoded: the query, a form body,
    * and the `Authorization: OAuth` parameters but its `realm`; `oauth_signature` left out.
@@ -109,9 +111,14 @@ export function readOAuth1Params(
   const [source, pairs] = place;
   const protocol = new Map<string, string>();
   let realms = 0;
+  let realm: string | undefined;
   for (const pair of pairs) {
     const name = pair.name.toString('latin1');
-    if (source === 'header' && name === 'realm' && ++realms > 1) return fail('realm is repeated');
+    if (source === 'header' && name === 'realm') {
+      if (++realms > 1) return fail('realm is repeated');
+      realm = utf8Text(pair.value);
+      if (realm === undefined) return fail('the realm is not UTF-8');
+    }
     if (!isProtocolName(pair.name)) continue;
     if (protocol.has(name)) return fail(`the protocol parameter ${name} is repeated`);
     const value = utf8Text(pair.value);
@@ -125,7 +132,7 @@ export function readOAuth1Params(
   add(query, (name) => name === 'oauth_signature' || (options.ignoreQuery === true && !name.startsWith('oauth_')));
   add(body, (name) => name === 'oauth_signature');
   if (header !== undefined) add(header, (name) => name === 'oauth_signature' || name === 'realm');
-  return { ok: true, params: { protocol, source, signed } };
+  return { ok: true, params: { protocol, source, signed, ...(realm === undefined ? {} : { realm }) } };
 }
 
 function fail(reason: string): OAuth1ParamsResult {
