@@ -893,6 +893,17 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: 200,
     oauth1: true,
   },
+  'oauth1-query-placement-others-unsigned': {
+    observe: (s) => {
+      const token = oauth1Tokens(s);
+      return [`${RECORDS}?a=1`, RECORDS].map(
+        (target) => oauth1Request(s, { target, token, place: 'query' }).res.status,
+      );
+    },
+    correct: [200, 200],
+    faulty: [401, 200],
+    oauth1: true,
+  },
   'oauth1-nonce-unchecked': {
     observe: (s) => {
       const token = oauth1Tokens(s);
@@ -1229,6 +1240,8 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
 
 /** Pairs of faults whose observations legitimately overlap (both touch the same header or status). */
 const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
+  // Both leave the query's other parameters unsigned (one always, one when the protocol parameters are there).
+  ['oauth1-ignores-query', 'oauth1-query-placement-others-unsigned'],
   ['post-no-location', 'post-location-nowhere'],
   ['title-unescaped', 'title-gt-unescaped'],
   ['allow-anonymous-extra', 'options-extra-method'],

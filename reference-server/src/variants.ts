@@ -196,6 +196,11 @@ export const VARIANTS = {
       "The Date of the date-and-nonce form is accepted with its month abbreviation in any case (26 nov 2026, 26 NOV 2026), the digest still over <date_text> as §5.2 builds it, lowercased; every other rule about dates stays (§5.2's own <date_text> is lowercase, so a server may be lenient about the month's case).",
     profile: {},
   },
+  'get-content-refused': {
+    description:
+      'A GET or HEAD request that carries content (a body) is refused with 400 before anything else is looked at, OAuth 1 parameters in a form body included (RFC 9110 §9.3.1: content in a GET "has no generally defined semantics"; RFC 5849 §3.5.2 puts protocol parameters in the body only when the request content is form-encoded).',
+    profile: {},
+  },
   'webdav-lock': {
     description:
       "A WebDAV-flavoured server: Allow on the article collection and items also lists LOCK and UNLOCK to authenticated requests, and a LOCK really locks (PUT, POST and DELETE on the resource, or on the collection's items, answer 423 until an UNLOCK with its Lock-Token) unless an If-Match that cannot hold makes it 412 (§4.3's list of methods is an example; RFC 4918 §9.10–9.11, RFC 9110 §13.1.1).",

@@ -269,6 +269,15 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
         };
       }
       case 'form': {
+        // RFC 5849 §3.5.2: the body only when the request's content is form-encoded, which a GET's never is (RFC
+        // 9110 §9.3.1 gives GET content no meaning): a request without content gets one only where content means
+        // something.
+        const empty = request.body === undefined || request.body === '';
+        if (empty ? BODYLESS.has(request.method.toUpperCase()) : !isForm)
+          return {
+            ok: false,
+            reason: `OAuth 1 protocol parameters go in the body only of a request whose content is form-encoded (RFC 5849 §3.5.2); ${request.method} ${empty ? 'carries no content' : 'carries other content'}`,
+          };
         headers['content-type'] ??= 'application/x-www-form-urlencoded';
         const body = typeof request.body === 'string' && request.body !== '' ? `${request.body}&${encoded}` : encoded;
         return { ok: true, request: { ...request, headers, body } };
@@ -277,6 +286,9 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   };
   return { apply, freshNonce, withProfile: (other) => createAuthenticator({ ...deps, profile: other, freshNonce }) };
 }
+
+/** Methods whose request content has no generally defined meaning (RFC 9110 §9.3): never given a form body. */
+const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 /** Nonces unique across this process and, through the clock, across earlier runs against the same target. */
 function nonceCounter(): () => string {

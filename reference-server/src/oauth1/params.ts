@@ -84,11 +84,12 @@ export function carriesOAuth1Params(req: RequestRecord, headerOnly = false): boo
  * make the request malformed. Under `headerOnly` (the `oauth1-header-only` variant) only the header holds protocol
  * parameters: `oauth_*` names in the query or the body are ordinary parameters (signed like any other), and a
  * request without the header has none. Under `ignoreQuery` (the `oauth1-ignores-query` fault) the query's other
- * parameters are left out of the signed ones.
+ * parameters are left out of the signed ones; under `queryProtocolOnly` (the `oauth1-query-placement-others-unsigned` fault) too,
+ * when the protocol parameters travel in the query.
  */
 export function readOAuth1Params(
   req: RequestRecord,
-  options: { ignoreQuery?: boolean; headerOnly?: boolean } = {},
+  options: { ignoreQuery?: boolean; headerOnly?: boolean; queryProtocolOnly?: boolean } = {},
 ): OAuth1ParamsResult {
   const raw = req.headers.authorization;
   if (Array.isArray(raw)) return fail('send one Authorization header');
@@ -129,7 +130,8 @@ export function readOAuth1Params(
   const add = (list: BytePair[], skip: (name: string) => boolean) => {
     for (const p of list) if (!skip(p.name.toString('latin1'))) signed.push(encodeParam(p.name, p.value));
   };
-  add(query, (name) => name === 'oauth_signature' || (options.ignoreQuery === true && !name.startsWith('oauth_')));
+  const othersLeftOut = options.ignoreQuery === true || (source === 'query' && options.queryProtocolOnly === true);
+  add(query, (name) => name === 'oauth_signature' || (othersLeftOut && !name.startsWith('oauth_')));
   add(body, (name) => name === 'oauth_signature');
   if (header !== undefined) add(header, (name) => name === 'oauth_signature' || name === 'realm');
   return { ok: true, params: { protocol, source, signed, ...(realm === undefined ? {} : { realm }) } };

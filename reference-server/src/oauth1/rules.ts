@@ -30,6 +30,8 @@ export interface SignatureCheck {
 export interface OAuth1Rules {
   /** Query parameters are protocol parameters and part of the signature base string (RFC 5849 §3.4.1.3.1). */
   readsQuery: boolean;
+  /** The query's other parameters are signed also when the protocol parameters travel in the query (§3.5.3). */
+  signsQueryBesideProtocol: boolean;
   /** Protocol parameters every request carries. */
   required: readonly string[];
   /**
@@ -67,6 +69,7 @@ export interface OAuth1Rules {
 /** The rules of docs/oauth.md. */
 export const OAUTH1_RULES: OAuth1Rules = {
   readsQuery: true,
+  signsQueryBesideProtocol: true,
   required: ['oauth_consumer_key', 'oauth_signature_method', 'oauth_signature', 'oauth_timestamp', 'oauth_nonce'],
   realmAccepted: (sent, configured) => sent === undefined || configured === undefined || sent === configured,
   signatureMethods: ['HMAC-SHA1'],

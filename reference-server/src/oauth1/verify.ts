@@ -64,6 +64,7 @@ export function verifyOAuth1<T extends TokenSecret>(
   const rules = rulesOf(deps).oauth1;
   const read = readOAuth1Params(req, {
     ignoreQuery: !rules.readsQuery,
+    queryProtocolOnly: !rules.signsQueryBesideProtocol,
     headerOnly: deps.variants.has('oauth1-header-only'),
   });
   if (!read.ok) return malformed(read.reason);
