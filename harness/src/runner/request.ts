@@ -8,7 +8,7 @@ import type { Scheme } from '../profile/schema.js';
 import type { StepData } from '../suite/schema.js';
 import { stringify, type Scope } from '../suite/template.js';
 import { serializeArticle } from '../xml/article-xml.js';
-import { type TokenExchange } from './tokens.js';
+import type { TokenExchange } from '../oauth/index.js';
 import { chooseScheme, needsCredentials, pickBase, tokensOf } from './credentials.js';
 import type { ExecDeps } from './exec-types.js';
 import { instanceBase, targetHost, type BuiltRequest } from './instances.js';

@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { formPairBytes } from '../http/form.js';
 import { percentEncode, percentEncodeBytes } from '../http/percent.js';
-import { applyMutation, type Mutation } from './mutations.js';
+import { applyMutation, type Mutation } from '../auth/mutations.js';
 
 /** RFC 5849 §3.6: unreserved characters stay, every other UTF-8 byte becomes %XX (uppercase hex). */
 export const oauthEncode = percentEncode;
