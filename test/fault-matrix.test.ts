@@ -130,6 +130,8 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth2-token-cacheable': ['auth/oauth2-token-used'],
   'oauth2-basic-undecoded': ['auth/oauth2-other-client-token'],
   'oauth1-ignores-query': ['auth/oauth1-parameters-fuzzed'],
+  'oauth1-query-placement-others-unsigned': ['auth/oauth1-parameters-fuzzed'],
+  'oauth1-realm-required': ['auth/oauth1-realm-optional'],
   'oauth1-nonce-unchecked': ['auth/oauth1-nonce-replay', 'auth/oauth1-nonce-remembered-for-the-run'],
   'oauth1-timestamp-unchecked': ['auth/oauth1-stale-timestamp'],
   'oauth1-verifier-reusable': ['auth/oauth1-verifier-single-use'],

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { oauth1BaseString } from '../harness/src/auth/oauth1.js';
+import { oauth1BaseString } from '../harness/src/oauth/signature.js';
 import { encodeParam, signatureBaseString } from '../reference-server/src/oauth1/base-string.js';
 import { parseFormBytes } from '../reference-server/src/oauth/encoding.js';
 

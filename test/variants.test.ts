@@ -1,5 +1,5 @@
 /**
- * The variant matrix (VERDICTS.md §4): every variant of the reference server makes a choice the spec leaves open
+ * The variant matrix (VERDICTS.md §5): every variant of the reference server makes a choice the spec leaves open
  * differently, and the whole suite passes against it, given the variant's profile, and against all of them combined:
  * no scenario failed or errored at any level. A correct implementation the suite fails is a false failure.
  */

@@ -207,6 +207,31 @@ describe('oauth2-client-basic-only', () => {
   });
 });
 
+describe('oauth2-unauthorized-client', () => {
+  const errors = (variant?: VariantName) => {
+    const s = serve(variant);
+    return ['password', 'authorization_code', 'refresh_token', 'urn:example:nothing', 'Client_Credentials'].map(
+      (grant) => {
+        const res = tokenRequest(s, { body: `grant_type=${encodeURIComponent(grant)}` });
+        return [res.status, (JSON.parse(text(res)) as { error?: string }).error];
+      },
+    );
+  };
+
+  it("answers unauthorized_client for the RFC's grants this client may not use, unsupported_grant_type for others", () => {
+    const unsupported = [400, 'unsupported_grant_type'];
+    expect(errors()).toEqual([unsupported, unsupported, unsupported, unsupported, unsupported]);
+    const unauthorized = [400, 'unauthorized_client'];
+    expect(errors('oauth2-unauthorized-client')).toEqual([
+      unauthorized,
+      unauthorized,
+      unauthorized,
+      unsupported,
+      unsupported,
+    ]);
+  });
+});
+
 describe('error formats at the token endpoint over plain HTTP', () => {
   it("no OAuth exchange happens there, so the variant's own format is used: no JSON, no token", () => {
     const res = tokenRequest(serve('errors-text'), { secure: false });

@@ -86,6 +86,15 @@ export function handle(req: RequestRecord, state: ServerState, deps: HandlerDeps
 function answerOf(req: RequestRecord, state: ServerState, deps: HandlerDeps): ResponseRecord {
   const badHost = hostProblem(req);
   if (badHost !== undefined) return errorFormat(problem(400, badHost), deps.variants);
+  if (
+    deps.variants.has('get-content-refused') &&
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    req.body.byteLength > 0
+  )
+    return errorFormat(
+      problem(400, `${req.method} requests carry no content here: RFC 9110 §9.3.1 gives it no meaning`),
+      deps.variants,
+    );
   const endpoint = oauthEndpoint(req.path);
   if (endpoint !== undefined)
     return errorFormat(

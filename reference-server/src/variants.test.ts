@@ -81,6 +81,8 @@ const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
   'oauth1-approve-post': 'oauth1/variants.test.ts',
   'oauth1-any-approver': 'oauth1/variants.test.ts',
   'oauth1-header-only': 'oauth1/variants.test.ts',
+  'oauth1-realm-configured': 'oauth1/variants.test.ts',
+  'oauth2-unauthorized-client': 'auth-variants.test.ts',
   'webdav-lock': 'routes/locks.test.ts',
 };
 
@@ -98,6 +100,20 @@ const BEHAVIOUR: Partial<
     ],
     byDefault: [201, 201, 201],
     withVariant: [422, 422, 201],
+  },
+  'get-content-refused': {
+    observe: (s) => {
+      s.call('PUT', '/articles/g', articleXml(), XML);
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      return [
+        s.call('GET', '/articles/g').status,
+        s.call('GET', '/articles/g', 'a=1', form).status,
+        s.call('HEAD', '/articles/g', 'a=1', form).status,
+        s.call('POST', '/articles', articleXml(), XML).status,
+      ];
+    },
+    byDefault: [200, 200, 200, 201],
+    withVariant: [200, 400, 400, 201],
   },
   'title-bounded': {
     observe: (s) => [

@@ -138,6 +138,16 @@ export const VARIANTS = {
       'OAuth 1 protocol parameters are read from the Authorization: OAuth header only: oauth_* parameters in the query or a form body are ordinary parameters, so a request carrying them only there is unauthenticated (RFC 5849 §3.5 lets the server choose where it takes them).',
     profile: { auth: { oauth1: { placements: ['header'] } } },
   },
+  'oauth1-realm-configured': {
+    description:
+      'The OAuth 1 endpoints and resources are configured with the realm "photos": a request whose Authorization header names another realm is refused (401), one naming "photos" or no realm is taken, as oauthlib\'s validator does with the realms it is given (RFC 5849 §3.5.1: the realm is OPTIONAL and interpreted per RFC 2617 §1.2, a protection space of the server).',
+    profile: { auth: { oauth1: { realm: 'photos' } } },
+  },
+  'oauth2-unauthorized-client': {
+    description:
+      "The OAuth 2 token endpoint knows every grant type RFC 6749 defines, but the profile's clients are registered for client_credentials only: authorization_code, password and refresh_token answer 400 unauthorized_client, other grant types 400 unsupported_grant_type (Spring Authorization Server's and node-oauth2-server's order; RFC 6749 §5.2 defines both codes).",
+    profile: {},
+  },
   'oauth2-basic-undecoded': {
     description:
       "The OAuth 2 token and revocation endpoints compare the Basic client id and secret exactly as sent, without form-urldecoding them (Authlib's default): clients whose id and secret need no encoding are served, an over-encoded one (rep%2Dsecret) is refused (§5.3 leaves the token endpoint open, and for such credentials RFC 6749 §2.3.1's encoding changes nothing).",
@@ -194,6 +204,11 @@ export const VARIANTS = {
   'date-month-any-case': {
     description:
       "The Date of the date-and-nonce form is accepted with its month abbreviation in any case (26 nov 2026, 26 NOV 2026), the digest still over <date_text> as §5.2 builds it, lowercased; every other rule about dates stays (§5.2's own <date_text> is lowercase, so a server may be lenient about the month's case).",
+    profile: {},
+  },
+  'get-content-refused': {
+    description:
+      'A GET or HEAD request that carries content (a body) is refused with 400 before anything else is looked at, OAuth 1 parameters in a form body included (RFC 9110 §9.3.1: content in a GET "has no generally defined semantics"; RFC 5849 §3.5.2 puts protocol parameters in the body only when the request content is form-encoded).',
     profile: {},
   },
   'webdav-lock': {

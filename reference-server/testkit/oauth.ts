@@ -101,6 +101,8 @@ export interface OAuth1TestRequest {
   nonce?: string;
   consumer?: { key: string; secret: string };
   secure?: boolean;
+  /** The `realm` of the `Authorization` header. Default: none. */
+  realm?: string;
 }
 
 let nonces = 0;
@@ -121,6 +123,7 @@ export function oauth1Request(s: TestServer, r: OAuth1TestRequest): { res: Respo
     timestamp,
     ...(r.extra ? { extra: r.extra } : {}),
     ...(r.formBody !== undefined ? { formBody: r.formBody } : {}),
+    ...(r.realm !== undefined ? { realm: r.realm } : {}),
   });
   const place = r.place ?? 'header';
   const protocol = formBody(signed.protocol);

@@ -13,7 +13,7 @@ const digestArb = fc
   )
   .map((b) => Buffer.from(b).toString('base64'));
 
-describe('digest mutations change the bytes (VERDICTS.md §3)', () => {
+describe('digest mutations change the bytes (VERDICTS.md §4)', () => {
   it('every generated mutation decodes to other bytes, even with the most lenient decoder', () => {
     fc.assert(
       fc.property(digestArb, digestMutationArb(), (digest, m) => {
@@ -49,7 +49,7 @@ describe('digest mutations change the bytes (VERDICTS.md §3)', () => {
   });
 });
 
-describe('password mutations give another password (VERDICTS.md §3)', () => {
+describe('password mutations give another password (VERDICTS.md §4)', () => {
   it('every generated mutation differs after RFC 8265 preparation', () => {
     const password = fc.oneof(
       fc.constantFrom('wonder:land', 'builder', 'pä:ss wörd✓', 'aud secret+/:2', 'é', 'e\u0301'),

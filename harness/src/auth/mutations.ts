@@ -67,7 +67,7 @@ function lenientBytes(text: string): Buffer {
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /**
- * Applies a mutation to a base64 digest (or signature) so that the bytes it decodes to change (VERDICTS.md §3): a
+ * Applies a mutation to a base64 digest (or signature) so that the bytes it decodes to change (VERDICTS.md §4): a
  * server that compares decoded digests is correct, so changing only the padding, the unused low bits of the last
  * character, or what follows the padding is no mutation. Such a result moves to the nearest change of the same
  * kind that does change the bytes: an extension goes after the data (before the padding), a truncation or drop
@@ -121,7 +121,7 @@ export function preparedPassword(password: string): string {
 
 /**
  * Applies a mutation to a password or client secret so that the result is another password, not the same one
- * written differently (VERDICTS.md §3): it must differ after RFC 8265 preparation, so a precomposed "é" replaced by
+ * written differently (VERDICTS.md §4): it must differ after RFC 8265 preparation, so a precomposed "é" replaced by
  * "e" and a combining accent, or a space by a no-break space, is no mutation. Such a result gets an "x" appended.
  */
 export function applyPasswordMutation(password: string, m: Mutation): string {

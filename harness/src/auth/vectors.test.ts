@@ -2,7 +2,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { basicHeader, formatSpecDate, hmacDigest, signedMessage } from './signers.js';
-import { oauth1BaseString, oauth1Signature } from './oauth1.js';
+import { oauth1BaseString, oauth1Signature } from '../oauth/signature.js';
 import { checkOAuthSigner, checkSigners, loadAuthVectors, loadOAuthVectors } from './vectors.js';
 
 const FILE = path.resolve(import.meta.dirname, '../../../specs/vectors/auth.yaml');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { ConformError } from '../errors.js';
-import { oauth1BaseString, oauth1Signature } from './oauth1.js';
+import { oauth1BaseString, oauth1Signature } from '../oauth/signature.js';
 import { basicHeader, bodyHash, hmacDigest, hmacHeader, signedMessage } from './signers.js';
 
 const Signed = z.object({

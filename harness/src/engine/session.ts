@@ -15,12 +15,11 @@ import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../suite/types.js';
 import { cleanUp, createLedger, recordingClient } from '../runner/cleanup.js';
 import type { Bases, ExecDeps } from '../runner/exec-types.js';
-import { createApprover } from '../runner/oauth1-approval.js';
+import { createApprover, createTokenSource, type TokenSource } from '../oauth/index.js';
 import { oobUnreachable } from '../runner/oob.js';
 import { createRedactor, type Redactor } from '../runner/redact.js';
 import { notRunResult, type ScenarioRunOptions } from '../runner/scenario.js';
 import { runScenario } from './run-scenario.js';
-import { createTokenSource, type TokenSource } from '../runner/tokens.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { Exchange, ScenarioResult } from '../runner/types.js';
 

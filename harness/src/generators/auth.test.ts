@@ -7,7 +7,7 @@ import { INT64_NONCES, malformedDateArb, noncePrefixArb, skewInsideArb, skewOuts
 const written = (now: number, skew: number) =>
   (Date.parse(`${formatSpecDate(new Date(now + skew * 1000))} GMT`) - now) / 1000;
 
-describe('clock skews (VERDICTS.md §3)', () => {
+describe('clock skews (VERDICTS.md §4)', () => {
   it('a skew outside the window is outside by more than the margin, as written in whole seconds', () => {
     fc.assert(
       fc.property(

@@ -178,9 +178,13 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
   },
   oauth1Placement: {
     description:
-      "Where OAuth 1 protocol parameters travel: one of the profile's auth.oauth1.placements (default: the Authorization header only).",
-    options: NoOptions,
-    make: (_o, p) => fc.constantFrom(...(p.auth.oauth1?.placements ?? ['header'])),
+      "Where OAuth 1 protocol parameters travel: one of the profile's auth.oauth1.placements (default: the Authorization header only). Option body: false, for a request with no form-encoded body (a GET): form is left out, as RFC 5849 §3.5.2 puts them in the body only when the request's body is form-encoded.",
+    options: z.strictObject({ body: z.boolean().optional() }),
+    make: (o, p) => {
+      const all = p.auth.oauth1?.placements ?? ['header'];
+      const usable = o['body'] === false ? all.filter((x) => x !== 'form') : all;
+      return fc.constantFrom(...(usable.length > 0 ? usable : (['header'] as const)));
+    },
   },
   pick: {
     description: 'One of the listed values (option from: [...]).',

@@ -14,14 +14,13 @@
  *   with and without the body hash until one is taken; then without credentials; then PUT at a fresh URL; read
  *   back; OPTIONS on the collection, the item, `/` and the records; and the articles made are deleted.
  * - `auth.oauth2.ttl`: the `expires_in` of the token the OAuth 2 trial obtained.
- * - how the resource owner approves OAuth 1 temporary credentials (runner/oauth1-approval.ts).
+ * - how the resource owner approves OAuth 1 temporary credentials (oauth/approval.ts).
  */
 import type { AuthOptions, AuthScheme, Authenticator } from '../auth/authenticator.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import { recordsPathOf, type ResolvedProfile, type Scheme } from '../profile/schema.js';
 import type { Bases, RawExchange } from '../runner/exec-types.js';
-import type { ApprovalWay } from '../runner/oauth1-approval.js';
-import { createTokenSource } from '../runner/tokens.js';
+import { createTokenSource, type ApprovalWay } from '../oauth/index.js';
 import type { Redactor } from '../runner/redact.js';
 import { learnArticles } from './articles.js';
 import { join, ok, schemeUser } from './common.js';

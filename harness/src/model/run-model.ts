@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
 import { resultBase, checkParameters, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario.js';
-import { createTokenSource } from '../runner/tokens.js';
+import { createTokenSource } from '../oauth/index.js';
 import { tokensOf, usableSchemes } from '../runner/credentials.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { ScenarioResult } from '../runner/types.js';

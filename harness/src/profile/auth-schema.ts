@@ -144,6 +144,12 @@ export const AuthSchema = z.strictObject({
         .describe(
           'A second consumer of the target: its secret must not verify a request naming consumerKey (identity binding).',
         ),
+      realm: z
+        .string()
+        .optional()
+        .describe(
+          'The realm named in every Authorization: OAuth header (RFC 5849 §3.5.1: OPTIONAL). Unset: no realm is sent (a server may refuse a realm it was not configured with).',
+        ),
     })
     .optional()
     .describe('OAuth 1.0a (RFC 5849), HMAC-SHA1.'),
@@ -197,6 +203,8 @@ export interface ResolvedAuth {
     };
     tokensBoundToConsumer?: boolean;
     placements: Array<'header' | 'query' | 'form'>;
+    /** The realm of the `Authorization: OAuth` header; absent: none is sent. */
+    realm?: string;
   };
 }
 

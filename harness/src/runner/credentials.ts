@@ -4,7 +4,7 @@
  */
 import type { AuthScheme, Authenticator } from '../auth/authenticator.js';
 import type { ResolvedProfile, Scheme } from '../profile/schema.js';
-import { createTokenSource, type TokenSource } from './tokens.js';
+import { createTokenSource, type TokenSource } from '../oauth/index.js';
 import type { ExecDeps } from './exec-types.js';
 
 export const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];

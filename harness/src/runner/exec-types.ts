@@ -4,7 +4,7 @@ import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Redactor } from './redact.js';
 import type { Precondition } from './types.js';
-import type { TokenSource } from './tokens.js';
+import type { TokenSource } from '../oauth/index.js';
 import type { OobListener } from './oob.js';
 
 /** Base URLs of the target: the primary one (--target, else plain, else TLS) and each transport when known. */

@@ -8,7 +8,7 @@ import type { Scheme } from '../profile/schema.js';
 import type { StepData } from '../suite/schema.js';
 import { stringify, type Scope } from '../suite/template.js';
 import { serializeArticle } from '../xml/article-xml.js';
-import { type TokenExchange } from './tokens.js';
+import type { TokenExchange } from '../oauth/index.js';
 import { chooseScheme, needsCredentials, pickBase, tokensOf } from './credentials.js';
 import type { ExecDeps } from './exec-types.js';
 import { instanceBase, targetHost, type BuiltRequest } from './instances.js';
@@ -177,6 +177,7 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
       ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
       ...(auth.signatureMethod !== undefined ? { signatureMethod: auth.signatureMethod } : {}),
       ...(auth.omitParams !== undefined ? { omitParams: auth.omitParams } : {}),
+      ...(auth.omitRealm ? { omitRealm: true } : {}),
     };
   }
   if (!user) return { error: 'the profile lists no users to authenticate as' };

@@ -10,11 +10,11 @@ import { tokensOf } from './credentials.js';
 import type { ExecDeps } from './exec-types.js';
 import { checkResponseByCheck, type CheckContext } from './expect.js';
 import { instanceBase, instanceNumber, toInstance, type BuiltRequest } from './instances.js';
-import type { ApprovalResult } from './oauth1-approval.js';
+import type { ApprovalResult } from '../oauth/index.js';
 import { render } from './render.js';
 import { buildRequest } from './request.js';
 import { checkCounts } from './step-checks.js';
-import type { TokenExchange } from './tokens.js';
+import type { TokenExchange } from '../oauth/index.js';
 
 /** One request of a step, built, with what its answer must be and how a message about it reads. */
 export interface PlannedSend {
@@ -171,7 +171,7 @@ export async function judgeStep(
   return { messages, failedChecks };
 }
 
-/** An `approve` step: the owner approves the temporary credentials, the target's way (runner/oauth1-approval.ts). */
+/** An `approve` step: the owner approves the temporary credentials, the target's way (oauth/approval.ts). */
 export async function approveStep(step: StepData, scope: Scope, deps: ExecDeps): Promise<ApprovalResult> {
   const a = step.approve!;
   const instance = instanceOf(step.instance, scope, deps);

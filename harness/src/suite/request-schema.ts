@@ -76,6 +76,12 @@ export const AuthSpec = z.union([
       .array(z.enum(['oauth_nonce', 'oauth_timestamp', 'oauth_version']))
       .optional()
       .describe('oauth1: leave these protocol parameters out (and out of the signature base string).'),
+    omitRealm: z
+      .boolean()
+      .optional()
+      .describe(
+        "oauth1: send no realm in the Authorization header, although the profile's auth.oauth1.realm names one.",
+      ),
     tokenMutation: Template.optional().describe(
       'oauth2: a mutation applied to the token sent (forged, truncated tokens).',
     ),

@@ -35,6 +35,14 @@ export const OAUTH_FAULTS = {
   'oauth2-basic-undecoded': { rules: { oauth2: () => ({ clientBasic: (part) => part }) } },
   'oauth2-any-grant': { rules: { oauth2: () => ({ grantAccepted: () => true }) } },
   'oauth1-ignores-query': { rules: { oauth1: () => ({ readsQuery: false }) } },
+  'oauth1-query-placement-others-unsigned': { rules: { oauth1: () => ({ signsQueryBesideProtocol: false }) } },
+  'oauth1-realm-required': {
+    rules: {
+      oauth1: (prev) => ({
+        realmAccepted: (sent, configured) => sent !== undefined && prev.realmAccepted(sent, configured),
+      }),
+    },
+  },
   'oauth1-nonce-unchecked': { rules: { oauth1: () => ({ nonce: () => undefined }) } },
   'oauth1-temporary-replay': {
     rules: {

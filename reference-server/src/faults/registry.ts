@@ -145,6 +145,10 @@ export const FAULTS = {
     'HTTP Basic client credentials are not form-urldecoded (RFC 6749 §2.3.1), so ids or secrets with reserved characters fail.',
   'oauth1-ignores-query':
     'Query parameters are left out of the OAuth 1 signature base string: a changed query still verifies (and correctly signed queries fail).',
+  'oauth1-realm-required':
+    'OAuth 1 requests whose Authorization header names no realm are refused (401), as if the OPTIONAL realm of RFC 5849 §3.5.1 were required; any realm is taken.',
+  'oauth1-query-placement-others-unsigned':
+    "When the OAuth 1 protocol parameters travel in the query (RFC 5849 §3.5.3), the query's other parameters are left out of the signature base string, as if the query held the protocol parameters alone: a correctly signed request with query-placed parameters and any other query parameter is refused (401); with the header, the query is signed.",
   'oauth1-nonce-unchecked': 'OAuth 1 nonces are never checked (nor stored): replays are accepted.',
   'oauth1-timestamp-unchecked': 'Any oauth_timestamp is accepted, however far from the clock.',
   'oauth1-verifier-reusable':

@@ -13,6 +13,8 @@ export interface OAuth1Params {
   /** The `oauth_*` protocol parameters, decoded as UTF-8 text, each present once. */
   protocol: ReadonlyMap<string, string>;
   source: ProtocolSource;
+  /** The `realm` of the `Authorization: OAuth` header, decoded; absent when none was sent (RFC 5849 §3.5.1: OPTIONAL). */
+  realm?: string;
   /**
    * Every parameter the signature base string covers (RFC 5849 §3.4.1.3.1), encoded: the query, a form body,
    * and the `Authorization: OAuth` parameters but its `realm`; `oauth_signature` left out.
@@ -82,11 +84,12 @@ export function carriesOAuth1Params(req: RequestRecord, headerOnly = false): boo
  * make the request malformed. Under `headerOnly` (the `oauth1-header-only` variant) only the header holds protocol
  * parameters: `oauth_*` names in the query or the body are ordinary parameters (signed like any other), and a
  * request without the header has none. Under `ignoreQuery` (the `oauth1-ignores-query` fault) the query's other
- * parameters are left out of the signed ones.
+ * parameters are left out of the signed ones; under `queryProtocolOnly` (the `oauth1-query-placement-others-unsigned` fault) too,
+ * when the protocol parameters travel in the query.
  */
 export function readOAuth1Params(
   req: RequestRecord,
-  options: { ignoreQuery?: boolean; headerOnly?: boolean } = {},
+  options: { ignoreQuery?: boolean; headerOnly?: boolean; queryProtocolOnly?: boolean } = {},
 ): OAuth1ParamsResult {
   const raw = req.headers.authorization;
   if (Array.isArray(raw)) return fail('send one Authorization header');
@@ -109,9 +112,14 @@ export function readOAuth1Params(
   const [source, pairs] = place;
   const protocol = new Map<string, string>();
   let realms = 0;
+  let realm: string | undefined;
   for (const pair of pairs) {
     const name = pair.name.toString('latin1');
-    if (source === 'header' && name === 'realm' && ++realms > 1) return fail('realm is repeated');
+    if (source === 'header' && name === 'realm') {
+      if (++realms > 1) return fail('realm is repeated');
+      realm = utf8Text(pair.value);
+      if (realm === undefined) return fail('the realm is not UTF-8');
+    }
     if (!isProtocolName(pair.name)) continue;
     if (protocol.has(name)) return fail(`the protocol parameter ${name} is repeated`);
     const value = utf8Text(pair.value);
@@ -122,10 +130,11 @@ export function readOAuth1Params(
   const add = (list: BytePair[], skip: (name: string) => boolean) => {
     for (const p of list) if (!skip(p.name.toString('latin1'))) signed.push(encodeParam(p.name, p.value));
   };
-  add(query, (name) => name === 'oauth_signature' || (options.ignoreQuery === true && !name.startsWith('oauth_')));
+  const othersLeftOut = options.ignoreQuery === true || (source === 'query' && options.queryProtocolOnly === true);
+  add(query, (name) => name === 'oauth_signature' || (othersLeftOut && !name.startsWith('oauth_')));
   add(body, (name) => name === 'oauth_signature');
   if (header !== undefined) add(header, (name) => name === 'oauth_signature' || name === 'realm');
-  return { ok: true, params: { protocol, source, signed } };
+  return { ok: true, params: { protocol, source, signed, ...(realm === undefined ? {} : { realm }) } };
 }
 
 function fail(reason: string): OAuth1ParamsResult {

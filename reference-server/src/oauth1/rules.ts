@@ -30,8 +30,15 @@ export interface SignatureCheck {
 export interface OAuth1Rules {
   /** Query parameters are protocol parameters and part of the signature base string (RFC 5849 §3.4.1.3.1). */
   readsQuery: boolean;
+  /** The query's other parameters are signed also when the protocol parameters travel in the query (§3.5.3). */
+  signsQueryBesideProtocol: boolean;
   /** Protocol parameters every request carries. */
   required: readonly string[];
+  /**
+   * Whether the `realm` a request names (undefined: none, RFC 5849 §3.5.1 makes it OPTIONAL) is accepted by a server
+   * configured with `configured` (undefined: none, so any realm is taken as the client's label).
+   */
+  realmAccepted(sent: string | undefined, configured: string | undefined): boolean;
   /** Signature methods accepted: `HMAC-SHA1` only. */
   signatureMethods: readonly string[];
   /** Whether `oauth_timestamp` lies within the window of the clock (the §5.2 rule). */
@@ -62,7 +69,9 @@ export interface OAuth1Rules {
 /** The rules of docs/oauth.md. */
 export const OAUTH1_RULES: OAuth1Rules = {
   readsQuery: true,
+  signsQueryBesideProtocol: true,
   required: ['oauth_consumer_key', 'oauth_signature_method', 'oauth_signature', 'oauth_timestamp', 'oauth_nonce'],
+  realmAccepted: (sent, configured) => sent === undefined || configured === undefined || sent === configured,
   signatureMethods: ['HMAC-SHA1'],
   withinWindow,
   baseHost: (host) => host,

@@ -1,5 +1,6 @@
 /**
- * The OAuth 1 variants (variants.ts) — `oauth1-approve-post`, `oauth1-any-approver`, `oauth1-header-only` — each
+ * The OAuth 1 variants (variants.ts) — `oauth1-approve-post`, `oauth1-any-approver`, `oauth1-header-only`,
+ * `oauth1-realm-configured` — each
  * beside the default server's answer to the same requests, and the `oauth1-authorize-any-user` fault beside the
  * variant that lets any user approve correctly.
  */
@@ -348,5 +349,35 @@ describe('oauth1-header-only', () => {
       'hmac realm="conform", Basic realm="conform", charset="UTF-8", Bearer realm="conform", OAuth realm="conform"';
     expect(statuses([])).toEqual([200, 200, 200, 400, 200, undefined]);
     expect(statuses(['oauth1-header-only'])).toEqual([401, 401, 200, 200, 400, all]);
+  });
+});
+
+describe('oauth1-realm-configured', () => {
+  /** The statuses of a temporary-credential request naming each realm (undefined: none), and the reason of the last. */
+  function statuses(variants: VariantName[], realms: Array<string | undefined>): number[] {
+    const s = serve(variants);
+    return realms.map(
+      (realm) =>
+        oauth1Request(s, {
+          method: 'POST',
+          target: '/oauth1/request_token',
+          extra: [['oauth_callback', 'oob']],
+          ...(realm === undefined ? {} : { realm }),
+        }).res.status,
+    );
+  }
+
+  it('takes its own realm and none, and refuses another (the realm="conform" conform sent before issue 33)', () => {
+    expect(statuses([], [undefined, 'photos', 'conform', ''])).toEqual([200, 200, 200, 200]);
+    expect(statuses(['oauth1-realm-configured'], [undefined, 'photos', 'conform', ''])).toEqual([200, 200, 401, 401]);
+  });
+
+  it('at a resource too', () => {
+    const s = serve(['oauth1-realm-configured']);
+    const temp = temporary(s);
+    const token = credentialsOf(exchange(s, temp, formOf(page(s, temp.key, s.basic('alice'))).oauth_verifier ?? ''));
+    const at = (realm?: string) =>
+      oauth1Request(s, { target: RECORDS, token, ...(realm === undefined ? {} : { realm }) }).res.status;
+    expect([at(), at('photos'), at('conform')]).toEqual([200, 200, 401]);
   });
 });

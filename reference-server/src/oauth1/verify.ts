@@ -43,6 +43,8 @@ export type OAuth1Verification<T> =
 
 const TIMESTAMP = /^[0-9]{1,12}$/;
 const DUMMY = '\u0000 no such credential';
+/** The one realm the server takes under the `oauth1-realm-configured` variant (and none). */
+export const CONFIGURED_REALM = 'photos';
 /** Scope prefix of OAuth 1 nonces in the shared store; user names cannot contain a colon, so scopes never collide. */
 export const OAUTH1_NONCE_SCOPE = 'oauth1:';
 
@@ -62,12 +64,20 @@ export function verifyOAuth1<T extends TokenSecret>(
   const rules = rulesOf(deps).oauth1;
   const read = readOAuth1Params(req, {
     ignoreQuery: !rules.readsQuery,
+    queryProtocolOnly: !rules.signsQueryBesideProtocol,
     headerOnly: deps.variants.has('oauth1-header-only'),
   });
   if (!read.ok) return malformed(read.reason);
   const { protocol } = read.params;
   const problem = checkProtocol(protocol, expect, rules);
   if (problem !== undefined) return malformed(problem);
+  const configured = deps.variants.has('oauth1-realm-configured') ? CONFIGURED_REALM : undefined;
+  if (!rules.realmAccepted(read.params.realm, configured))
+    return refused(
+      read.params.realm === undefined
+        ? 'the Authorization header names no realm'
+        : `the realm ${JSON.stringify(read.params.realm)} is not this server's`,
+    );
   const now = deps.now().getTime();
   const seconds = Number(protocol.get('oauth_timestamp'));
   const window = windowSeconds(state, deps.variants);

@@ -28,6 +28,14 @@ export interface OAuth2Rules {
 /** The one grant this server issues tokens for (RFC 6749 §4.4). */
 export const CLIENT_CREDENTIALS = 'client_credentials';
 
+/** The grant types RFC 6749 defines (§4.1.3, §4.3.2, §4.4.2, §6). */
+export const RFC6749_GRANTS: readonly string[] = [
+  'authorization_code',
+  'password',
+  CLIENT_CREDENTIALS,
+  'refresh_token',
+];
+
 /** The rules of docs/oauth.md. */
 export const OAUTH2_RULES: OAuth2Rules = {
   clientBasic: formDecode,

@@ -5,7 +5,7 @@ import type { HandlerDeps, ServerState } from '../types.js';
 import { authenticateClient } from './client-auth.js';
 import { readForm } from './form.js';
 import { JSON_TYPE, NO_STORE, oauth2Error } from './responses.js';
-import { CLIENT_CREDENTIALS } from './rules.js';
+import { CLIENT_CREDENTIALS, RFC6749_GRANTS } from './rules.js';
 import { ERROR_VARIANTS, problem } from '../responses.js';
 
 /**
@@ -29,8 +29,13 @@ export function tokenEndpoint(req: RequestRecord, state: ServerState, deps: Hand
   const auth = authenticateClient(req, form.params, state, deps);
   if (!auth.ok) return auth.response;
   const rules = rulesOf(deps).oauth2;
-  if (!rules.grantAccepted(grant))
+  if (!rules.grantAccepted(grant)) {
+    // Under `oauth2-unauthorized-client` the server knows the RFC's grants but this client is registered for
+    // client_credentials only (Spring Authorization Server's and node-oauth2-server's answer, RFC 6749 §5.2).
+    if (deps.variants.has('oauth2-unauthorized-client') && RFC6749_GRANTS.includes(grant))
+      return oauth2Error(400, 'unauthorized_client', `this client may use ${CLIENT_CREDENTIALS} only`);
     return oauth2Error(400, 'unsupported_grant_type', `only ${CLIENT_CREDENTIALS} is supported`);
+  }
   const now = deps.now().getTime();
   const { ttl, tokens } = state.oauth2;
   const expiresAt = now + ttl * 1000;

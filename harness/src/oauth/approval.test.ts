@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../http/client.js';
-import { formOf, verifierIn } from './oauth1-approval.js';
+import { formOf, verifierIn } from './approval.js';
 
 const answer = (status: number, body = '', headers: Record<string, string> = {}): HttpResponse => ({
   status,

@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { formPairBytes } from '../http/form.js';
 import { percentEncode, percentEncodeBytes } from '../http/percent.js';
-import { applyMutation, type Mutation } from './mutations.js';
+import { applyMutation, type Mutation } from '../auth/mutations.js';
 
 /** RFC 5849 §3.6: unreserved characters stay, every other UTF-8 byte becomes %XX (uppercase hex). */
 export const oauthEncode = percentEncode;
@@ -50,7 +50,9 @@ export function oauth1Signature(baseString: string, consumerSecret: string, toke
 /** §3.5.1: `OAuth realm="…", name="value", …` with encoded names and values. */
 export function oauth1Header(params: ReadonlyArray<readonly [string, string]>, realm?: string): string {
   const parts = params.map(([k, v]) => `${oauthEncode(k)}="${oauthEncode(v)}"`);
-  return `OAuth ${realm !== undefined ? `realm="${realm}", ` : ''}${parts.join(', ')}`;
+  // The realm is an RFC 2617 quoted-string: a backslash or a double quote inside is escaped.
+  const quoted = realm === undefined ? '' : `realm="${realm.replace(/[\\"]/g, '\\$&')}", `;
+  return `OAuth ${quoted}${parts.join(', ')}`;
 }
 
 /** §3.4.4 PLAINTEXT: `oauth_signature` is `enc(consumerSecret)&enc(tokenSecret)`, no base string. */
@@ -59,7 +61,7 @@ export function oauth1Plaintext(consumerSecret: string, tokenSecret = ''): strin
 }
 
 /**
- * A PLAINTEXT signature changed by a mutation so that the secrets it decodes to change (VERDICTS.md §3): a server
+ * A PLAINTEXT signature changed by a mutation so that the secrets it decodes to change (VERDICTS.md §4): a server
  * may percent-decode both halves before comparing, so a change of hex case alone is no mutation; such a result
  * gets a character appended to the token secret half instead.
  */

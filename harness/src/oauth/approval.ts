@@ -18,7 +18,7 @@ import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import { formField } from '../http/form.js';
 import { formEncode } from '../http/percent.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import type { TokenExchange } from './credential-exchange.js';
+import type { TokenExchange } from './exchange.js';
 
 /** How the owner approves: which request, and which scheme authenticates the owner. */
 export interface ApprovalWay {

@@ -7,11 +7,11 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient, HttpRequest } from '../http/client.js';
 import { formField } from '../http/form.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import { createApprover, type Approver } from './oauth1-approval.js';
+import { createApprover, type Approver } from './approval.js';
 
-import type { TokenExchange } from './credential-exchange.js';
+import type { TokenExchange } from './exchange.js';
 
-export type { TokenExchange } from './credential-exchange.js';
+export type { TokenExchange } from './exchange.js';
 
 export type TokenResult =
   | {
@@ -27,7 +27,7 @@ export type TokenResult =
 export interface TokenSource {
   /** An OAuth 2 access token of the client acting for `user` (the profile's client or its `otherClient`). */
   oauth2(user: string, base: string): Promise<TokenResult>;
-  /** OAuth 1 token credentials approved by `user` (the way the target takes approvals: oauth1-approval.ts). */
+  /** OAuth 1 token credentials approved by `user` (the way the target takes approvals: oauth/approval.ts). */
   oauth1(user: string, base: string): Promise<TokenResult>;
   /** The run's way of approving OAuth 1 temporary credentials (shared with the scenarios' `approve` steps). */
   approver: Approver;
