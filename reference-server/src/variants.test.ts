@@ -115,6 +115,22 @@ const BEHAVIOUR: Partial<
     byDefault: [200, 200, 200, 201],
     withVariant: [200, 400, 400, 201],
   },
+  'text-trimmed': {
+    observe: (s) => {
+      s.call('PUT', '/articles/t', articleXml({ title: ' \t a  b\n ' }), XML);
+      return elementText(s.call('GET', '/articles/t'), 'title');
+    },
+    byDefault: ' \t a  b\n ',
+    withVariant: 'a b',
+  },
+  'text-nfd': {
+    observe: (s) => {
+      s.call('PUT', '/articles/n', articleXml({ title: '\u00e9 x' }), XML);
+      return elementText(s.call('GET', '/articles/n'), 'title');
+    },
+    byDefault: '\u00e9 x',
+    withVariant: 'e\u0301 x',
+  },
   'title-bounded': {
     observe: (s) => [
       s.call('PUT', '/articles/a', articleXml({ title: '😀'.repeat(65) }), XML).status,

@@ -38,6 +38,8 @@ export const VARIANTS = {
     description:
       'Titles and summaries are stored with edge whitespace trimmed and whitespace runs collapsed to one space, as a README would say "titles are trimmed" (RFC 9110 §9.3.4 lets a server transform a representation to fit its constraints; the meaning is kept).',
     profile: { articles: { textNormalization: ['trim', 'collapse'] } },
+    // Each declares its own list; a profile patch replaces a list, so the two are tried apart.
+    excludes: ['text-nfd'],
   },
   'text-nfd': {
     description:

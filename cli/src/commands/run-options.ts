@@ -46,6 +46,8 @@ export interface RunCommandOptions {
   strict: boolean;
   /** Leave what the run created on the target. */
   keep: boolean;
+  /** Run the scenarios without trying the profile's credentials first (`--no-credential-check`). */
+  noCredentialCheck: boolean;
   quiet: boolean;
   /** Print the summary as JSON on stdout (the console output goes to stderr). */
   json: boolean;
@@ -123,6 +125,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     'write-baseline': { type: 'string' },
     strict: { type: 'boolean' },
     keep: { type: 'boolean' },
+    'no-credential-check': { type: 'boolean' },
     quiet: { type: 'boolean' },
     json: { type: 'boolean' },
     'no-color': { type: 'boolean' },
@@ -199,6 +202,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     ...(values['write-baseline'] !== undefined ? { writeBaselineFile: abs(values['write-baseline']) } : {}),
     strict: values.strict ?? false,
     keep: values.keep ?? false,
+    noCredentialCheck: values['no-credential-check'] ?? false,
     quiet: values.quiet ?? false,
     json: values.json ?? false,
     color: !values['no-color'] && colorWanted(io),

@@ -198,6 +198,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           ...(options.shard ? { shard: options.shard } : {}),
           replayCommand: (r) => replayCommand(options, io, r.id, r.counterexample?.path),
           ...(options.keep ? { keep: true } : {}),
+          ...(options.noCredentialCheck ? { credentialCheck: false } : {}),
           tls,
         },
         { client, profile, authenticator: createAuthenticator({ profile }), ...(printer ? { onEvent: printer } : {}) },

@@ -47,6 +47,8 @@ export interface RunSuiteOptions {
   replayCommand?: (scenario: ScenarioResult, seed: number) => string;
   /** Leave what the run created on the target (default: delete it at the end, where the target deletes). */
   keep?: boolean;
+  /** false: run the scenarios even when the profile's credentials are refused (`--no-credential-check`). */
+  credentialCheck?: boolean;
   /** How the client trusts TLS, recorded in the report for the curl commands it shows (default: not recorded). */
   tls?: RunTls;
 }
@@ -116,13 +118,20 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   const selected = shardOf(selectScenarios(suite.scenarios, options.filter, options), options.shard);
   const baseUrl = options.bases.primary;
   emit({ type: 'run-start', total: selected.length, target: baseUrl, seed: options.seed });
-  const session = await openSession(deps, { bases: options.bases, seed: options.seed });
+  const session = await openSession(deps, {
+    bases: options.bases,
+    seed: options.seed,
+    ...(options.credentialCheck === false ? { credentialCheck: false } : {}),
+  });
   if (session.learning && session.learning.learned.length > 0) {
     emit({
       type: 'learned',
       learned: session.learning.learned.map((l) => ({ ...l, how: session.redactor.text(l.how) })),
     });
   }
+  if (session.credentialsRefused)
+    emit({ type: 'stopped', why: session.credentialsRefused.map((r) => `credentials refused: ${r}`) });
+  else if (session.unreachable) emit({ type: 'stopped', why: [`target unreachable: ${session.unreachable}`] });
   const runOptions = {
     runs: options.runs,
     seed: options.seed,
@@ -164,6 +173,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     scenarios: results,
     rules: ruleResults(suite, results),
     ...(session.unreachable && !session.reached ? { unreachable: session.unreachable } : {}),
+    ...(session.credentialsRefused ? { credentialsRefused: session.credentialsRefused } : {}),
     ...(options.signal?.aborted ? { interrupted: true } : {}),
     ...report,
     options: {
@@ -174,6 +184,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
       timeoutMs: options.timeoutMs,
       ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
       ...(options.only ? { only: options.only } : {}),
+      ...(options.credentialCheck === false ? { credentialCheck: false } : {}),
       ...(options.tls && (options.tls.insecure || options.tls.ca !== undefined) ? { tls: options.tls } : {}),
     },
     ...(options.shard ? { shard: options.shard } : {}),

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Authenticator } from '../auth/authenticator.js';
 import { notHttp, type HttpClient } from '../http/client.js';
 import { formEncode } from '../http/percent.js';
+import { checkCredentials, describeRefusal } from '../learn/credentials.js';
 import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/learn.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
@@ -19,6 +20,7 @@ import { createApprover, createTokenSource, type TokenSource } from '../oauth/in
 import { oobUnreachable } from '../runner/oob.js';
 import { createRedactor, type Redactor } from '../runner/redact.js';
 import { notRunResult, type ScenarioRunOptions } from '../runner/scenario.js';
+import { CREDENTIALS_REFUSED_REASON } from '../runner/verdict.js';
 import { runScenario } from './run-scenario.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { Exchange, ScenarioResult } from '../runner/types.js';
@@ -39,6 +41,11 @@ export interface SessionOptions {
   maxTranscript?: number;
   /** The harness clock, for the signers' dates. */
   now?: () => Date;
+  /**
+   * Try each user's credentials of each scheme once before any scenario (default true: VERDICTS.md §3); a refusal
+   * stops the run (`credentialsRefused`). `--no-credential-check` runs the scenarios anyway.
+   */
+  credentialCheck?: boolean;
 }
 
 /** What a session learned and left, for the run's report. */
@@ -57,6 +64,8 @@ export interface Session {
   readonly authenticator: Authenticator;
   readonly redactor: Redactor;
   readonly bases: Bases;
+  /** The profile's credentials the target refused where they must work, in words (redacted): nothing is run. */
+  readonly credentialsRefused?: string[];
   /** Set when the target did not answer the reachability probe (redacted). */
   readonly unreachable?: string;
   /** True once the target has answered anything (the probe, or any scenario). */
@@ -150,6 +159,11 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     ...(learning?.approval ? { known: learning.approval } : {}),
   });
   const tokens: TokenSource = createTokenSource({ client: deps.client, profile, authenticator, secret, approver });
+  const refusals =
+    unreachable === undefined && options.credentialCheck !== false
+      ? await checkCredentials({ client: deps.client, bases: options.bases, profile, authenticator, tokens })
+      : [];
+  const credentialsRefused = refusals.map((r) => redactor.text(describeRefusal(r)));
   // Every article the scenarios create is noted, to be deleted when the run ends.
   const ledger = createLedger(profile, options.bases);
   const recording = recordingClient(deps.client, ledger);
@@ -182,6 +196,7 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     redactor,
     bases: options.bases,
     ...(unreachable !== undefined ? { unreachable } : {}),
+    ...(credentialsRefused.length > 0 ? { credentialsRefused } : {}),
     get reached() {
       return reached;
     },
@@ -192,6 +207,7 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
       const missing = skipReason(scenario);
       if (missing) return notRunResult(scenario, 'skipped', missing);
       if (unreachable && !reached) return notRunResult(scenario, 'errored', `target unreachable: ${unreachable}`);
+      if (credentialsRefused.length > 0) return notRunResult(scenario, 'skipped', CREDENTIALS_REFUSED_REASON);
       const own = scenarioDeps(index, extras);
       try {
         const result = await runScenario(scenario, own.deps, runOptions);

@@ -23,6 +23,7 @@ import type { Bases, RawExchange } from '../runner/exec-types.js';
 import { createTokenSource, type ApprovalWay } from '../oauth/index.js';
 import type { Redactor } from '../runner/redact.js';
 import { learnArticles } from './articles.js';
+import { notOfferedEvidence } from './credentials.js';
 import { join, ok, schemeUser } from './common.js';
 
 /** One open point the harness learned. */
@@ -142,6 +143,8 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
 
   // --- schemes
   const records = recordsPathOf(p);
+  /** Schemes refused without evidence that they are not offered (kept for the credential check). */
+  const doubtful: Scheme[] = [];
   const resourceFor = (user: string) => (records ?? p.protected[0]?.path)?.replace('{user}', encodeURIComponent(user));
   if (silent('auth.schemes')) {
     const works: Scheme[] = [];
@@ -156,17 +159,24 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
         user,
       );
       if (typeof made === 'string') {
-        notes.push(`${scheme}: ${made}`);
+        doubtful.push(scheme);
+        notes.push(`${scheme}: ${made} (the credential check names it)`);
         continue;
       }
       const res = await send(made);
+      // A refusal is "not offered" only on positive evidence (VERDICTS.md §3); without it, a wrong credential and a
+      // scheme the target lacks look the same, and the credential check before the scenarios stops the run on it.
+      const evidence = res === undefined || ok(res) ? undefined : notOfferedEvidence(scheme, res);
       if (ok(res)) works.push(scheme);
-      notes.push(`${scheme}: ${line(made, res)}`);
+      else if (evidence === undefined) doubtful.push(scheme);
+      notes.push(
+        `${scheme}: ${line(made, res)}${evidence !== undefined ? ` — not offered here: ${evidence}; confirm it by declaring auth.schemes` : ok(res) ? '' : ' — refused with no sign that the scheme is not offered: the credential check names it'}`,
+      );
     }
     p.auth.schemes = works;
     learn(
       'auth.schemes',
-      works,
+      probe.auth.schemes.filter((s) => works.includes(s) || doubtful.includes(s)),
       notes.join('; ') || 'no scheme could be tried: the profile gives no credentials or no protected resource',
     );
   }
@@ -239,6 +249,9 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
       approval,
       `the owner approved with ${approval.scheme}, by ${approval.kind === 'get' ? 'GET with the token' : approval.kind === 'form' ? "submitting the authorize page's form" : 'POST with the token in a form body'}`,
     );
+  // A scheme refused without evidence is the run's to check: kept, so the credential check names the refusal.
+  if (doubtful.length > 0)
+    p.auth.schemes = probe.auth.schemes.filter((s) => p.auth.schemes.includes(s) || doubtful.includes(s));
   return { profile: p, learned, ...(approval ? { approval } : {}), exchanges, leftovers };
 }
 

@@ -1,4 +1,8 @@
-/** Defaults of profile keys that rest on the spec's own words: the article bounds and the protected paths. */
+/**
+ * Defaults of profile keys that rest on the spec's own words: the article bounds, how article text is compared, and
+ * the protected paths.
+ */
+import { z } from 'zod';
 
 /** Bounds of article values the target stores exactly (`articles.bounds`), resolved. */
 export interface ArticleBounds {
@@ -22,3 +26,13 @@ export const DEFAULT_PROTECTED: ReadonlyArray<{ path: string; ownerOnly: boolean
   { path: '/', ownerOnly: false },
   { path: '/users/{user}/financialrecords', ownerOnly: false },
 ];
+
+/** A meaning-preserving normalization of article text a store may apply (harness/src/xml/normalize.ts). */
+export const TextNormalizationSchema = z.enum(['trim', 'collapse', 'nfc', 'nfd']);
+export type TextNormalization = z.infer<typeof TextNormalizationSchema>;
+
+/**
+ * `articles.textNormalization` silent and not learned: every normalization that keeps the meaning is accepted (NFC
+ * covers NFD: text is then compared by canonical equivalence).
+ */
+export const TEXT_NORMALIZATIONS_LENIENT: readonly TextNormalization[] = ['trim', 'collapse', 'nfc'];

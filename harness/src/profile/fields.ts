@@ -10,3 +10,12 @@ export function stripUndefined<T extends Record<string, unknown>>(o: T): { [K in
     [K in keyof T]?: Exclude<T[K], undefined>;
   };
 }
+
+/** The dotted paths of every key `data` holds, objects walked into, lists and scalars as leaves. */
+export function declaredKeys(data: unknown, prefix = ''): string[] {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return prefix === '' ? [] : [prefix];
+  const keys = prefix === '' ? [] : [prefix];
+  for (const [k, v] of Object.entries(data))
+    if (v !== undefined) keys.push(...declaredKeys(v, prefix === '' ? k : `${prefix}.${k}`));
+  return keys;
+}

@@ -4,10 +4,18 @@
  */
 import { z } from 'zod';
 import { AuthSchema, resolveAuth, type ResolvedAuth } from './auth-schema.js';
-import { PathTemplate, Url, stripUndefined } from './fields.js';
+import { PathTemplate, Url, declaredKeys, stripUndefined } from './fields.js';
 
-import { DEFAULT_BOUNDS, DEFAULT_PROTECTED, type ArticleBounds } from './defaults.js';
-export { DEFAULT_BOUNDS, DEFAULT_PROTECTED, type ArticleBounds } from './defaults.js';
+import {
+  DEFAULT_BOUNDS,
+  DEFAULT_PROTECTED,
+  TEXT_NORMALIZATIONS_LENIENT,
+  TextNormalizationSchema,
+  type ArticleBounds,
+  type TextNormalization,
+} from './defaults.js';
+export * from './defaults.js';
+export { declaredKeys } from './fields.js';
 export { INT64_MAX, SchemeSchema, type AuthData, type ResolvedAuth, type Scheme } from './auth-schema.js';
 
 /** One instance of a clustered target: its own plain and TLS base URLs (at least one). */
@@ -17,12 +25,6 @@ export const InstanceSchema = z
     https: Url.optional().describe("This instance's TLS base URL."),
   })
   .refine((i) => i.http !== undefined || i.https !== undefined, 'an instance needs http or https (or both)');
-
-/** A meaning-preserving normalization of article text a store may apply (harness/src/xml/normalize.ts). */
-export const TextNormalizationSchema = z.enum(['trim', 'collapse', 'nfc', 'nfd']);
-export type TextNormalization = z.infer<typeof TextNormalizationSchema>;
-/** With `articles.textNormalization` silent and not learned: every one accepted (NFC covers NFD: equivalence). */
-const TEXT_NORMALIZATIONS_LENIENT: readonly TextNormalization[] = ['trim', 'collapse', 'nfc'];
 
 /** Resources OPTIONS may be implemented on: the article collection and items, `/`, the per-user records. */
 export const OptionsResourceSchema = z.enum(['collection', 'item', 'root', 'records']);
@@ -230,15 +232,6 @@ export interface ResolvedProfile {
    * (harness/src/learn/). A list counts as one key.
    */
   declared: ReadonlySet<string>;
-}
-
-/** The dotted paths of every key `data` holds, objects walked into, lists and scalars as leaves. */
-export function declaredKeys(data: unknown, prefix = ''): string[] {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return prefix === '' ? [] : [prefix];
-  const keys = prefix === '' ? [] : [prefix];
-  for (const [k, v] of Object.entries(data))
-    if (v !== undefined) keys.push(...declaredKeys(v, prefix === '' ? k : `${prefix}.${k}`));
-  return keys;
 }
 
 /**

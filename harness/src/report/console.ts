@@ -2,7 +2,13 @@
 import type { RunEvent, RunResult, RunTls, ScenarioResult, ScenarioStatus } from '../runner/types.js';
 import { curlCommand, failingExchange } from './curl.js';
 import { failureGroups } from './groups.js';
-import { INTERRUPTED_REASON, runVerdict, scenarioVerdict, reasonsOf } from '../runner/verdict.js';
+import {
+  CREDENTIALS_REFUSED_REASON,
+  INTERRUPTED_REASON,
+  runVerdict,
+  scenarioVerdict,
+  reasonsOf,
+} from '../runner/verdict.js';
 
 export interface ConsoleOptions {
   write: (text: string) => void;
@@ -32,6 +38,9 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
   // Scenarios not run because the target never answered: one line for all of them, not a block each.
   let notRun = 0;
   let interrupted = 0;
+  let refused = 0;
+  let quietSkips = 0;
+  let stopped = false;
   // Blocks are written whole, in catalogue order; the status line is erased before and redrawn after each.
   const w = (text: string) => {
     if (status) options.write('\r\u001b[K');
@@ -76,6 +85,14 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
           interrupted++;
           break;
         }
+        if (r.status === 'skipped' && r.reason === CREDENTIALS_REFUSED_REASON) {
+          refused++;
+          break;
+        }
+        if (r.status === 'skipped' && stopped) {
+          quietSkips++;
+          break;
+        }
         w(`${paint(90, counter)} ${mark} ${r.id} ${paint(90, `${r.level} · ${describeRuns(r)}`)}\n`);
         if (r.status !== 'passed') w(details(r, paint, options.tls));
         else for (const note of r.notes ?? []) w(`      ${paint(90, `note: ${note}`)}\n`);
@@ -89,6 +106,10 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
         for (const l of event.learned)
           w(`  ${l.key}: ${JSON.stringify(l.value)} ${paint(90, `— ${l.how}`)}\n`.slice(0, 400).replace(/\n?$/, '\n'));
         break;
+      case 'stopped':
+        stopped = true;
+        for (const why of event.why) w(`${paint(31, why)}\n`);
+        break;
       case 'cleanup-start':
         if (options.live)
           w(paint(90, `deleting the ${event.articles} article${event.articles === 1 ? '' : 's'} the run created…\n`));
@@ -98,6 +119,15 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
           w(paint(33, `${interrupted} scenario${interrupted === 1 ? '' : 's'} not run: the run was interrupted\n`));
         if (notRun > 0)
           w(paint(35, `${notRun} scenario${notRun === 1 ? '' : 's'} not run: the target is unreachable (below)\n`));
+        if (quietSkips > 0)
+          w(
+            paint(
+              90,
+              `${quietSkips} scenario${quietSkips === 1 ? '' : 's'} skipped: capabilities the profile lacks (report.json says which)\n`,
+            ),
+          );
+        if (refused > 0)
+          w(paint(35, `${refused} scenario${refused === 1 ? '' : 's'} not run: credentials were refused (below)\n`));
         w(renderSummary(event.result, paint));
         break;
       default: {
@@ -175,6 +205,7 @@ export function renderSummary(run: RunResult, paint: (c: number, s: string) => s
     );
   if (run.cleanup && run.cleanup.created > 0) lines.push(cleanupLine(run));
   if (run.unreachable) lines.push(paint(31, `Target unreachable: ${run.unreachable}`));
+  for (const r of run.credentialsRefused ?? []) lines.push(paint(31, `Credentials refused: ${r}`));
   return `${lines.join('\n')}\n`;
 }
 

@@ -22,6 +22,7 @@ function verdictClass(v: RunVerdict): string {
     case 'FAIL':
       return 'v-fail';
     case 'UNREACHABLE':
+    case 'CREDENTIALS REFUSED':
       return 'v-unreachable';
     case 'INCONCLUSIVE':
     case 'INTERRUPTED':

@@ -66,6 +66,7 @@ export function renderMarkdown(run: RunResult): string {
     '',
   );
   if (run.unreachable) out.push(`**Target unreachable:** ${cell(run.unreachable)}`, '');
+  for (const r of run.credentialsRefused ?? []) out.push(`**Credentials refused:** ${cell(r)}`, '');
   const groups = failureGroups(run);
   if (groups.length > 0) {
     out.push('Failures that share their first failing request (one cause, likely):', '');

@@ -124,6 +124,12 @@ export const ReportSchema = z.object({
   scenarios: z.array(ScenarioResultSchema),
   rules: z.array(RuleResultSchema),
   unreachable: z.string().optional(),
+  credentialsRefused: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Set when credentials the profile gives were refused where they must work (exit 2): each user, scheme, request and the target's answer, with the ways out. No scenario was run.",
+    ),
   interrupted: z
     .boolean()
     .optional()
@@ -156,6 +162,10 @@ export const ReportSchema = z.object({
         .number()
         .optional()
         .describe('--min-coverage: the run fails when fewer than this percent of its MUST rules were checked.'),
+      credentialCheck: z
+        .literal(false)
+        .optional()
+        .describe("--no-credential-check: the scenarios ran without trying the profile's credentials first."),
       only: z
         .array(z.string())
         .optional()

@@ -169,6 +169,8 @@ export interface RunResult {
   interrupted?: boolean;
   /** Set when the target could not be reached at all (exit code 3). */
   unreachable?: string;
+  /** Credentials the profile gives that the target refused where they must work, in words (exit code 2): nothing run. */
+  credentialsRefused?: string[];
   options: {
     filter: string[];
     exclude?: string[];
@@ -179,6 +181,8 @@ export interface RunResult {
     minCoverage?: number;
     /** `--rerun-failed`: only these scenario ids were selected. */
     only?: string[];
+    /** `--no-credential-check`: the scenarios ran without the profile's credentials tried first. */
+    credentialCheck?: false;
     /** How the run trusted TLS: any certificate (`--insecure`, `target.insecure`), or a CA file (`--ca`). */
     tls?: RunTls;
   };
@@ -212,6 +216,11 @@ export type RunEvent =
   | { type: 'scenario-end'; index: number; total: number; result: ScenarioResult }
   /** What was learned from the target where the profile is silent, before the first scenario. */
   | { type: 'learned'; learned: Array<{ key: string; value: unknown; how: string }> }
+  /**
+   * Nothing will be judged: the target refused the profile's credentials, or did not answer the first probe (it is
+   * still tried once per scenario). Reporters say so at once, and leave out the skips that would bury it.
+   */
+  | { type: 'stopped'; why: string[] }
   /** The scenarios are done; the articles they created are being deleted. */
   | { type: 'cleanup-start'; articles: number }
   | { type: 'run-end'; result: RunResult };

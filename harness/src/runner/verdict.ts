@@ -97,7 +97,7 @@ export function reasonsOf(r: ScenarioResult): string[] {
 }
 
 /** A run's verdict, as every reporter shows it and `conform run` exits with it. */
-export type RunVerdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'INCONCLUSIVE' | 'INTERRUPTED';
+export type RunVerdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'CREDENTIALS REFUSED' | 'INCONCLUSIVE' | 'INTERRUPTED';
 
 /** The verdict of a run, the exit code `conform run` gives it, and why. */
 export interface RunVerdictInfo {
@@ -110,6 +110,9 @@ export interface RunVerdictInfo {
   /** The coverage in words ("58 of 61 MUST rules checked; 3 not checked: …"). */
   coverageText: string;
 }
+
+/** The reason of every scenario of a run stopped by refused credentials (engine/session.ts). */
+export const CREDENTIALS_REFUSED_REASON = "not run: the profile's credentials were refused (see credentialsRefused)";
 
 /** The reason of a scenario not run because the run was interrupted (engine/run-suite.ts uses the same words). */
 export const INTERRUPTED_REASON = 'not run: the run was interrupted (Ctrl-C)';
@@ -156,6 +159,13 @@ function verdictOnly(run: RunResult, coverage: MustCoverage): Omit<RunVerdictInf
       verdict: 'UNREACHABLE',
       exitCode: nothingChecked ? 2 : exitCodeFor(run, run.options.strict),
       why: `target unreachable: ${run.unreachable}`,
+    };
+  }
+  if (run.credentialsRefused && run.credentialsRefused.length > 0) {
+    return {
+      verdict: 'CREDENTIALS REFUSED',
+      exitCode: 2,
+      why: `the target refused credentials the profile gives, so nothing was run: ${run.credentialsRefused.join(' · ')}`,
     };
   }
   if (nothingChecked) {
