@@ -272,15 +272,39 @@ describe('conform check-client', () => {
   });
 });
 
-/** A Python with both libraries: the one on PATH, else Debian's (a pyenv shim first on PATH may lack them). */
-const python = ['python3', '/usr/bin/python3'].find((exe) => {
-  try {
-    execFileSync(exe, ['-c', 'import requests, requests_oauthlib'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
+/** A Python with these modules: the one on PATH, else Debian's (a pyenv shim first on PATH may lack them). */
+function pythonWith(modules: string): string | undefined {
+  return ['python3', '/usr/bin/python3'].find((exe) => {
+    try {
+      execFileSync(exe, ['-c', `import ${modules}`], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+const python = pythonWith('requests, requests_oauthlib');
+const authlib = pythonWith('requests, authlib');
+const BEARER_BODY = path.join(ROOT, 'test', 'clients', 'python-bearer-body.py');
+
+/** The verdicts of a client that sends its bearer token in the body of a GET over plain HTTP (issue 36, item 1). */
+function expectBodyTokenNamed(r: CliResult & { report: ClientReport }): void {
+  expect(r.code, r.out + r.err).toBe(1);
+  const failed = Object.fromEntries(
+    r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations]),
+  );
+  expect(Object.keys(failed).sort()).toEqual([
+    '5-client-tls-only',
+    'rfc6750-client-bearer-header',
+    'rfc6750-client-body-token',
+  ]);
+  const get = r.report.requests.find((q) => q.method === 'GET' && q.transport === 'http');
+  expect(failed['5-client-tls-only']).toEqual([
+    { request: get?.seq, reason: expect.stringMatching(/^an OAuth 2 access token \(access_token in the request body/) },
+  ]);
+  expect(failed['rfc6750-client-body-token']?.[0]?.reason).toMatch(/GET is a method whose request body/);
+}
 
 describe.skipIf(!python)(
   'Python requests / requests-oauthlib (skipped without them: apt-get install python3-requests python3-requests-oauthlib)',
@@ -294,8 +318,28 @@ describe.skipIf(!python)(
       expect(statusOf(r.report, 'rfc6749-client-one-auth-method')).toBe('passed');
       await expectNoSecret(tempDir, r.out + r.err);
     });
+
+    it('requests-oauthlib with placement "body": a bearer token in the body of a GET over plain HTTP is named', async ({
+      tempDir,
+    }) => {
+      const r = await check(tempDir, '--', python!, BEARER_BODY, 'requests-oauthlib');
+      expect(r.out, r.err).toMatch(/requests-oauthlib body token over http: 401/);
+      expectBodyTokenNamed(r);
+      await expectNoSecret(tempDir, r.out + r.err);
+    });
   },
 );
+
+describe.skipIf(!authlib)('Authlib (skipped without it: apt-get install python3-requests python3-authlib)', () => {
+  it('Authlib with token_placement "body": a bearer token in the body of a GET over plain HTTP is named', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', authlib!, BEARER_BODY, 'authlib');
+    expect(r.out).toMatch(/authlib body token over http: 401/);
+    expectBodyTokenNamed(r);
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+});
 
 describe('conform serve --client-report DIR', () => {
   it('records while it runs, and on stop judges the requests and writes the client report', async ({ tempDir }) => {

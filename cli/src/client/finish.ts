@@ -3,7 +3,7 @@ import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
 import type { ClientReport } from '../../../harness/src/report/client/schema.js';
 import { createRedactor, type Redactor } from '../../../harness/src/runner/redact.js';
 import type { RuleCatalogue } from '../../../harness/src/suite/types.js';
-import { judgeClient, type RecordedExchange } from '../../../reference-server/src/index.js';
+import { bodyParams, judgeClient, type RecordedExchange } from '../../../reference-server/src/index.js';
 import { toolVersion } from '../io.js';
 import type { ChildExit } from './child.js';
 import { profileSecrets } from './env.js';
@@ -47,7 +47,11 @@ export function learnTokens(exchanges: readonly RecordedExchange[], redactor: Re
         for (const v of answer.getAll(name)) redactor.add(v);
     }
     const query = new URLSearchParams(ex.target.includes('?') ? ex.target.slice(ex.target.indexOf('?') + 1) : '');
-    for (const name of ['access_token', 'oauth_token']) for (const v of query.getAll(name)) redactor.add(v);
+    const body = bodyParams(ex).params;
+    for (const name of ['access_token', 'refresh_token', 'oauth_token']) {
+      for (const v of query.getAll(name)) redactor.add(v);
+      for (const v of body.getAll(name)) redactor.add(v);
+    }
   }
 }
 

@@ -197,6 +197,46 @@ describe('judgeClient', () => {
     });
   });
 
+  it('a credential in the body counts over plain HTTP whatever its Content-Type; a body token is held to RFC 6750 §2.2', () => {
+    const text = { 'content-type': 'text/plain' };
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // requests-oauthlib with placement="body" on a GET: a form body, labelled as nothing a server reads as a form.
+    const getBody = exchange({ transport: 'http', headers: text, body: Buffer.from('access_token=tok-1') });
+    const json = exchange({
+      method: 'POST',
+      target: '/x',
+      transport: 'http',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from('{"client_secret":"s3cret"}'),
+    });
+    const postForm = exchange({ method: 'POST', target: '/x', headers: form, body: Buffer.from('access_token=tok-2') });
+    const unlabelled = exchange({ method: 'POST', target: '/x', body: Buffer.from('a=1&access_token=tok-3') });
+    const plainText = exchange({ transport: 'http', headers: text, body: Buffer.from('just words') });
+    const verdicts = judgeClient([getBody, json, postForm, unlabelled, plainText], CONTEXT);
+    expect(verdict(verdicts, '5-client-tls-only')?.violations).toEqual([
+      {
+        seq: getBody.seq,
+        reason:
+          'an OAuth 2 access token (access_token in the request body, sent as text/plain) sent over plain HTTP; use TLS',
+      },
+      {
+        seq: json.seq,
+        reason:
+          'an OAuth 2 client secret (client_secret in the request body, sent as application/json) sent over plain HTTP; use TLS',
+      },
+    ]);
+    const body = verdict(verdicts, 'rfc6750-client-body-token');
+    expect(body).toMatchObject({ status: 'failed', exercised: 3 });
+    expect(body?.violations.map((v) => v.seq)).toEqual([getBody.seq, unlabelled.seq]);
+    expect(body?.violations[0]?.reason).toMatch(/Content-Type is text\/plain.*GET is a method whose request body/);
+    expect(body?.violations[1]?.reason).toMatch(/Content-Type is missing/);
+    expect(verdict(verdicts, 'rfc6750-client-bearer-header')?.violations.map((v) => v.seq)).toEqual([
+      getBody.seq,
+      postForm.seq,
+      unlabelled.seq,
+    ]);
+  });
+
   it('OAuth 1 with a token the recording did not see issued: judged by the server recomputation in its answer', () => {
     const header = {
       host: '127.0.0.1:8443',
