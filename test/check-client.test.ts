@@ -93,10 +93,15 @@ describe('conform check-client', () => {
       '5.2-nonce-change',
     ]);
     expect(failed['5.2-nonce-change']).toEqual([
-      { request: 2, reason: expect.stringMatching(/already sent in request #1/) as string },
+      {
+        request: 2,
+        reason: expect.stringMatching(/already sent in request #1/) as string,
+        method: 'GET',
+        target: '/users/alice/financialrecords',
+      },
     ]);
     expect(failed['5-client-tls-only']).toEqual([
-      { request: 3, reason: 'Basic credentials sent over plain HTTP; use TLS' },
+      { request: 3, reason: 'Basic credentials sent over plain HTTP; use TLS', method: 'GET', target: '/' },
     ]);
     expect(failed['5.2-client-date-text']).toMatchObject([{ request: 4, mistake: 'date-text-case-kept' }]);
     expect(failed['4.1-put-complete-body']).toMatchObject([{ request: 6 }]);
@@ -263,12 +268,81 @@ describe('conform check-client', () => {
     expect(r.err).toMatch(/no MUST client rule was exercised \(0 request\(s\)/);
   });
 
+  it('a client command that fails fails the check (exit 5) with its own line, unless --ignore-client-exit', async ({
+    tempDir,
+  }) => {
+    // The correct Node client, then a failing test suite after it: every rule passes, the command does not.
+    const script = '"$0" "$1" good && exit 7';
+    const r = await check(tempDir, '--', 'sh', '-c', script, process.execPath, NODE_CLIENT);
+    expect(r.code).toBe(5);
+    expect(r.report.summary.failed).toBe(0);
+    expect(r.report.exit).toEqual({ code: 7, signal: null, timedOut: false, checked: true });
+    expect(r.out).toMatch(/^✗ the client command exited 7: the check fails/m);
+    expect(r.out).toMatch(/client rules: failed$/m);
+    expect(r.err).toMatch(/sh exited 7: the check fails \(exit 5\); --ignore-client-exit/);
+    expect(await readFile(path.join(tempDir, 'out', 'client-report.md'), 'utf8')).toMatch(
+      /^# Client compliance: failed/,
+    );
+    const junit = await readFile(path.join(tempDir, 'out', 'client-junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase name="client command"[^>]*>\s*<failure message="✗ the client command exited 7/);
+    const ignored = await check(
+      tempDir,
+      '--ignore-client-exit',
+      '--',
+      'sh',
+      '-c',
+      script,
+      process.execPath,
+      NODE_CLIENT,
+    );
+    expect(ignored.code).toBe(0);
+    expect(ignored.report.exit).toMatchObject({ code: 7, checked: false });
+    expect(ignored.out).toMatch(/^· the client command exited 7: ignored \(--ignore-client-exit\)$/m);
+  });
+
+  it('a client that dies on an uncaught error or is killed by a signal: exit 5, not a pass', async ({ tempDir }) => {
+    const thrown = await check(tempDir, '--', process.execPath, '-e', 'throw new Error("boom")');
+    expect(thrown.code).toBe(5);
+    expect(thrown.err).toMatch(/Error: boom/);
+    expect(thrown.report.exit).toMatchObject({ code: 1, checked: true });
+    const killed = await check(tempDir, '--', 'sh', '-c', 'kill -9 $$');
+    expect(killed.code).toBe(5);
+    expect(killed.report.exit).toMatchObject({ code: null, signal: 'SIGKILL', timedOut: false });
+    expect(killed.err).toMatch(/sh was killed by SIGKILL/);
+  });
+
+  it('a background child holding the output does not hold the check: done when the command exits', async ({
+    tempDir,
+  }) => {
+    // Before issue 36 this waited for the sleep and ended as a timeout (exit 3, timedOut: true, exit.code 0).
+    const script = '"$0" "$1" good; sleep 60 & echo left a child';
+    const r = await check(tempDir, '--timeout', '30', '--', 'sh', '-c', script, process.execPath, NODE_CLIENT);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^left a child$/m);
+    expect(r.report.exit).toEqual({ code: 0, signal: null, timedOut: false, checked: true });
+  });
+
+  it('violations past --max-requests keep their method and path', async ({ tempDir }) => {
+    const r = await check(tempDir, '--max-requests', '1', '--', process.execPath, NODE_CLIENT, 'wrong');
+    expect(r.report.requests).toHaveLength(1);
+    const tls = r.report.rules.find((x) => x.id === '5-client-tls-only');
+    expect(tls?.violations).toEqual([
+      {
+        request: 3,
+        reason: 'Basic credentials sent over plain HTTP; use TLS',
+        method: 'GET',
+        target: '/',
+      },
+    ]);
+    expect(r.out).toMatch(/#3 GET \/: Basic credentials sent over plain HTTP/);
+  });
+
   it('a client past --timeout is killed with its process group: exit 3, the report still written', async ({
     tempDir,
   }) => {
     const r = await check(tempDir, '--timeout', '1', '--', process.execPath, '-e', 'setInterval(() => {}, 1000)');
     expect(r.code).toBe(3);
-    expect(r.report.exit).toEqual({ code: null, signal: 'SIGKILL', timedOut: true });
+    expect(r.report.exit).toEqual({ code: null, signal: 'SIGKILL', timedOut: true, checked: true });
   });
 });
 
@@ -301,7 +375,12 @@ function expectBodyTokenNamed(r: CliResult & { report: ClientReport }): void {
   ]);
   const get = r.report.requests.find((q) => q.method === 'GET' && q.transport === 'http');
   expect(failed['5-client-tls-only']).toEqual([
-    { request: get?.seq, reason: expect.stringMatching(/^an OAuth 2 access token \(access_token in the request body/) },
+    {
+      request: get?.seq,
+      reason: expect.stringMatching(/^an OAuth 2 access token \(access_token in the request body/) as string,
+      method: 'GET',
+      target: '/users/alice/financialrecords',
+    },
   ]);
   expect(failed['rfc6750-client-body-token']?.[0]?.reason).toMatch(/GET is a method whose request body/);
 }

@@ -23,6 +23,8 @@ export interface JudgeInput {
   redactor: Redactor;
   command: readonly string[];
   exit: ChildExit | undefined;
+  /** Whether the way the command ended counts in the verdict (false under `--ignore-client-exit`). Default true. */
+  exitChecked?: boolean;
   server: { url: string; httpsUrl?: string };
   startedAt: Date;
   maxRequests: number;
@@ -76,6 +78,7 @@ export function judgeRecording(input: JudgeInput): ClientReport {
     redactor: input.redactor,
     command: input.command,
     exit: input.exit,
+    ...(input.exitChecked === undefined ? {} : { exitChecked: input.exitChecked }),
     server: input.server,
     startedAt: input.startedAt,
     durationMs: Date.now() - input.startedAt.getTime(),

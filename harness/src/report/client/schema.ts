@@ -16,6 +16,8 @@ export const ClientViolationSchema = z.object({
     .string()
     .optional()
     .describe('The common mistake the request was signed with, when one explains its digest (docs/clients.md).'),
+  method: z.string().optional().describe('The method of the request, as received (also past --max-requests).'),
+  target: z.string().optional().describe('Its request-target, secrets in the query redacted.'),
 });
 
 export const ClientRuleResultSchema = z.object({
@@ -54,6 +56,18 @@ export const ClientReportSchema = z.object({
       code: z.number().int().nullable(),
       signal: z.string().nullable(),
       timedOut: z.boolean(),
+      outputHeld: z
+        .boolean()
+        .optional()
+        .describe(
+          'After the command exited, a process it left behind in a session of its own still held its output open; conform stopped reading it after a short drain.',
+        ),
+      checked: z
+        .boolean()
+        .optional()
+        .describe(
+          'Whether the way the command ended counts in the verdict: a non-zero exit, a signal or a timeout fails the check (false under --ignore-client-exit).',
+        ),
     })
     .optional()
     .describe(
