@@ -230,6 +230,20 @@ describe('conform check-client', () => {
     await expectNoSecret(tempDir, r.out + r.err);
   });
 
+  it('complete articles the reference parser does not take (an extra element, ISO-8859-1) pass 4.1-put-complete-body', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'articles');
+    // The reference server keeps to its own choices (§2: other fields "not shown"; UTF-8 only) and refuses both…
+    expect(r.out).toMatch(/statuses: 400 400/);
+    // …but the client sent complete articles: the judge reads them by §2's words.
+    expect(r.code, r.out).toBe(0);
+    expect(r.report.rules.find((x) => x.id === '4.1-put-complete-body')).toMatchObject({
+      status: 'passed',
+      exercised: 2,
+    });
+  });
+
   it('a client clock 20 minutes slow fails 5.2-client-clock-sync (the window is 600 s)', async ({ tempDir }) => {
     const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'skewed');
     expect(r.code).toBe(1);

@@ -2,7 +2,7 @@
 import type { ClientReport } from '../../../harness/src/report/client/schema.js';
 import type { Redactor } from '../../../harness/src/runner/redact.js';
 import type { RuleCatalogue } from '../../../harness/src/suite/types.js';
-import type { ClientRuleVerdict, RecordedExchange } from '../../../reference-server/src/index.js';
+import type { ClientRuleVerdict, ClientViolation, RecordedExchange } from '../../../reference-server/src/index.js';
 import type { ChildExit } from './child.js';
 
 /** Everything a client report is made of. */
@@ -28,6 +28,15 @@ export interface ClientReportInput {
 export function buildClientReport(input: ClientReportInput): ClientReport {
   const { redactor, catalogue } = input;
   const bySeq = new Map(input.exchanges.map((ex) => [ex.seq, ex]));
+  const entry = (x: ClientViolation) => {
+    const ex = bySeq.get(x.seq);
+    return {
+      request: x.seq,
+      reason: redactor.text(x.reason),
+      ...(x.mistake === undefined ? {} : { mistake: x.mistake }),
+      ...(ex === undefined ? {} : { method: redactor.text(ex.method), target: redactor.text(ex.target) }),
+    };
+  };
   const rules = input.verdicts.map((v) => {
     const rule = catalogue.byId.get(v.rule);
     if (rule === undefined) throw new Error(`client rule ${v.rule} is not in the catalogue`);
@@ -40,15 +49,8 @@ export function buildClientReport(input: ClientReportInput): ClientReport {
       ...(rule.source === undefined ? {} : { source: rule.source }),
       status: v.status,
       exercised: v.exercised,
-      violations: v.violations.map((x) => {
-        const ex = bySeq.get(x.seq);
-        return {
-          request: x.seq,
-          reason: redactor.text(x.reason),
-          ...(x.mistake === undefined ? {} : { mistake: x.mistake }),
-          ...(ex === undefined ? {} : { method: redactor.text(ex.method), target: redactor.text(ex.target) }),
-        };
-      }),
+      violations: v.violations.map(entry),
+      ...(v.notJudged === undefined ? {} : { notJudged: v.notJudged.map(entry) }),
     };
   });
   const judged = new Set(rules.map((r) => r.id));

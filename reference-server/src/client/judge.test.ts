@@ -301,8 +301,55 @@ describe('judgeClient', () => {
     const post = exchange({ method: 'POST', target: '/articles/a3', body: xml('junk') });
     const v = verdict(judgeClient([complete, noPrice, notAnItem, post], context), '4.1-put-complete-body');
     expect(v).toMatchObject({ status: 'failed', exercised: 2, violations: [{ seq: noPrice.seq }] });
-    expect(v?.violations[0]?.reason).toMatch(/^the PUT body is not a complete article .*price/);
+    expect(v?.violations[0]?.reason).toMatch(/^the PUT body is not a complete article .*no <price>/);
     expect(verdict(judgeClient([complete], CONTEXT), '4.1-put-complete-body')?.status).toBe('not exercised');
+  });
+
+  it('4.1-put-complete-body is judged by §2, not by the reference parser: more fields, any declared encoding', () => {
+    const context = { ...CONTEXT, articleItems: ['/articles/{id}'] };
+    const put = (body: Buffer, headers: RecordedExchange['headers'] = {}) =>
+      exchange({ method: 'PUT', target: '/articles/a', body, headers });
+    const extra = put(
+      Buffer.from('<article><title>T</title><author>Ann</author><price currency="eur">1.50</price></article>'),
+    );
+    const latin1 = put(
+      Buffer.from(
+        '<?xml version="1.0" encoding="ISO-8859-1"?><article><title>Café</title><price currency="eur">2.00</price></article>',
+        'latin1',
+      ),
+    );
+    const charset = put(
+      Buffer.from('<article><title>Thé</title><price currency="gbp">3.10</price></article>', 'latin1'),
+      { 'content-type': 'application/xml; charset=iso-8859-1' },
+    );
+    const utf16 = put(
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('<article><title>T</title><price currency="usd">0.99</price></article>', 'utf16le'),
+      ]),
+    );
+    const good = judgeClient([extra, latin1, charset, utf16], context);
+    expect(verdict(good, '4.1-put-complete-body')).toMatchObject({ status: 'passed', exercised: 4, violations: [] });
+
+    const cases: Array<[string, RegExp]> = [
+      ['<article><title>T</title><price currency="EUR">1.50</price></article>', /currency "EUR"/],
+      ['<article><title>T</title><price currency="eur">15</price></article>', /fractional part/],
+      ['<article><title>T</title><price>1.50</price></article>', /no currency attribute/],
+      ['<item><title>T</title><price currency="eur">1.50</price></item>', /root element is <item>/],
+      ['<article><title>T</title><price currency="eur">1.50</price>', /not well-formed XML/],
+    ];
+    const wrong = cases.map(([body]) => put(Buffer.from(body)));
+    const bad = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><article><title>\xff</title></article>', 'latin1');
+    const v = verdict(judgeClient([...wrong, put(bad)], context), '4.1-put-complete-body');
+    expect(v?.violations.map((x) => x.seq)).toEqual([...wrong.map((w) => w.seq), seq]);
+    cases.forEach(([, reason], i) => expect(v?.violations[i]?.reason).toMatch(reason));
+    expect(v?.violations.at(-1)?.reason).toMatch(/the bytes are not UTF-8/i);
+
+    const doctype = put(Buffer.from('<!DOCTYPE article SYSTEM "a.dtd"><article/>'));
+    const unknown = put(Buffer.from('<?xml version="1.0" encoding="x-nothing"?><article/>'));
+    const unread = verdict(judgeClient([doctype, unknown], context), '4.1-put-complete-body');
+    expect(unread).toMatchObject({ status: 'not exercised', violations: [] });
+    expect(unread?.notJudged?.map((x) => x.seq)).toEqual([doctype.seq, unknown.seq]);
   });
 
   it('hmac credentials in Authorization fail 5.2-client-header; in Authentication they pass it', () => {

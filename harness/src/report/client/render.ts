@@ -7,10 +7,14 @@ import type { ClientReport, ClientRuleResult } from './schema.js';
 
 const MARK: Record<ClientRuleResult['status'], string> = { passed: '✓', failed: '✗', 'not exercised': '·' };
 
-/** A rule's violations as lines: `#seq METHOD target: reason` (the method and target kept past --max-requests). */
+/**
+ * A rule's violations as lines: `#seq METHOD target: reason` (the method and target kept past --max-requests), then
+ * the requests it could not judge, `#seq METHOD target: not judged: reason`.
+ */
 function violationLines(report: ClientReport, rule: ClientRuleResult): string[] {
   const bySeq = new Map(report.requests.map((r) => [r.seq, r]));
-  return rule.violations.map((v) => {
+  const notJudged = (rule.notJudged ?? []).map((v) => ({ ...v, reason: `not judged: ${v.reason}` }));
+  return [...rule.violations, ...notJudged].map((v) => {
     const req = bySeq.get(v.request);
     const what = req
       ? `${req.method} ${req.target} (${req.transport}, answered ${req.status})`
@@ -94,8 +98,9 @@ export function renderClientMarkdown(report: ClientReport, strict = false): stri
   if (command !== undefined) out.push(md(command), '');
   out.push('| rule | level | status | requests | text |', '|---|---|---|---|---|');
   for (const r of report.rules) out.push(`| ${r.id} | ${r.level} | ${r.status} | ${r.exercised} | ${md(r.text)} |`);
-  for (const r of report.rules.filter((x) => x.status === 'failed')) {
-    out.push('', `## ${r.id} (${r.level}) failed`, '');
+  for (const r of report.rules.filter((x) => x.status === 'failed' || (x.notJudged?.length ?? 0) > 0)) {
+    const judged = r.status === 'failed' ? 'failed' : `${r.status}, ${r.notJudged?.length ?? 0} request(s) not judged`;
+    out.push('', `## ${r.id} (${r.level}) ${judged}`, '');
     for (const v of violationLines(report, r)) out.push(`- ${md(v)}`);
   }
   return `${out.join('\n')}\n`;

@@ -30,6 +30,12 @@ export const ClientRuleResultSchema = z.object({
   status: z.enum(['passed', 'failed', 'not exercised']),
   exercised: z.number().int().min(0).describe('How many recorded requests the rule applied to.'),
   violations: z.array(ClientViolationSchema),
+  notJudged: z
+    .array(ClientViolationSchema)
+    .optional()
+    .describe(
+      'Requests the rule applied to that the judge could not decide (a signature method the reference server does not support, a document it cannot read): neither passed nor failed.',
+    ),
 });
 
 export const ClientRequestSchema = z.object({
