@@ -244,6 +244,51 @@ describe('conform check-client', () => {
     });
   });
 
+  it('a client signing without the body hash, as §5.2 describes the message, passes by default; --body-hash required names it', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'no-body-hash');
+    expect(r.out).toMatch(/statuses: 201 201/);
+    expect(r.code, r.out).toBe(0);
+    expect(r.report.rules.find((x) => x.id === '5.2-client-message')).toMatchObject({ status: 'passed', exercised: 2 });
+    const required = await check(
+      tempDir,
+      '--body-hash',
+      'required',
+      '--',
+      process.execPath,
+      NODE_CLIENT,
+      'no-body-hash',
+    );
+    expect(required.out).toMatch(/statuses: 401 401/);
+    expect(required.out).toMatch(/diagnosed: body-hash-left-out body-hash-left-out/);
+    expect(required.code).toBe(1);
+    expect(required.report.rules.find((x) => x.id === '5.2-client-message')?.violations).toMatchObject([
+      { request: 1, mistake: 'body-hash-left-out' },
+      { request: 2, mistake: 'body-hash-left-out' },
+    ]);
+    const env = await runCli(
+      tempDir,
+      ['check-client', '--report-dir', 'out', '--', 'sh', '-c', 'echo "hash=$CONFORM_BODY_HASH"'],
+      ENV,
+    );
+    expect(env.out).toMatch(/^hash=optional$/m);
+    const usage = await runCli(tempDir, ['check-client', '--body-hash', 'maybe', '--', 'true'], ENV);
+    expect(usage.code).toBe(2);
+    expect(usage.err).toMatch(/--body-hash takes optional, required or off/);
+  });
+
+  it('--variant starts the server with that choice and judges the client by it (window-300)', async ({ tempDir }) => {
+    const r = await check(tempDir, '--variant', 'window-300', '--', process.execPath, NODE_CLIENT, 'skewed');
+    expect(r.code).toBe(1);
+    expect(r.report.rules.find((x) => x.id === '5.2-client-clock-sync')?.violations[0]?.reason).toMatch(
+      /\(window 300 s\)$/,
+    );
+    const unknown = await runCli(tempDir, ['check-client', '--variant', 'nope', '--', 'true'], ENV);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/unknown variant "nope"/);
+  });
+
   it('a client clock 20 minutes slow fails 5.2-client-clock-sync (the window is 600 s)', async ({ tempDir }) => {
     const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'skewed');
     expect(r.code).toBe(1);

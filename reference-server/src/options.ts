@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_USERS } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults/registry.js';
+import type { BodyHashMode } from './types.js';
 import type { VariantName } from './variants.js';
 import type { ExchangeListener } from './recording.js';
 import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
@@ -61,8 +62,11 @@ export interface ServerOptions {
   users?: readonly UserAccount[];
   /** Accepted clock difference of a signed Date, seconds, both directions. Default: 600. */
   window?: number;
-  /** PUT and POST signatures must include the body hash (docs/auth.md). Default: true. */
-  bodyHash?: boolean;
+  /**
+   * PUT and POST signatures must include the body hash (docs/auth.md); `'optional'` accepts them with or without it.
+   * Default: true.
+   */
+  bodyHash?: BodyHashMode;
   /** Most nonces remembered at once; when full, signed-with-nonce requests get 503 + Retry-After. Default: 1,000,000. */
   nonceCapacity?: number;
   /**
@@ -137,7 +141,7 @@ export interface ResolvedServerOptions {
   redis?: Required<RedisSettings>;
   users: readonly UserAccount[];
   window: number;
-  bodyHash: boolean;
+  bodyHash: BodyHashMode;
   nonceCapacity: number;
   nonceShare?: number;
   oauth2Clients: readonly OAuth2Client[];

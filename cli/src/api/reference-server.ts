@@ -47,6 +47,11 @@ export interface ReferenceServerOptions {
   diagnose?: boolean;
   /** Clock of the server (the Date window, token expiry, recorded arrival times). Default: the system clock. */
   now?: () => Date;
+  /**
+   * Whether signed PUT and POST requests carry the body hash (docs/auth.md): `true` (required), `false` (never), or
+   * `'optional'` (either is accepted). Default: true, as the bundled profile declares.
+   */
+  bodyHash?: boolean | 'optional';
 }
 
 /** A running reference server. */
@@ -78,6 +83,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     ...(options.onExchange === undefined ? {} : { onExchange: options.onExchange }),
     ...(options.diagnose === undefined ? {} : { diagnose: options.diagnose }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.bodyHash === undefined ? {} : { bodyHash: options.bodyHash }),
   });
   return {
     url: server.url,

@@ -28,6 +28,10 @@ export interface JudgeInput {
   server: { url: string; httpsUrl?: string };
   startedAt: Date;
   maxRequests: number;
+  /** Whether PUT and POST sign the body hash, as the server was started. Default: the profile's `auth.bodyHash`. */
+  bodyHash?: boolean | 'optional';
+  /** The variants the server was started with: the judge follows their signing choices. Default: none. */
+  variants?: readonly string[];
 }
 
 /**
@@ -64,7 +68,8 @@ export function judgeRecording(input: JudgeInput): ClientReport {
   const verdicts = judgeClient(input.exchanges, {
     users: profile.users.flatMap((u) => (u.secret === undefined ? [] : [{ name: u.name, secret: u.secret }])),
     window: profile.auth.window,
-    bodyHash: profile.auth.bodyHash,
+    bodyHash: input.bodyHash ?? profile.auth.bodyHash,
+    variants: input.variants ?? [],
     oauth2Endpoints: [profile.auth.oauth2?.tokenEndpoint, profile.auth.oauth2?.revokeEndpoint].filter(
       (p): p is string => p !== undefined,
     ),

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { ConformError } from '../../../harness/src/errors.js';
 import { commandFailed, renderClientConsole, rulesVerdict } from '../../../harness/src/report/client/render.js';
 import { loadRulesSync } from '../../../harness/src/suite/load.js';
-import type { RecordedExchange } from '../../../reference-server/src/index.js';
+import { parseVariantNames, type RecordedExchange } from '../../../reference-server/src/index.js';
 import { startReferenceServer } from '../api/reference-server.js';
-import { intOption, parse } from '../args.js';
+import { faultList, intOption, parse } from '../args.js';
 import { ChildStartError, runChild } from '../client/child.js';
 import { clientEnvironment } from '../client/env.js';
 import { judgeRecording, profileRedactor } from '../client/finish.js';
@@ -40,6 +40,11 @@ mistake that explains your digest; never a secret): see conform serve --diagnose
   --reporter LIST    Comma-separated: console, json, junit, markdown, html (default: all)
   --strict           SHOULD and MAY rules that failed also fail the check
   --no-diagnose      Bare refusals, as conform serve answers by default
+  --body-hash MODE   Whether signed PUT and POST sign the body hash (§5.2 rule 6: extra data "may be added";
+                     docs/auth.md): optional (default: both messages are accepted and pass), required, or off
+  --variant NAME     Start the server with a variant (conform serve --list-variants; repeatable or comma-
+                     separated) and judge the client by its choices: path-without-query (the path is signed
+                     without its query), window-300, date-month-any-case, date-formats-extra, digest-decoded…
   --max-requests N   Most requests listed in the report (default 1000; all are judged)
   --token-ttl S      OAuth 2 access token lifetime, seconds (default 300)
 
@@ -48,7 +53,8 @@ COMMAND gets, besides the caller's environment:
   CONFORM_CA_FILE                       the TLS listener's self-signed certificate (PEM), to trust
   CONFORM_USER, CONFORM_PASSWORD, CONFORM_SECRET      a user: Basic password, HMAC shared secret
   CONFORM_USER2, CONFORM_PASSWORD2, CONFORM_SECRET2   a second user
-  CONFORM_WINDOW (seconds), CONFORM_BODY_HASH (1: PUT and POST sign the body hash, docs/auth.md)
+  CONFORM_WINDOW (seconds), CONFORM_BODY_HASH (1: PUT and POST sign the body hash, 0: they do not, optional:
+                                        either is accepted; docs/auth.md)
   CONFORM_OAUTH2_TOKEN_URL, CONFORM_OAUTH2_CLIENT_ID, CONFORM_OAUTH2_CLIENT_SECRET
   CONFORM_OAUTH1_CONSUMER_KEY, CONFORM_OAUTH1_CONSUMER_SECRET, CONFORM_OAUTH1_REQUEST_TOKEN_URL,
   CONFORM_OAUTH1_AUTHORIZE_URL, CONFORM_OAUTH1_ACCESS_TOKEN_URL
@@ -72,6 +78,8 @@ const OPTIONS = {
   'no-diagnose': { type: 'boolean' },
   'max-requests': { type: 'string' },
   'token-ttl': { type: 'string' },
+  'body-hash': { type: 'string' },
+  variant: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -90,6 +98,8 @@ export async function checkClientCommand(argv: string[], io: CliIo): Promise<num
   const tokenTtl = intOption(values['token-ttl'], 'token-ttl', 1, 86400) ?? 300;
   const reporters = reporterList(values.reporter);
   const ignoreExit = values['ignore-client-exit'] ?? false;
+  const bodyHash = bodyHashMode(values['body-hash']);
+  const variants = parseVariantNames(faultList(values.variant, parseVariantNames));
   const dir = path.resolve(io.cwd, values['report-dir'] ?? 'reports');
   await prepareReportDir(dir);
   const catalogue = loadRulesSync(defaults.rules());
@@ -97,6 +107,8 @@ export async function checkClientCommand(argv: string[], io: CliIo): Promise<num
   const started = new Date();
   const server = await startReferenceServer({
     tokenTtl,
+    bodyHash,
+    variants,
     diagnose: !values['no-diagnose'],
     onExchange: (ex) => exchanges.push(ex),
   }).catch((err: unknown) => {
@@ -112,7 +124,7 @@ export async function checkClientCommand(argv: string[], io: CliIo): Promise<num
       caFile = path.join(temp, 'ca.pem');
       await writeFile(caFile, server.certificate);
     }
-    const env = { ...io.env, ...clientEnvironment(server.profile, server, caFile) };
+    const env = { ...io.env, ...clientEnvironment(server.profile, server, caFile, bodyHash) };
     const exit = await runChild({
       command: program,
       args,
@@ -136,6 +148,8 @@ export async function checkClientCommand(argv: string[], io: CliIo): Promise<num
       command,
       exit,
       exitChecked: !ignoreExit,
+      bodyHash,
+      variants,
       server,
       startedAt: started,
       maxRequests,
@@ -172,6 +186,14 @@ export async function checkClientCommand(argv: string[], io: CliIo): Promise<num
     await server.close();
     await rm(temp, { recursive: true, force: true });
   }
+}
+
+/** `--body-hash`: optional (the default), required or off. */
+function bodyHashMode(value: string | undefined): boolean | 'optional' {
+  if (value === undefined || value === 'optional') return 'optional';
+  if (value === 'required') return true;
+  if (value === 'off') return false;
+  throw new ConformError('CONFORM_USAGE', `--body-hash takes optional, required or off, not "${value}"`);
 }
 
 const REPORTERS = ['console', 'json', 'junit', 'markdown', 'html'] as const;

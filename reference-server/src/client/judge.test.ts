@@ -31,8 +31,11 @@ function exchange(over: Partial<RecordedExchange> & { headers?: RecordedExchange
   };
 }
 
-/** A date-and-nonce request signed as docs/auth.md says, with `message` replacing the signed message if given. */
-function signed(nonce: string, options: { date?: string; method?: string; target?: string; body?: string } = {}) {
+/** A date-and-nonce request signed as docs/auth.md says (the body hash on PUT and POST unless `bodyHash: false`). */
+function signed(
+  nonce: string,
+  options: { date?: string; method?: string; target?: string; body?: string; bodyHash?: boolean } = {},
+) {
   const method = options.method ?? 'GET';
   const target = options.target ?? '/users/alice/financialrecords';
   const date = options.date ?? '26 Nov 2026 14:05:09';
@@ -44,6 +47,7 @@ function signed(nonce: string, options: { date?: string; method?: string; target
     nonce,
     date,
     body: options.body ?? '',
+    bodyHash: options.bodyHash ?? true,
   });
   return exchange({
     method,
@@ -350,6 +354,75 @@ describe('judgeClient', () => {
     const unread = verdict(judgeClient([doctype, unknown], context), '4.1-put-complete-body');
     expect(unread).toMatchObject({ status: 'not exercised', violations: [] });
     expect(unread?.notJudged?.map((x) => x.seq)).toEqual([doctype.seq, unknown.seq]);
+  });
+
+  it('the body hash: either message passes by default (optional); required or off names the other one', async () => {
+    const body = '<article><title>t</title><price currency="eur">1.00</price></article>';
+    const put = (nonce: string, bodyHash: boolean) =>
+      signed(nonce, { method: 'PUT', target: '/articles/a', body, bodyHash });
+    const post = (nonce: string, bodyHash: boolean) =>
+      signed(nonce, { method: 'POST', target: '/articles', body, bodyHash });
+    const requests = [put('41', true), put('42', false), post('43', true), post('44', false)];
+    const judged = (bodyHash: boolean | 'optional') =>
+      verdict(judgeClient(requests, { ...CONTEXT, bodyHash }), '5.2-client-message');
+    expect(judged('optional')).toMatchObject({ status: 'passed', exercised: 4, violations: [] });
+    expect(judged(true)?.violations).toMatchObject([
+      { seq: requests[1]?.seq, mistake: 'body-hash-left-out' },
+      { seq: requests[3]?.seq, mistake: 'body-hash-left-out' },
+    ]);
+    expect(judged(false)?.violations).toMatchObject([
+      { seq: requests[0]?.seq, mistake: 'body-hash-added' },
+      { seq: requests[2]?.seq, mistake: 'body-hash-added' },
+    ]);
+    // Under optional a mistake is still named, made with the body hash or without it.
+    const { createHmac } = await import('node:crypto');
+    const date = '26 Nov 2026 14:05:09';
+    const caseKept = createHmac('sha256', 'alice-secret-1')
+      .update('PUT+/articles/a+26Nov202614:05:09+45')
+      .digest('base64');
+    const ex = exchange({
+      method: 'PUT',
+      target: '/articles/a',
+      body: Buffer.from(body),
+      headers: { authentication: `hmac alice:45:${caseKept}`, date },
+    });
+    expect(verdict(judgeClient([ex], { ...CONTEXT, bodyHash: 'optional' }), '5.2-client-date-text')).toMatchObject({
+      status: 'failed',
+      violations: [{ seq: ex.seq, mistake: 'date-text-case-kept' }],
+    });
+  });
+
+  it("the server's signing variants are the client's to follow", () => {
+    const sign = (target: string, nonce: string, date = '26 Nov 2026 14:05:09') => {
+      const h = signRequest({ method: 'GET', target, user: 'alice', secret: 'alice-secret-1', nonce, date });
+      return exchange({ target: '/r?a=1', headers: { authentication: h.authentication, date } });
+    };
+    const pathOnly = sign('/r', '51');
+    const withQuery = sign('/r?a=1', '52');
+    const message = (variants: string[]) =>
+      verdict(judgeClient([pathOnly, withQuery], { ...CONTEXT, variants }), '5.2-client-message')?.violations.map(
+        (v) => v.seq,
+      );
+    expect(message([])).toEqual([pathOnly.seq]);
+    expect(message(['path-without-query'])).toEqual([withQuery.seq]);
+
+    const lowerMonth = sign('/r?a=1', '53', '26 nov 2026 14:05:09');
+    const format = (variants: string[]) =>
+      verdict(judgeClient([lowerMonth], { ...CONTEXT, variants }), '5.2-client-date-format')?.status;
+    expect(format([])).toBe('failed');
+    expect(format(['date-month-any-case'])).toBe('passed');
+
+    const unpadded = exchange({
+      target: '/r?a=1',
+      headers: {
+        authentication: String(withQuery.headers['authentication']).replace(/=+$/, ''),
+        date: '26 Nov 2026 14:05:09',
+      },
+    });
+    const decoded = (variants: string[]) =>
+      verdict(judgeClient([unpadded], { ...CONTEXT, variants }), '5.2-client-message')?.status;
+    expect(decoded([])).toBe('failed');
+    expect(decoded(['digest-decoded'])).toBe('passed');
   });
 
   it('hmac credentials in Authorization fail 5.2-client-header; in Authentication they pass it', () => {

@@ -20,14 +20,19 @@ export interface ClientJudgeContext {
   users: ReadonlyArray<{ name: string; secret: string }>;
   /** Accepted clock difference of a signed Date, seconds. */
   window: number;
-  /** PUT and POST signatures cover the body hash (the server's `bodyHash`). */
-  bodyHash: boolean;
+  /** PUT and POST signatures cover the body hash (the server's `bodyHash`): always, never, or either way. */
+  bodyHash: boolean | 'optional';
   /** Paths of the OAuth 2 endpoints that authenticate the client (token, revocation). */
   oauth2Endpoints: readonly string[];
   /** Article item paths PUT replaces, `{id}` for a segment (`/articles/{id}`, `/article/{id}`). Default: none. */
   articleItems?: readonly string[];
   /** OAuth 1 consumers and their secrets. Default: none (OAuth 1 signatures are then judged by the server's answers). */
   oauth1Consumers?: ReadonlyArray<{ key: string; secret: string }>;
+  /**
+   * The variants (variants.ts) the server was started with: the signing choices among them are the client's to
+   * follow (the path signed without its query, the Date's forms, how digests and nonces compare). Default: none.
+   */
+  variants?: readonly string[];
 }
 
 /** One verdict per rule of {@link CLIENT_RULES}, from the exchanges in the order the server received them. */
@@ -38,6 +43,7 @@ export function judgeClient(exchanges: readonly RecordedExchange[], context: Cli
     users: new Map(context.users.map((u) => [u.name, u.secret])),
     window: context.window,
     bodyHash: context.bodyHash,
+    variants: new Set(context.variants ?? []),
   };
   const oauth = {
     clientEndpoints: context.oauth2Endpoints,
