@@ -320,6 +320,20 @@ describe('conform check-client', () => {
     await expectNoSecret(tempDir, r.out + r.err);
   });
 
+  it('OAuth 1 PLAINTEXT over TLS with oauth-1.0a (RFC 5849 §3.4.4): judged by its method, a clean report', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, OAUTH1_LIBRARY, 'PLAINTEXT');
+    expect(r.out, r.err).toMatch(/library client \(PLAINTEXT\): 200/);
+    expect(r.code).toBe(0);
+    expect(r.report.rules.find((x) => x.id === 'rfc5849-client-signature')).toMatchObject({
+      status: 'passed',
+      exercised: 3,
+      violations: [],
+    });
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
   it('a client that exercises no MUST rule is exit 2, not a pass', async ({ tempDir }) => {
     const r = await check(tempDir, '--', process.execPath, '-e', 'process.exit(0)');
     expect(r.code).toBe(2);
@@ -469,6 +483,26 @@ describe.skipIf(!python)(
 );
 
 describe.skipIf(!authlib)('Authlib (skipped without it: apt-get install python3-requests python3-authlib)', () => {
+  for (const method of ['HMAC-SHA1', 'PLAINTEXT'])
+    it(`Authlib OAuth 1 with ${method} over TLS: the three legs and a signed GET, a clean report`, async ({
+      tempDir,
+    }) => {
+      const r = await check(
+        tempDir,
+        '--',
+        authlib!,
+        path.join(ROOT, 'test', 'clients', 'python-authlib-oauth1.py'),
+        method,
+      );
+      expect(r.out, r.err).toMatch(new RegExp(`authlib oauth1 \\(${method}\\): 200`));
+      expect(r.code).toBe(0);
+      expect(r.report.rules.find((x) => x.id === 'rfc5849-client-signature')).toMatchObject({
+        status: 'passed',
+        exercised: 3,
+      });
+      await expectNoSecret(tempDir, r.out + r.err);
+    });
+
   it('Authlib with token_placement "body": a bearer token in the body of a GET over plain HTTP is named', async ({
     tempDir,
   }) => {

@@ -67,6 +67,11 @@ export interface ServerOptions {
    * Default: true.
    */
   bodyHash?: BodyHashMode;
+  /**
+   * OAuth 1 requests may also be signed with PLAINTEXT (RFC 5849 §3.4.4), over TLS like all OAuth; verified against
+   * the consumer and token secrets. Default: false, HMAC-SHA1 only (`conform check-client` turns it on).
+   */
+  oauth1Plaintext?: boolean;
   /** Most nonces remembered at once; when full, signed-with-nonce requests get 503 + Retry-After. Default: 1,000,000. */
   nonceCapacity?: number;
   /**
@@ -142,6 +147,7 @@ export interface ResolvedServerOptions {
   users: readonly UserAccount[];
   window: number;
   bodyHash: BodyHashMode;
+  oauth1Plaintext: boolean;
   nonceCapacity: number;
   nonceShare?: number;
   oauth2Clients: readonly OAuth2Client[];
@@ -219,6 +225,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     users: (options.users ?? DEFAULT_USERS).map((u) => ({ ...u })),
     window,
     bodyHash: options.bodyHash ?? true,
+    oauth1Plaintext: options.oauth1Plaintext ?? false,
     nonceCapacity,
     ...(options.nonceShare === undefined ? {} : { nonceShare: positiveInteger(options.nonceShare, 'nonceShare') }),
     oauth2Clients: (options.oauth2Clients ?? DEFAULT_OAUTH2_CLIENTS).map((c) => ({ ...c })),

@@ -52,6 +52,8 @@ export interface ReferenceServerOptions {
    * `'optional'` (either is accepted). Default: true, as the bundled profile declares.
    */
   bodyHash?: boolean | 'optional';
+  /** OAuth 1 requests may also be signed with PLAINTEXT over TLS (RFC 5849 §3.4.4). Default: false, HMAC-SHA1 only. */
+  oauth1Plaintext?: boolean;
 }
 
 /** A running reference server. */
@@ -84,6 +86,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     ...(options.diagnose === undefined ? {} : { diagnose: options.diagnose }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.bodyHash === undefined ? {} : { bodyHash: options.bodyHash }),
+    ...(options.oauth1Plaintext === undefined ? {} : { oauth1Plaintext: options.oauth1Plaintext }),
   });
   return {
     url: server.url,

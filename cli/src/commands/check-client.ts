@@ -109,6 +109,8 @@ export async function checkClientCommand(argv: string[], io: CliIo): Promise<num
     tokenTtl,
     bodyHash,
     variants,
+    // Every choice a correct client may make is accepted: PLAINTEXT over TLS too (RFC 5849 §3.4.4).
+    oauth1Plaintext: true,
     diagnose: !values['no-diagnose'],
     onExchange: (ex) => exchanges.push(ex),
   }).catch((err: unknown) => {

@@ -288,6 +288,33 @@ describe('judgeClient', () => {
     expect(JSON.stringify(v)).not.toMatch(/\bts\b|\bcs\b/);
   });
 
+  it('OAuth 1 signatures are judged by the method they name: PLAINTEXT is the key; another method is not judged', () => {
+    const context = { ...CONTEXT, oauth1Consumers: [{ key: 'ck', secret: 'c s' }] };
+    const issued = exchange({ method: 'POST', target: '/t', formAnswer: 'oauth_token=tk&oauth_token_secret=t%26s' });
+    const request = (method: string, signature: string) =>
+      exchange({
+        headers: {
+          host: '127.0.0.1:8443',
+          authorization: `OAuth oauth_consumer_key="ck", oauth_token="tk", oauth_signature_method="${method}", oauth_timestamp="1", oauth_nonce="n${seq}", oauth_signature="${encodeURIComponent(signature)}"`,
+        },
+      });
+    const right = request('PLAINTEXT', 'c%20s&t%26s');
+    const noToken = request('PLAINTEXT', 'c%20s&');
+    const raw = request('PLAINTEXT', 'c s&t&s');
+    const rsa = request('RSA-SHA1', 'c2lnbmF0dXJl');
+    const v = verdict(judgeClient([issued, right, noToken, raw, rsa], context), 'rfc5849-client-signature');
+    expect(v).toMatchObject({
+      status: 'failed',
+      exercised: 3,
+      violations: [
+        { seq: noToken.seq, mistake: 'token-secret-left-out' },
+        { seq: raw.seq, mistake: 'plaintext-not-encoded' },
+      ],
+      notJudged: [{ seq: rsa.seq, reason: expect.stringMatching(/^oauth_signature_method "RSA-SHA1" is not one/) }],
+    });
+    expect(JSON.stringify(v)).not.toMatch(/c s|t&s|t%26s/);
+  });
+
   it('4.1-put-complete-body: a PUT to an article item carries a complete article', () => {
     const context = { ...CONTEXT, articleItems: ['/articles/{id}', '/article/{id}'] };
     const xml = (body: string) => Buffer.from(body);

@@ -6,7 +6,7 @@ import type { RequestRecord } from '../records.js';
 import type { RecordedExchange } from '../recording.js';
 import { CREDENTIAL_PARAMS, bodyParams, type BodyParams } from './body-params.js';
 import { first } from './hmac-rules.js';
-import { readOAuth1Request } from './oauth1-mistakes.js';
+import { JUDGED_METHODS, readOAuth1Request } from './oauth1-mistakes.js';
 import type { Tally } from './verdicts.js';
 
 const RULE_OAUTH1 = 'rfc5849-client-signature';
@@ -142,6 +142,11 @@ function judgeOAuth1(ex: RecordedExchange, ctx: OAuthContext, tokens: TokenSecre
     return tally.exercise(RULE_OAUTH1);
   }
   const finding = read.explain(consumerSecret, tokenSecret);
+  if (finding.kind === 'unsupported')
+    return tally.notJudged(RULE_OAUTH1, {
+      seq: ex.seq,
+      reason: `oauth_signature_method ${JSON.stringify(finding.method)} is not one the reference server supports (${JUDGED_METHODS.join(', ')}); RFC 5849 §3.4 lets a server choose, so the signature is neither right nor wrong here`,
+    });
   if (finding.kind === 'right') return tally.exercise(RULE_OAUTH1);
   if (finding.kind === 'mistake')
     return tally.fail(RULE_OAUTH1, { seq: ex.seq, reason: finding.explanation, mistake: finding.mistake });

@@ -7,7 +7,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestRecord } from '../records.js';
 import { headerValue } from '../request.js';
-import { baseStringUri, hmacSha1Signature, signatureBaseString, type EncodedParam } from '../oauth1/base-string.js';
+import {
+  baseStringUri,
+  hmacSha1Signature,
+  signatureBaseString,
+  signingKey,
+  type EncodedParam,
+} from '../oauth1/base-string.js';
 import { carriesOAuth1Params, isOAuthAuthorization, readOAuth1Params } from '../oauth1/params.js';
 
 /** One way of getting the signature wrong: a base string (or a key) the client may have used instead. */
@@ -18,9 +24,16 @@ interface Variant {
   tokenSecret?: string;
 }
 
-/** What `oauth_signature` says, checked with the secrets. */
+/** What `oauth_signature` says, checked with the secrets by the method the request names. */
 export type SignatureFinding =
-  { kind: 'right' } | { kind: 'mistake'; mistake: string; explanation: string } | { kind: 'unexplained' };
+  | { kind: 'right' }
+  | { kind: 'mistake'; mistake: string; explanation: string }
+  | { kind: 'unexplained' }
+  /** A signature method the judge does not implement (RSA-SHA1, HMAC-SHA256…): neither right nor wrong here. */
+  | { kind: 'unsupported'; method: string };
+
+/** The signature methods the judge checks (RFC 5849 §3.4.2, §3.4.4). */
+export const JUDGED_METHODS = ['HMAC-SHA1', 'PLAINTEXT'] as const;
 
 /** An OAuth 1 request read: malformed (why), or its base string, protocol parameters and a way to explain it. */
 export type OAuth1Reading =
@@ -45,7 +58,10 @@ export function readOAuth1Request(req: RequestRecord): OAuth1Reading | undefined
   if (uri === undefined) return { ok: false, reason: 'the request needs a Host header naming host[:port]' };
   const base = signatureBaseString(req.method, uri, signed);
   const given = protocol.get('oauth_signature') ?? '';
+  const method = protocol.get('oauth_signature_method') ?? '';
   const explain = (consumerSecret: string, tokenSecret: string): SignatureFinding => {
+    if (method === 'PLAINTEXT') return explainPlaintext(given, consumerSecret, tokenSecret);
+    if (method !== 'HMAC-SHA1') return { kind: 'unsupported', method };
     const matches = (b: string, secret = tokenSecret) => same(hmacSha1Signature(b, consumerSecret, secret), given);
     if (matches(base)) return { kind: 'right' };
     for (const v of variants(req, uri, signed, tokenSecret))
@@ -104,6 +120,28 @@ function variants(req: RequestRecord, uri: string, signed: readonly EncodedParam
       '',
     );
   return out;
+}
+
+/**
+ * RFC 5849 §3.4.4: a PLAINTEXT `oauth_signature` is the key itself, `enc(consumer secret)&enc(token secret)`; the
+ * mistakes named are the token secret left out and the secrets not encoded.
+ */
+function explainPlaintext(given: string, consumerSecret: string, tokenSecret: string): SignatureFinding {
+  if (same(given, signingKey(consumerSecret, tokenSecret))) return { kind: 'right' };
+  if (tokenSecret !== '' && same(given, signingKey(consumerSecret, '')))
+    return {
+      kind: 'mistake',
+      mistake: 'token-secret-left-out',
+      explanation: 'the PLAINTEXT signature leaves out the token secret: it is consumer secret & token secret',
+    };
+  if (same(given, `${consumerSecret}&${tokenSecret}`))
+    return {
+      kind: 'mistake',
+      mistake: 'plaintext-not-encoded',
+      explanation:
+        'the PLAINTEXT signature joins the secrets without percent-encoding them: it is enc(consumer secret)&enc(token secret) (RFC 5849 §3.4.4)',
+    };
+  return { kind: 'unexplained' };
 }
 
 function same(a: string, b: string): boolean {
