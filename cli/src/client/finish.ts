@@ -70,6 +70,7 @@ export function judgeRecording(input: JudgeInput): ClientReport {
     window: profile.auth.window,
     bodyHash: input.bodyHash ?? profile.auth.bodyHash,
     variants: input.variants ?? [],
+    ports: [input.server.url, input.server.httpsUrl].flatMap((u) => (u === undefined ? [] : [Number(new URL(u).port)])),
     oauth2Endpoints: [profile.auth.oauth2?.tokenEndpoint, profile.auth.oauth2?.revokeEndpoint].filter(
       (p): p is string => p !== undefined,
     ),

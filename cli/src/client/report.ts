@@ -34,6 +34,9 @@ export function buildClientReport(input: ClientReportInput): ClientReport {
       request: x.seq,
       reason: redactor.text(x.reason),
       ...(x.mistake === undefined ? {} : { mistake: x.mistake }),
+      ...(x.signed === undefined ? {} : { signed: redactor.text(x.signed) }),
+      ...(x.sent === undefined ? {} : { sent: redactor.text(x.sent) }),
+      ...(x.difference === undefined ? {} : { difference: redactor.text(x.difference) }),
       ...(ex === undefined ? {} : { method: redactor.text(ex.method), target: redactor.text(ex.target) }),
     };
   };

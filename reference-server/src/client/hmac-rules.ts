@@ -3,7 +3,7 @@ import { decodedEqual, textEqual } from '../auth/compare.js';
 import { parseLenientDate, parseSignedDate } from '../auth/date.js';
 import { parseHmac } from '../auth/hmac.js';
 import type { RecordedExchange } from '../recording.js';
-import { explainDigest, type SignedParts } from './mistakes.js';
+import { expectedMessages, explainDigest, type SignedParts } from './mistakes.js';
 import type { Tally } from './verdicts.js';
 
 /** The §5.2 client rules this module judges. */
@@ -129,9 +129,11 @@ function judgeDigest(ex: RecordedExchange, parts: SignedParts, check: DigestChec
     if (candidate.rule !== rule) tally.exercise(rule);
     tally.fail(candidate.rule, { seq: ex.seq, reason: candidate.explanation, mistake: candidate.mistake });
   } else {
+    const [signed = '', ...others] = expectedMessages(parts);
     tally.fail(rule, {
       seq: ex.seq,
-      reason: `the digest matches neither the message the server rebuilt nor a common mistake (wrong secret for ${user}, or another message)`,
+      reason: `the digest matches neither the message the server rebuilt (below${others.length > 0 ? ', or the same without its body hash' : ''}) nor a common mistake: check ${user}'s shared secret, and that the message is exactly this one, UTF-8, base64 of HMAC-SHA256`,
+      signed,
     });
   }
 }

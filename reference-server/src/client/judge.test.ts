@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { basicAuthorization, signRequest } from '../auth/sign.js';
 import { signOAuth1 } from '../oauth1/sign.js';
@@ -286,6 +287,75 @@ describe('judgeClient', () => {
       ],
     });
     expect(JSON.stringify(v)).not.toMatch(/\bts\b|\bcs\b/);
+  });
+
+  it('OAuth 1: wrong host, wrong port and the swapped scheme are named with what was signed and where it went', () => {
+    const context = { ...CONTEXT, oauth1Consumers: [{ key: 'ck', secret: 'cs' }], ports: [8080, 8443] };
+    const issued = exchange({ method: 'POST', target: '/t', formAnswer: 'oauth_token=tk&oauth_token_secret=ts' });
+    const request = (signedUrl: string, host = '127.0.0.1:8443', target = '/r') => {
+      const s = signOAuth1({
+        method: 'GET',
+        url: signedUrl,
+        consumerKey: 'ck',
+        consumerSecret: 'cs',
+        token: 'tk',
+        tokenSecret: 'ts',
+        nonce: `n${seq}`,
+        timestamp: 1,
+      });
+      return exchange({ target, headers: { host, authorization: s.authorization } });
+    };
+    const host = request('https://localhost:8443/r');
+    const port = request('https://127.0.0.1:8080/r');
+    const scheme = request('http://127.0.0.1:8443/r');
+    const v = verdict(judgeClient([issued, host, port, scheme], context), 'rfc5849-client-signature');
+    expect(v?.violations).toEqual([
+      {
+        seq: host.seq,
+        mistake: 'host-wrong',
+        reason:
+          'signed https://localhost:8443/r, sent to 127.0.0.1:8443: the base string URI names the host of the Host header the request carries (RFC 5849 §3.4.1.2)',
+      },
+      {
+        seq: port.seq,
+        mistake: 'port-wrong',
+        reason:
+          'signed https://127.0.0.1:8080/r, sent to port 8443: the base string URI names the port the request was sent to (RFC 5849 §3.4.1.2)',
+      },
+      {
+        seq: scheme.seq,
+        mistake: 'scheme-swapped',
+        reason:
+          'signed http://127.0.0.1:8443/r, sent over https: the base string URI has the scheme the request was sent with (RFC 5849 §3.4.1.2)',
+      },
+    ]);
+  });
+
+  it('a signature no mistake explains: the base string the server built beside the one of the request as encoded', () => {
+    const context = { ...CONTEXT, oauth1Consumers: [{ key: 'ck', secret: 'cs' }] };
+    const issued = exchange({ method: 'POST', target: '/t', formAnswer: 'oauth_token=tk&oauth_token_secret=ts' });
+    // The client signed its own encoding of the query (a+b kept as sent, "+" not decoded to a space).
+    const header = (signature: string) =>
+      `OAuth oauth_consumer_key="ck", oauth_token="tk", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1", oauth_nonce="n${seq}", oauth_signature="${encodeURIComponent(signature)}"`;
+    const own =
+      'GET&https%3A%2F%2F127.0.0.1%3A8443%2Fr&oauth_consumer_key%3Dck%26oauth_nonce%3Dnx%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1%26oauth_token%3Dtk%26q%3Da%2Bb';
+    const signature = createHmac('sha1', 'cs&ts').update(own).digest('base64');
+    const ex = exchange({ target: '/r?q=a+b', headers: { host: '127.0.0.1:8443', authorization: header(signature) } });
+    const v = verdict(judgeClient([issued, ex], context), 'rfc5849-client-signature')?.violations[0];
+    expect(v?.mistake).toBeUndefined();
+    expect(v?.signed).toMatch(/%26q%3Da%2520b$/);
+    expect(v?.sent).toMatch(/%26q%3Da%2Bb$/);
+    expect(v?.difference).toBe('the parameter q');
+    expect(v?.reason).toMatch(/first differs at the parameter q/);
+
+    const hmac = verdict(
+      judgeClient(
+        [exchange({ headers: { authentication: 'hmac alice:61:AAAA', date: '26 Nov 2026 14:05:09' } })],
+        CONTEXT,
+      ),
+      '5.2-client-message',
+    )?.violations[0];
+    expect(hmac?.signed).toBe('GET+/users/alice/financialrecords+26nov202614:05:09+61');
   });
 
   it('OAuth 1 signatures are judged by the method they name: PLAINTEXT is the key; another method is not judged', () => {

@@ -33,6 +33,8 @@ export interface ClientJudgeContext {
    * follow (the path signed without its query, the Date's forms, how digests and nonces compare). Default: none.
    */
   variants?: readonly string[];
+  /** The ports the server listened on (plain and TLS), to name an OAuth 1 base string signed with the other. */
+  ports?: readonly number[];
 }
 
 /** One verdict per rule of {@link CLIENT_RULES}, from the exchanges in the order the server received them. */
@@ -47,6 +49,7 @@ export function judgeClient(exchanges: readonly RecordedExchange[], context: Cli
   };
   const oauth = {
     clientEndpoints: context.oauth2Endpoints,
+    ports: context.ports ?? [],
     consumers: new Map((context.oauth1Consumers ?? []).map((c) => [c.key, c.secret])),
   };
   const tokens: TokenSecrets = new Map();

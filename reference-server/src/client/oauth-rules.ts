@@ -25,6 +25,8 @@ export const OAUTH_CLIENT_RULES = [
 /** What the judge knows: the OAuth 2 endpoints (paths) that take client credentials, the OAuth 1 consumers. */
 export interface OAuthContext {
   clientEndpoints: readonly string[];
+  /** The server's listener ports: a base string URI signed with the other one is named (`port-wrong`). */
+  ports: readonly number[];
   /** OAuth 1 consumer secrets by consumer key. */
   consumers: ReadonlyMap<string, string>;
 }
@@ -124,7 +126,7 @@ function whereInBody(body: BodyParams): string {
  * it. A token whose secret the recording does not hold is judged by the server's own recomputation (its refusal).
  */
 function judgeOAuth1(ex: RecordedExchange, ctx: OAuthContext, tokens: TokenSecrets, tally: Tally): void {
-  const read = readOAuth1Request(requestOf(ex));
+  const read = readOAuth1Request(requestOf(ex), { ports: ctx.ports });
   if (read === undefined) return;
   if (!read.ok) return tally.fail(RULE_OAUTH1, { seq: ex.seq, reason: read.reason });
   const consumer = read.protocol.get('oauth_consumer_key') ?? '';
@@ -153,7 +155,11 @@ function judgeOAuth1(ex: RecordedExchange, ctx: OAuthContext, tokens: TokenSecre
   tally.fail(RULE_OAUTH1, {
     seq: ex.seq,
     reason:
-      'oauth_signature matches neither the signature over the base string of the request as received nor a common mistake (wrong consumer or token secret, or another base string)',
+      finding.sent === undefined
+        ? 'oauth_signature matches neither the signature over the base string the server built (below) nor a common mistake: check the consumer and token secrets (key: enc(consumer secret)&enc(token secret))'
+        : `oauth_signature matches neither the signature over the base string the server built nor a common mistake; rebuilt with the parameters as the request encodes them, the base string first differs at ${finding.difference ?? '?'} (both below)`,
+    signed: read.base,
+    ...(finding.sent === undefined ? {} : { sent: finding.sent, difference: finding.difference ?? '' }),
   });
 }
 

@@ -10,6 +10,12 @@ export interface ClientViolation {
   reason: string;
   /** The common mistake the request's digest was computed with, when one explains it (client/mistakes.ts). */
   mistake?: string;
+  /** When no mistake explains a digest or signature: the message or base string the server built for the request. */
+  signed?: string;
+  /** Beside `signed`: the OAuth 1 base string rebuilt with the parameters as the client encoded them, when different. */
+  sent?: string;
+  /** The first part of `signed` that differs from `sent` (the base string URI, the parameter q…). */
+  difference?: string;
 }
 
 /** The verdict on one client rule. */

@@ -21,8 +21,22 @@ function violationLines(report: ClientReport, rule: ClientRuleResult): string[] 
       : v.method !== undefined
         ? `${v.method} ${v.target ?? ''}`
         : '';
-    return `#${v.request} ${what}: ${v.reason}${v.mistake ? ` [${v.mistake}]` : ''}`;
+    const side =
+      v.signed === undefined
+        ? ''
+        : v.sent === undefined
+          ? `\n        server built: ${v.signed}`
+          : `\n        server built: ${v.signed}\n        as encoded:   ${v.sent}\n        first difference: ${v.difference ?? '?'} (${pointer(v.signed, v.sent)})`;
+    return `#${v.request} ${what}: ${v.reason}${v.mistake ? ` [${v.mistake}]` : ''}${side}`;
   });
+}
+
+/** Where two strings first differ: the character offset, and the rest of each from there (shortened). */
+function pointer(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const cut = (s: string) => JSON.stringify(s.slice(i, i + 24) + (s.length > i + 24 ? '…' : ''));
+  return `at character ${i + 1}: ${cut(a)} against ${cut(b)}`;
 }
 
 /** The verdict of the client rules alone (`failed` when a MUST rule failed, or any with `strict`). */
@@ -175,7 +189,7 @@ export function renderClientHtml(report: ClientReport, strict = false): string {
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>conform check-client: ${verdict}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;vertical-align:top}.failed td:nth-child(3){color:#b00020;font-weight:bold}.passed td:nth-child(3){color:#1b5e20}</style>
+<style>body{font-family:system-ui,sans-serif;margin:2rem}li{white-space:pre-wrap}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;vertical-align:top}.failed td:nth-child(3){color:#b00020;font-weight:bold}.passed td:nth-child(3){color:#1b5e20}</style>
 </head><body>
 <h1>Client compliance: ${verdict}</h1>
 <p>Command <code>${esc(report.command.join(' '))}</code>: ${esc(exitText(report))}; ${report.summary.requests} request(s); ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notExercised} not exercised.</p>

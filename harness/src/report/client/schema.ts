@@ -16,6 +16,19 @@ export const ClientViolationSchema = z.object({
     .string()
     .optional()
     .describe('The common mistake the request was signed with, when one explains its digest (docs/clients.md).'),
+  signed: z
+    .string()
+    .optional()
+    .describe(
+      'When no common mistake explains a digest or signature: the message (hmac) or signature base string (OAuth 1) the server built for the request.',
+    ),
+  sent: z
+    .string()
+    .optional()
+    .describe(
+      'Beside `signed`: the OAuth 1 base string rebuilt with the parameters as the request encodes them, when it differs.',
+    ),
+  difference: z.string().optional().describe('The first part of `signed` that differs from `sent`.'),
   method: z.string().optional().describe('The method of the request, as received (also past --max-requests).'),
   target: z.string().optional().describe('Its request-target, secrets in the query redacted.'),
 });
