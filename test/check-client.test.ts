@@ -289,6 +289,29 @@ describe('conform check-client', () => {
     expect(unknown.err).toMatch(/unknown variant "nope"/);
   });
 
+  for (const [mode, mistake, signed] of [
+    [
+      'wrong-host',
+      'host-wrong',
+      /^signed https:\/\/localhost:\d+\/users\/alice\/financialrecords, sent to 127\.0\.0\.1:\d+: /,
+    ],
+    [
+      'wrong-port',
+      'port-wrong',
+      /^signed https:\/\/127\.0\.0\.1:\d+\/users\/alice\/financialrecords, sent to port \d+: /,
+    ],
+  ] as const)
+    it(`OAuth 1: a signature over the ${mode.slice(6)} the request was not sent to is named ${mistake}`, async ({
+      tempDir,
+    }) => {
+      const r = await check(tempDir, '--', process.execPath, OAUTH1_CLIENT, mode);
+      expect(r.code).toBe(1);
+      const [violation] = r.report.rules.find((x) => x.id === 'rfc5849-client-signature')?.violations ?? [];
+      expect(violation).toMatchObject({ request: 4, mistake });
+      expect(violation?.reason).toMatch(signed);
+      await expectNoSecret(tempDir, r.out + r.err);
+    });
+
   it('a client clock 20 minutes slow fails 5.2-client-clock-sync (the window is 600 s)', async ({ tempDir }) => {
     const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'skewed');
     expect(r.code).toBe(1);
