@@ -93,10 +93,15 @@ describe('conform check-client', () => {
       '5.2-nonce-change',
     ]);
     expect(failed['5.2-nonce-change']).toEqual([
-      { request: 2, reason: expect.stringMatching(/already sent in request #1/) as string },
+      {
+        request: 2,
+        reason: expect.stringMatching(/already sent in request #1/) as string,
+        method: 'GET',
+        target: '/users/alice/financialrecords',
+      },
     ]);
     expect(failed['5-client-tls-only']).toEqual([
-      { request: 3, reason: 'Basic credentials sent over plain HTTP; use TLS' },
+      { request: 3, reason: 'Basic credentials sent over plain HTTP; use TLS', method: 'GET', target: '/' },
     ]);
     expect(failed['5.2-client-date-text']).toMatchObject([{ request: 4, mistake: 'date-text-case-kept' }]);
     expect(failed['4.1-put-complete-body']).toMatchObject([{ request: 6 }]);
@@ -225,6 +230,88 @@ describe('conform check-client', () => {
     await expectNoSecret(tempDir, r.out + r.err);
   });
 
+  it('complete articles the reference parser does not take (an extra element, ISO-8859-1) pass 4.1-put-complete-body', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'articles');
+    // The reference server keeps to its own choices (§2: other fields "not shown"; UTF-8 only) and refuses both…
+    expect(r.out).toMatch(/statuses: 400 400/);
+    // …but the client sent complete articles: the judge reads them by §2's words.
+    expect(r.code, r.out).toBe(0);
+    expect(r.report.rules.find((x) => x.id === '4.1-put-complete-body')).toMatchObject({
+      status: 'passed',
+      exercised: 2,
+    });
+  });
+
+  it('a client signing without the body hash, as §5.2 describes the message, passes by default; --body-hash required names it', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'no-body-hash');
+    expect(r.out).toMatch(/statuses: 201 201/);
+    expect(r.code, r.out).toBe(0);
+    expect(r.report.rules.find((x) => x.id === '5.2-client-message')).toMatchObject({ status: 'passed', exercised: 2 });
+    const required = await check(
+      tempDir,
+      '--body-hash',
+      'required',
+      '--',
+      process.execPath,
+      NODE_CLIENT,
+      'no-body-hash',
+    );
+    expect(required.out).toMatch(/statuses: 401 401/);
+    expect(required.out).toMatch(/diagnosed: body-hash-left-out body-hash-left-out/);
+    expect(required.code).toBe(1);
+    expect(required.report.rules.find((x) => x.id === '5.2-client-message')?.violations).toMatchObject([
+      { request: 1, mistake: 'body-hash-left-out' },
+      { request: 2, mistake: 'body-hash-left-out' },
+    ]);
+    const env = await runCli(
+      tempDir,
+      ['check-client', '--report-dir', 'out', '--', 'sh', '-c', 'echo "hash=$CONFORM_BODY_HASH"'],
+      ENV,
+    );
+    expect(env.out).toMatch(/^hash=optional$/m);
+    const usage = await runCli(tempDir, ['check-client', '--body-hash', 'maybe', '--', 'true'], ENV);
+    expect(usage.code).toBe(2);
+    expect(usage.err).toMatch(/--body-hash takes optional, required or off/);
+  });
+
+  it('--variant starts the server with that choice and judges the client by it (window-300)', async ({ tempDir }) => {
+    const r = await check(tempDir, '--variant', 'window-300', '--', process.execPath, NODE_CLIENT, 'skewed');
+    expect(r.code).toBe(1);
+    expect(r.report.rules.find((x) => x.id === '5.2-client-clock-sync')?.violations[0]?.reason).toMatch(
+      /\(window 300 s\)$/,
+    );
+    const unknown = await runCli(tempDir, ['check-client', '--variant', 'nope', '--', 'true'], ENV);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/unknown variant "nope"/);
+  });
+
+  for (const [mode, mistake, signed] of [
+    [
+      'wrong-host',
+      'host-wrong',
+      /^signed https:\/\/localhost:\d+\/users\/alice\/financialrecords, sent to 127\.0\.0\.1:\d+: /,
+    ],
+    [
+      'wrong-port',
+      'port-wrong',
+      /^signed https:\/\/127\.0\.0\.1:\d+\/users\/alice\/financialrecords, sent to port \d+: /,
+    ],
+  ] as const)
+    it(`OAuth 1: a signature over the ${mode.slice(6)} the request was not sent to is named ${mistake}`, async ({
+      tempDir,
+    }) => {
+      const r = await check(tempDir, '--', process.execPath, OAUTH1_CLIENT, mode);
+      expect(r.code).toBe(1);
+      const [violation] = r.report.rules.find((x) => x.id === 'rfc5849-client-signature')?.violations ?? [];
+      expect(violation).toMatchObject({ request: 4, mistake });
+      expect(violation?.reason).toMatch(signed);
+      await expectNoSecret(tempDir, r.out + r.err);
+    });
+
   it('a client clock 20 minutes slow fails 5.2-client-clock-sync (the window is 600 s)', async ({ tempDir }) => {
     const r = await check(tempDir, '--', process.execPath, NODE_CLIENT, 'skewed');
     expect(r.code).toBe(1);
@@ -256,6 +343,20 @@ describe('conform check-client', () => {
     await expectNoSecret(tempDir, r.out + r.err);
   });
 
+  it('OAuth 1 PLAINTEXT over TLS with oauth-1.0a (RFC 5849 §3.4.4): judged by its method, a clean report', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', process.execPath, OAUTH1_LIBRARY, 'PLAINTEXT');
+    expect(r.out, r.err).toMatch(/library client \(PLAINTEXT\): 200/);
+    expect(r.code).toBe(0);
+    expect(r.report.rules.find((x) => x.id === 'rfc5849-client-signature')).toMatchObject({
+      status: 'passed',
+      exercised: 3,
+      violations: [],
+    });
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+
   it('a client that exercises no MUST rule is exit 2, not a pass', async ({ tempDir }) => {
     const r = await check(tempDir, '--', process.execPath, '-e', 'process.exit(0)');
     expect(r.code).toBe(2);
@@ -263,24 +364,122 @@ describe('conform check-client', () => {
     expect(r.err).toMatch(/no MUST client rule was exercised \(0 request\(s\)/);
   });
 
+  it('a client command that fails fails the check (exit 5) with its own line, unless --ignore-client-exit', async ({
+    tempDir,
+  }) => {
+    // The correct Node client, then a failing test suite after it: every rule passes, the command does not.
+    const script = '"$0" "$1" good && exit 7';
+    const r = await check(tempDir, '--', 'sh', '-c', script, process.execPath, NODE_CLIENT);
+    expect(r.code).toBe(5);
+    expect(r.report.summary.failed).toBe(0);
+    expect(r.report.exit).toEqual({ code: 7, signal: null, timedOut: false, checked: true });
+    expect(r.out).toMatch(/^✗ the client command exited 7: the check fails/m);
+    expect(r.out).toMatch(/client rules: failed$/m);
+    expect(r.err).toMatch(/sh exited 7: the check fails \(exit 5\); --ignore-client-exit/);
+    expect(await readFile(path.join(tempDir, 'out', 'client-report.md'), 'utf8')).toMatch(
+      /^# Client compliance: failed/,
+    );
+    const junit = await readFile(path.join(tempDir, 'out', 'client-junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase name="client command"[^>]*>\s*<failure message="✗ the client command exited 7/);
+    const ignored = await check(
+      tempDir,
+      '--ignore-client-exit',
+      '--',
+      'sh',
+      '-c',
+      script,
+      process.execPath,
+      NODE_CLIENT,
+    );
+    expect(ignored.code).toBe(0);
+    expect(ignored.report.exit).toMatchObject({ code: 7, checked: false });
+    expect(ignored.out).toMatch(/^· the client command exited 7: ignored \(--ignore-client-exit\)$/m);
+  });
+
+  it('a client that dies on an uncaught error or is killed by a signal: exit 5, not a pass', async ({ tempDir }) => {
+    const thrown = await check(tempDir, '--', process.execPath, '-e', 'throw new Error("boom")');
+    expect(thrown.code).toBe(5);
+    expect(thrown.err).toMatch(/Error: boom/);
+    expect(thrown.report.exit).toMatchObject({ code: 1, checked: true });
+    const killed = await check(tempDir, '--', 'sh', '-c', 'kill -9 $$');
+    expect(killed.code).toBe(5);
+    expect(killed.report.exit).toMatchObject({ code: null, signal: 'SIGKILL', timedOut: false });
+    expect(killed.err).toMatch(/sh was killed by SIGKILL/);
+  });
+
+  it('a background child holding the output does not hold the check: done when the command exits', async ({
+    tempDir,
+  }) => {
+    // Before issue 36 this waited for the sleep and ended as a timeout (exit 3, timedOut: true, exit.code 0).
+    const script = '"$0" "$1" good; sleep 60 & echo left a child';
+    const r = await check(tempDir, '--timeout', '30', '--', 'sh', '-c', script, process.execPath, NODE_CLIENT);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^left a child$/m);
+    expect(r.report.exit).toEqual({ code: 0, signal: null, timedOut: false, checked: true });
+  });
+
+  it('violations past --max-requests keep their method and path', async ({ tempDir }) => {
+    const r = await check(tempDir, '--max-requests', '1', '--', process.execPath, NODE_CLIENT, 'wrong');
+    expect(r.report.requests).toHaveLength(1);
+    const tls = r.report.rules.find((x) => x.id === '5-client-tls-only');
+    expect(tls?.violations).toEqual([
+      {
+        request: 3,
+        reason: 'Basic credentials sent over plain HTTP; use TLS',
+        method: 'GET',
+        target: '/',
+      },
+    ]);
+    expect(r.out).toMatch(/#3 GET \/: Basic credentials sent over plain HTTP/);
+  });
+
   it('a client past --timeout is killed with its process group: exit 3, the report still written', async ({
     tempDir,
   }) => {
     const r = await check(tempDir, '--timeout', '1', '--', process.execPath, '-e', 'setInterval(() => {}, 1000)');
     expect(r.code).toBe(3);
-    expect(r.report.exit).toEqual({ code: null, signal: 'SIGKILL', timedOut: true });
+    expect(r.report.exit).toEqual({ code: null, signal: 'SIGKILL', timedOut: true, checked: true });
   });
 });
 
-/** A Python with both libraries: the one on PATH, else Debian's (a pyenv shim first on PATH may lack them). */
-const python = ['python3', '/usr/bin/python3'].find((exe) => {
-  try {
-    execFileSync(exe, ['-c', 'import requests, requests_oauthlib'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
+/** A Python with these modules: the one on PATH, else Debian's (a pyenv shim first on PATH may lack them). */
+function pythonWith(modules: string): string | undefined {
+  return ['python3', '/usr/bin/python3'].find((exe) => {
+    try {
+      execFileSync(exe, ['-c', `import ${modules}`], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+const python = pythonWith('requests, requests_oauthlib');
+const authlib = pythonWith('requests, authlib');
+const BEARER_BODY = path.join(ROOT, 'test', 'clients', 'python-bearer-body.py');
+
+/** The verdicts of a client that sends its bearer token in the body of a GET over plain HTTP (issue 36, item 1). */
+function expectBodyTokenNamed(r: CliResult & { report: ClientReport }): void {
+  expect(r.code, r.out + r.err).toBe(1);
+  const failed = Object.fromEntries(
+    r.report.rules.filter((x) => x.status === 'failed').map((x) => [x.id, x.violations]),
+  );
+  expect(Object.keys(failed).sort()).toEqual([
+    '5-client-tls-only',
+    'rfc6750-client-bearer-header',
+    'rfc6750-client-body-token',
+  ]);
+  const get = r.report.requests.find((q) => q.method === 'GET' && q.transport === 'http');
+  expect(failed['5-client-tls-only']).toEqual([
+    {
+      request: get?.seq,
+      reason: expect.stringMatching(/^an OAuth 2 access token \(access_token in the request body/) as string,
+      method: 'GET',
+      target: '/users/alice/financialrecords',
+    },
+  ]);
+  expect(failed['rfc6750-client-body-token']?.[0]?.reason).toMatch(/GET is a method whose request body/);
+}
 
 describe.skipIf(!python)(
   'Python requests / requests-oauthlib (skipped without them: apt-get install python3-requests python3-requests-oauthlib)',
@@ -294,8 +493,48 @@ describe.skipIf(!python)(
       expect(statusOf(r.report, 'rfc6749-client-one-auth-method')).toBe('passed');
       await expectNoSecret(tempDir, r.out + r.err);
     });
+
+    it('requests-oauthlib with placement "body": a bearer token in the body of a GET over plain HTTP is named', async ({
+      tempDir,
+    }) => {
+      const r = await check(tempDir, '--', python!, BEARER_BODY, 'requests-oauthlib');
+      expect(r.out, r.err).toMatch(/requests-oauthlib body token over http: 401/);
+      expectBodyTokenNamed(r);
+      await expectNoSecret(tempDir, r.out + r.err);
+    });
   },
 );
+
+describe.skipIf(!authlib)('Authlib (skipped without it: apt-get install python3-requests python3-authlib)', () => {
+  for (const method of ['HMAC-SHA1', 'PLAINTEXT'])
+    it(`Authlib OAuth 1 with ${method} over TLS: the three legs and a signed GET, a clean report`, async ({
+      tempDir,
+    }) => {
+      const r = await check(
+        tempDir,
+        '--',
+        authlib!,
+        path.join(ROOT, 'test', 'clients', 'python-authlib-oauth1.py'),
+        method,
+      );
+      expect(r.out, r.err).toMatch(new RegExp(`authlib oauth1 \\(${method}\\): 200`));
+      expect(r.code).toBe(0);
+      expect(r.report.rules.find((x) => x.id === 'rfc5849-client-signature')).toMatchObject({
+        status: 'passed',
+        exercised: 3,
+      });
+      await expectNoSecret(tempDir, r.out + r.err);
+    });
+
+  it('Authlib with token_placement "body": a bearer token in the body of a GET over plain HTTP is named', async ({
+    tempDir,
+  }) => {
+    const r = await check(tempDir, '--', authlib!, BEARER_BODY, 'authlib');
+    expect(r.out).toMatch(/authlib body token over http: 401/);
+    expectBodyTokenNamed(r);
+    await expectNoSecret(tempDir, r.out + r.err);
+  });
+});
 
 describe('conform serve --client-report DIR', () => {
   it('records while it runs, and on stop judges the requests and writes the client report', async ({ tempDir }) => {

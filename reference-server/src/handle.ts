@@ -17,7 +17,7 @@ import type { ChangeListener } from './store/changes.js';
 import { isKnownMethod } from './records.js';
 import { hostProblem } from './request.js';
 import type { Limits, Method, RequestRecord, ResponseRecord } from './records.js';
-import type { HandlerContext, HandlerDeps, LocalState, Route, ServerState } from './types.js';
+import type { BodyHashMode, HandlerContext, HandlerDeps, LocalState, Route, ServerState } from './types.js';
 
 /** Authentication settings of {@link createState} (OAuth ones included); every field is optional. */
 export interface ServerAuthOptions extends OAuthOptions {
@@ -26,7 +26,7 @@ export interface ServerAuthOptions extends OAuthOptions {
   /** Accepted clock difference of a signed Date, seconds. Default: 600. */
   window?: number;
   /** PUT and POST signatures must include the body hash. Default: true. */
-  bodyHash?: boolean;
+  bodyHash?: BodyHashMode;
   /** Most nonces remembered at once (all users); beyond it signed-with-nonce requests get 503. Default: 1,000,000. */
   nonceCapacity?: number;
   /**

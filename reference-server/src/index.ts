@@ -30,5 +30,6 @@ export type { TlsCredentials } from './tls/certificate.js';
 export { DEFAULT_PREFIX, PREFIX_PATTERN } from './store/redis/keys.js';
 export { RedisEvictionError, displayRedisUrl } from './store/redis/redis.js';
 export { judgeClient, CLIENT_RULES } from './client/judge.js';
+export { bodyParams } from './client/body-params.js';
 export type { ClientJudgeContext, ClientRuleStatus, ClientRuleVerdict, ClientViolation } from './client/judge.js';
 export type { ExchangeListener, RecordedExchange } from './recording.js';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_USERS } from './auth/users.js';
 import type { UserAccount } from './auth/users.js';
 import type { FaultName } from './faults/registry.js';
+import type { BodyHashMode } from './types.js';
 import type { VariantName } from './variants.js';
 import type { ExchangeListener } from './recording.js';
 import { DEFAULT_OAUTH1_CONSUMERS, DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
@@ -61,8 +62,16 @@ export interface ServerOptions {
   users?: readonly UserAccount[];
   /** Accepted clock difference of a signed Date, seconds, both directions. Default: 600. */
   window?: number;
-  /** PUT and POST signatures must include the body hash (docs/auth.md). Default: true. */
-  bodyHash?: boolean;
+  /**
+   * PUT and POST signatures must include the body hash (docs/auth.md); `'optional'` accepts them with or without it.
+   * Default: true.
+   */
+  bodyHash?: BodyHashMode;
+  /**
+   * OAuth 1 requests may also be signed with PLAINTEXT (RFC 5849 §3.4.4), over TLS like all OAuth; verified against
+   * the consumer and token secrets. Default: false, HMAC-SHA1 only (`conform check-client` turns it on).
+   */
+  oauth1Plaintext?: boolean;
   /** Most nonces remembered at once; when full, signed-with-nonce requests get 503 + Retry-After. Default: 1,000,000. */
   nonceCapacity?: number;
   /**
@@ -137,7 +146,8 @@ export interface ResolvedServerOptions {
   redis?: Required<RedisSettings>;
   users: readonly UserAccount[];
   window: number;
-  bodyHash: boolean;
+  bodyHash: BodyHashMode;
+  oauth1Plaintext: boolean;
   nonceCapacity: number;
   nonceShare?: number;
   oauth2Clients: readonly OAuth2Client[];
@@ -215,6 +225,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     users: (options.users ?? DEFAULT_USERS).map((u) => ({ ...u })),
     window,
     bodyHash: options.bodyHash ?? true,
+    oauth1Plaintext: options.oauth1Plaintext ?? false,
     nonceCapacity,
     ...(options.nonceShare === undefined ? {} : { nonceShare: positiveInteger(options.nonceShare, 'nonceShare') }),
     oauth2Clients: (options.oauth2Clients ?? DEFAULT_OAUTH2_CLIENTS).map((c) => ({ ...c })),

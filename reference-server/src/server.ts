@@ -24,7 +24,8 @@ import type { SharedContext } from './store/redis/shared-handler.js';
 import type { RequestRecord, ResponseRecord } from './records.js';
 import { exchangeRecorder } from './recording.js';
 import { withDiagnostic } from './client/diagnose.js';
-import type { HandlerDeps, ServerState } from './types.js';
+import { RULES } from './rules.js';
+import type { HandlerDeps, Rules, ServerState } from './types.js';
 
 export { parseFaultNames, UnknownFaultError } from './faults/registry.js';
 export { resolveServerOptions } from './options.js';
@@ -101,6 +102,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     faults: resolved.faults,
     variants: resolved.variants,
     ...kit.deps,
+    ...(resolved.oauth1Plaintext ? { rules: withPlaintext(kit.deps.rules ?? RULES) } : {}),
   };
   const { redis } = resolved;
   const store =
@@ -283,4 +285,11 @@ function tooLarge(options: ResolvedServerOptions): ResponseRecord {
     headers: { connection: 'close' },
   });
   return { ...record, headers: { ...record.headers, 'content-length': String(byteLength(record.body)) } };
+}
+
+/** The rules with PLAINTEXT among the OAuth 1 signature methods (the `oauth1Plaintext` option). */
+function withPlaintext(rules: Rules): Rules {
+  const { oauth1 } = rules;
+  if (oauth1.signatureMethods.includes('PLAINTEXT')) return rules;
+  return { ...rules, oauth1: { ...oauth1, signatureMethods: [...oauth1.signatureMethods, 'PLAINTEXT'] } };
 }

@@ -38,13 +38,20 @@ export interface HandlerDeps {
   hooks?: FaultHooks;
 }
 
+/** Whether PUT and POST signatures cover the body hash: always, never, or either way ({@link AuthSettings}). */
+export type BodyHashMode = boolean | 'optional';
+
 /** Authentication settings: the accounts, the Date window and whether PUT/POST signatures cover the body. */
 export interface AuthSettings {
   users: ReadonlyMap<string, UserAccount>;
   /** Accepted clock difference of a signed Date, seconds, both directions. */
   window: number;
-  /** PUT and POST signatures must include the body hash (docs/auth.md). */
-  bodyHash: boolean;
+  /**
+   * PUT and POST signatures must include the body hash (docs/auth.md): `true`; never: `false`; `'optional'`: a
+   * signature with it and one without are both accepted (§5.2 rule 6: extra data "may be added"; `conform
+   * check-client`'s default, so a client is judged by the spec's words rather than by one server's choice).
+   */
+  bodyHash: BodyHashMode;
 }
 
 /**

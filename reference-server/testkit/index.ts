@@ -123,7 +123,7 @@ export function testServer(options: TestServerOptions = {}): TestServer {
       target,
       user,
       secret,
-      bodyHash: o.bodyHash ?? state.auth.bodyHash,
+      bodyHash: o.bodyHash ?? state.auth.bodyHash !== false,
       ...(o.body !== undefined ? { body: o.body } : {}),
       ...(o.nonce !== undefined ? { nonce: o.nonce, date: o.date ?? new Date(nowMs) } : {}),
     });

@@ -2,7 +2,10 @@
 // node:crypto): `node node-client.mjs good` signs as docs/auth.md says; `node node-client.mjs wrong` makes five
 // classic client mistakes, one request each (after a correct one): a nonce reused within the same second, Basic over
 // plain HTTP, an uppercase month kept in the date text, a digest over the path without the nonce, and a PUT whose
-// article has no price; `node node-client.mjs skewed` signs right with a clock 20 minutes slow.
+// article has no price; `node node-client.mjs skewed` signs right with a clock 20 minutes slow; `node node-client.mjs
+// articles` PUTs complete articles the reference server's parser does not take (one with an <author> element, one in
+// ISO-8859-1); `node node-client.mjs no-body-hash` PUTs and POSTs signed without the body hash, as §5.2 describes the
+// message (rule 6: extra data "may be added").
 import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -54,16 +57,20 @@ function send(base, path, headers, method = 'GET', body = '') {
   });
 }
 
-/** A date-and-nonce signed PUT of `xml` to `path`, its message ending with the body hash (docs/auth.md). */
-function put(path, xml, nonce, date) {
-  const hash = createHash('sha256').update(xml, 'utf8').digest('base64');
-  const message = `PUT+${path}+${date.replaceAll(' ', '').toLowerCase()}+${nonce}+${hash}`;
+/**
+ * A date-and-nonce signed PUT (or POST) of `xml` (text, sent as UTF-8, or bytes) to `path`, its message ending with
+ * the body hash (docs/auth.md) unless `hashed` is false.
+ */
+function put(path, xml, nonce, date, { method = 'PUT', hashed = true } = {}) {
+  const bytes = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
+  const hash = createHash('sha256').update(bytes).digest('base64');
+  const message = `${method}+${path}+${date.replaceAll(' ', '').toLowerCase()}+${nonce}${hashed ? `+${hash}` : ''}`;
   const headers = {
     authentication: `hmac ${user}:${nonce}:${digest(message)}`,
     date,
     'content-type': 'application/xml',
   };
-  return send(env.CONFORM_HTTPS_URL, path, headers, 'PUT', xml);
+  return send(env.CONFORM_HTTPS_URL, path, headers, method, bytes);
 }
 
 /** A date-and-nonce request whose digest is over `message(dateText)`. */
@@ -87,6 +94,19 @@ if (process.argv[2] === 'good') {
   );
   const article = '<article><title>Hello</title><price currency="eur">12.50</price></article>';
   statuses.push(await put(`/articles/node-client-${base}`, article, base + 4, date));
+} else if (process.argv[2] === 'articles') {
+  const extra = '<article><title>Extra</title><author>Ann</author><price currency="eur">3.20</price></article>';
+  statuses.push(await put(`/articles/node-extra-${base}`, extra, base + 1, date));
+  const latin1 = Buffer.from(
+    '<?xml version="1.0" encoding="ISO-8859-1"?><article><title>Café</title><price currency="eur">4.00</price></article>',
+    'latin1',
+  );
+  statuses.push(await put(`/articles/node-latin1-${base}`, latin1, base + 2, date));
+} else if (process.argv[2] === 'no-body-hash') {
+  const article = '<article><title>Unhashed</title><price currency="eur">5.00</price></article>';
+  const plain = { hashed: false };
+  statuses.push(await put(`/articles/node-unhashed-${base}`, article, base + 1, date, plain));
+  statuses.push(await put('/articles', article, base + 2, date, { ...plain, method: 'POST' }));
 } else if (process.argv[2] === 'skewed') {
   // A clock 20 minutes slow: the Date is signed right but lies outside the server's 600 s window.
   const slow = specDate(new Date(Date.now() - 20 * 60 * 1000));

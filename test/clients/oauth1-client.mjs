@@ -1,7 +1,8 @@
 // An OAuth 1.0a client for `conform check-client` tests, with its own RFC 5849 signer (node:crypto only, nothing of
 // conform's): temporary credentials, the owner's approval with Basic, token credentials, then a signed GET with a
 // query. `node oauth1-client.mjs good` signs that GET over its query (RFC 5849 §3.4.1.3.1); `wrong` leaves the query
-// out of the signed parameters, a classic mistake, and prints the mistake the diagnostic refusal names.
+// out of the signed parameters, a classic mistake, and prints the mistake the diagnostic refusal names; `wrong-host`
+// signs that GET for localhost while sending it to 127.0.0.1, `wrong-port` for the plain listener's port.
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
@@ -28,7 +29,7 @@ function signature(method, url, params, tokenSecret) {
 }
 
 /** Sends a request signed in the Authorization header; resolves to { status, body }. */
-function send(method, url, { token, extra = [], signQuery = true, basic } = {}) {
+function send(method, url, { token, extra = [], signQuery = true, basic, signedUrl = url } = {}) {
   const protocol = [
     ['oauth_consumer_key', consumerKey],
     ['oauth_nonce', randomBytes(12).toString('hex')],
@@ -42,7 +43,7 @@ function send(method, url, { token, extra = [], signQuery = true, basic } = {}) 
   const headers = {};
   if (basic) headers.authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
   else {
-    const sig = signature(method, url, [...protocol, ...query], token?.secret ?? '');
+    const sig = signature(method, signedUrl, [...protocol, ...query], token?.secret ?? '');
     const fields = [...protocol, ['oauth_signature', sig]].map(([k, v]) => `${enc(k)}="${enc(v)}"`);
     headers.authorization = `OAuth ${fields.join(', ')}`;
   }
@@ -81,7 +82,10 @@ const tokens = form(
 );
 const token = { key: tokens.oauth_token, secret: tokens.oauth_token_secret };
 const url = `${env.CONFORM_HTTPS_URL}/users/${env.CONFORM_USER}/financialrecords?q=a%20b`;
-const last = await send('GET', url, { token, signQuery: process.argv[2] !== 'wrong' });
+const signedUrl = new URL(url);
+if (process.argv[2] === 'wrong-host') signedUrl.hostname = 'localhost';
+if (process.argv[2] === 'wrong-port') signedUrl.port = new URL(env.CONFORM_HTTP_URL ?? '').port;
+const last = await send('GET', url, { token, signQuery: process.argv[2] !== 'wrong', signedUrl: signedUrl.href });
 let mistake = '-';
 try {
   mistake = JSON.parse(last.body).diagnostic?.mistake ?? '-';

@@ -1,5 +1,6 @@
 // A third-party OAuth 1.0a client for `conform check-client` tests: the `oauth-1.0a` npm library (a dev dependency)
 // signs the three legs and a GET with reserved and non-ASCII characters in its query; node:https sends them.
+// `oauth1-library-client.mjs PLAINTEXT` signs with PLAINTEXT (RFC 5849 §3.4.4, over TLS) instead of HMAC-SHA1.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
@@ -7,10 +8,13 @@ import OAuth from 'oauth-1.0a';
 
 const env = process.env;
 const ca = readFileSync(env.CONFORM_CA_FILE ?? '');
+const method = process.argv[2] ?? 'HMAC-SHA1';
 const oauth = new OAuth({
   consumer: { key: env.CONFORM_OAUTH1_CONSUMER_KEY ?? '', secret: env.CONFORM_OAUTH1_CONSUMER_SECRET ?? '' },
-  signature_method: 'HMAC-SHA1',
-  hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
+  signature_method: method,
+  ...(method === 'HMAC-SHA1'
+    ? { hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64') }
+    : {}),
 });
 
 /** Sends a request; resolves to its status and body. */
@@ -59,4 +63,4 @@ const tokens = form(await send('POST', tokenUrl, tokenHeaders), 'access token');
 const token = { key: tokens.oauth_token, secret: tokens.oauth_token_secret };
 const url = `${env.CONFORM_HTTPS_URL}/users/${env.CONFORM_USER}/financialrecords?q=${encodeURIComponent("a b!*'()ü")}`;
 const last = await send('GET', url, signed('GET', url, token));
-console.log(`library client: ${last.status}`);
+console.log(`library client${method === 'HMAC-SHA1' ? '' : ` (${method})`}: ${last.status}`);

@@ -47,6 +47,13 @@ export interface ReferenceServerOptions {
   diagnose?: boolean;
   /** Clock of the server (the Date window, token expiry, recorded arrival times). Default: the system clock. */
   now?: () => Date;
+  /**
+   * Whether signed PUT and POST requests carry the body hash (docs/auth.md): `true` (required), `false` (never), or
+   * `'optional'` (either is accepted). Default: true, as the bundled profile declares.
+   */
+  bodyHash?: boolean | 'optional';
+  /** OAuth 1 requests may also be signed with PLAINTEXT over TLS (RFC 5849 §3.4.4). Default: false, HMAC-SHA1 only. */
+  oauth1Plaintext?: boolean;
 }
 
 /** A running reference server. */
@@ -78,6 +85,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     ...(options.onExchange === undefined ? {} : { onExchange: options.onExchange }),
     ...(options.diagnose === undefined ? {} : { diagnose: options.diagnose }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.bodyHash === undefined ? {} : { bodyHash: options.bodyHash }),
+    ...(options.oauth1Plaintext === undefined ? {} : { oauth1Plaintext: options.oauth1Plaintext }),
   });
   return {
     url: server.url,

@@ -1,11 +1,18 @@
 /** Runs the client command of `conform check-client`: its own process group, a deadline, its output line by line. */
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 
 /** How the command ended. */
 export interface ChildExit {
   code: number | null;
   signal: string | null;
   timedOut: boolean;
+  /**
+   * After the command exited, a process it left behind (one outside its process group: its own session) still held
+   * its output open; conform stopped reading after the drain. Absent otherwise.
+   */
+  outputHeld?: boolean;
 }
 
 /** What {@link runChild} needs. */
@@ -15,19 +22,29 @@ export interface ChildOptions {
   env: NodeJS.ProcessEnv;
   cwd: string;
   timeoutMs: number;
-  /** Each complete line of the command's stdout or stderr (and a last unterminated one). */
-  onLine: (stream: 'stdout' | 'stderr', line: string) => void;
+  /**
+   * Each complete line of the command's stdout or stderr, without its newline (`end: true`), and a last unterminated
+   * one; a line longer than {@link MAX_LINE} comes in pieces, each but the last with `end: false`.
+   */
+  onLine: (stream: 'stdout' | 'stderr', line: string, end: boolean) => void;
+  /** How long the output is still read once the command has exited, ms. Default {@link DRAIN_MS}. */
+  drainMs?: number;
 }
 
-/** Longest piece of output passed on without a newline, characters. */
-const MAX_LINE = 65536;
+/** Longest piece of output held while waiting for its newline, characters: past it, the piece is passed on. */
+export const MAX_LINE = 1 << 20;
+
+/** Default of {@link ChildOptions.drainMs}: output still in the pipes when the command exits is read for this long. */
+export const DRAIN_MS = 2000;
 
 /** The command could not be started (not found, not executable). */
 export class ChildStartError extends Error {}
 
 /**
  * Starts the command in a process group of its own; at the deadline, or when conform gets SIGINT or SIGTERM, the whole
- * group gets SIGKILL (a shell script's curl children too). Resolves when the command has exited and its output is read.
+ * group gets SIGKILL (a shell script's curl children too). The command is done when it exits: its group is killed
+ * (what it left running in the background goes with it), then its output is read until both pipes close or the drain
+ * ends, whichever comes first — a process in a session of its own, out of the group's reach, cannot hold conform.
  */
 export function runChild(options: ChildOptions): Promise<ChildExit> {
   return new Promise((resolve, reject) => {
@@ -51,42 +68,66 @@ export function runChild(options: ChildOptions): Promise<ChildExit> {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
     };
-    const split = (stream: 'stdout' | 'stderr') => {
-      let rest = '';
-      return {
-        data: (chunk: Buffer) => {
-          const lines = (rest + chunk.toString('utf8')).split('\n');
-          rest = lines.pop() ?? '';
-          // A line that never ends is passed on in pieces, so the buffer stays bounded.
-          if (rest.length > MAX_LINE) {
-            lines.push(rest);
-            rest = '';
-          }
-          for (const line of lines) options.onLine(stream, line);
-        },
-        end: () => {
-          if (rest !== '') options.onLine(stream, rest);
-          rest = '';
-        },
-      };
-    };
-    const out = split('stdout');
-    const err = split('stderr');
-    child.stdout.on('data', out.data);
-    child.stderr.on('data', err.data);
+    const out = lineReader('stdout', child.stdout, options.onLine);
+    const err = lineReader('stderr', child.stderr, options.onLine);
     child.once('error', (error) => {
       settle();
       reject(new ChildStartError(`cannot run ${options.command}: ${error.message}`, { cause: error }));
     });
-    child.once('close', (code, signal) => {
+    child.once('exit', (code, signal) => {
       settle();
-      out.end();
-      err.end();
       // Whatever the command left behind in its group (a backgrounded curl) goes with it.
       killGroup(child.pid);
-      resolve({ code, signal, timedOut });
+      let drain: NodeJS.Timeout | undefined;
+      const finish = (held: boolean) => {
+        if (drain !== undefined) clearTimeout(drain);
+        out.finish();
+        err.finish();
+        resolve({ code, signal, timedOut, ...(held ? { outputHeld: true } : {}) });
+      };
+      void Promise.all([out.closed, err.closed]).then(() => finish(false));
+      drain = setTimeout(() => finish(true), options.drainMs ?? DRAIN_MS);
     });
   });
+}
+
+/** Reads one output stream as UTF-8 (a character split across chunks is kept whole) and hands on its lines. */
+export function lineReader(
+  name: 'stdout' | 'stderr',
+  stream: Readable,
+  onLine: ChildOptions['onLine'],
+): { closed: Promise<void>; finish(): void } {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let done = false;
+  const take = (text: string) => {
+    const lines = (rest + text).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) onLine(name, line, true);
+    // A line that never ends is passed on in pieces, so the buffer stays bounded.
+    while (rest.length > MAX_LINE) {
+      onLine(name, rest.slice(0, MAX_LINE), false);
+      rest = rest.slice(MAX_LINE);
+    }
+  };
+  stream.on('data', (chunk: Buffer) => {
+    if (!done) take(decoder.write(chunk));
+  });
+  const closed = new Promise<void>((resolve) => {
+    stream.once('close', resolve);
+    stream.once('end', resolve);
+  });
+  return {
+    closed,
+    finish: () => {
+      if (done) return;
+      done = true;
+      take(decoder.end());
+      if (rest !== '') onLine(name, rest, true);
+      rest = '';
+      stream.destroy();
+    },
+  };
 }
 
 function killGroup(pid: number | undefined): void {

@@ -6,6 +6,7 @@ export function clientEnvironment(
   profile: ResolvedProfile,
   server: { url: string; httpsUrl?: string },
   caFile: string | undefined,
+  bodyHash: boolean | 'optional' = profile.auth.bodyHash,
 ): Record<string, string> {
   const env: Record<string, string> = { CONFORM_HTTP_URL: server.url };
   if (server.httpsUrl !== undefined) env['CONFORM_HTTPS_URL'] = server.httpsUrl;
@@ -22,7 +23,9 @@ export function clientEnvironment(
     if (other.secret !== undefined) env['CONFORM_SECRET2'] = other.secret;
   }
   env['CONFORM_WINDOW'] = String(profile.auth.window);
-  env['CONFORM_BODY_HASH'] = profile.auth.bodyHash ? '1' : '0';
+  // 1: PUT and POST must sign the body hash; 0: they must not; optional: either is accepted (a client reading
+  // "1 means sign it" or "0 means do not" is right either way).
+  env['CONFORM_BODY_HASH'] = bodyHash === 'optional' ? 'optional' : bodyHash ? '1' : '0';
   const tls = server.httpsUrl ?? server.url;
   const { oauth2, oauth1 } = profile.auth;
   if (oauth2) {

@@ -3,7 +3,7 @@ import type { ResolvedProfile } from '../../../harness/src/profile/schema.js';
 import type { ClientReport } from '../../../harness/src/report/client/schema.js';
 import { createRedactor, type Redactor } from '../../../harness/src/runner/redact.js';
 import type { RuleCatalogue } from '../../../harness/src/suite/types.js';
-import { judgeClient, type RecordedExchange } from '../../../reference-server/src/index.js';
+import { bodyParams, judgeClient, type RecordedExchange } from '../../../reference-server/src/index.js';
 import { toolVersion } from '../io.js';
 import type { ChildExit } from './child.js';
 import { profileSecrets } from './env.js';
@@ -23,9 +23,15 @@ export interface JudgeInput {
   redactor: Redactor;
   command: readonly string[];
   exit: ChildExit | undefined;
+  /** Whether the way the command ended counts in the verdict (false under `--ignore-client-exit`). Default true. */
+  exitChecked?: boolean;
   server: { url: string; httpsUrl?: string };
   startedAt: Date;
   maxRequests: number;
+  /** Whether PUT and POST sign the body hash, as the server was started. Default: the profile's `auth.bodyHash`. */
+  bodyHash?: boolean | 'optional';
+  /** The variants the server was started with: the judge follows their signing choices. Default: none. */
+  variants?: readonly string[];
 }
 
 /**
@@ -47,7 +53,11 @@ export function learnTokens(exchanges: readonly RecordedExchange[], redactor: Re
         for (const v of answer.getAll(name)) redactor.add(v);
     }
     const query = new URLSearchParams(ex.target.includes('?') ? ex.target.slice(ex.target.indexOf('?') + 1) : '');
-    for (const name of ['access_token', 'oauth_token']) for (const v of query.getAll(name)) redactor.add(v);
+    const body = bodyParams(ex).params;
+    for (const name of ['access_token', 'refresh_token', 'oauth_token']) {
+      for (const v of query.getAll(name)) redactor.add(v);
+      for (const v of body.getAll(name)) redactor.add(v);
+    }
   }
 }
 
@@ -58,7 +68,9 @@ export function judgeRecording(input: JudgeInput): ClientReport {
   const verdicts = judgeClient(input.exchanges, {
     users: profile.users.flatMap((u) => (u.secret === undefined ? [] : [{ name: u.name, secret: u.secret }])),
     window: profile.auth.window,
-    bodyHash: profile.auth.bodyHash,
+    bodyHash: input.bodyHash ?? profile.auth.bodyHash,
+    variants: input.variants ?? [],
+    ports: [input.server.url, input.server.httpsUrl].flatMap((u) => (u === undefined ? [] : [Number(new URL(u).port)])),
     oauth2Endpoints: [profile.auth.oauth2?.tokenEndpoint, profile.auth.oauth2?.revokeEndpoint].filter(
       (p): p is string => p !== undefined,
     ),
@@ -72,6 +84,7 @@ export function judgeRecording(input: JudgeInput): ClientReport {
     redactor: input.redactor,
     command: input.command,
     exit: input.exit,
+    ...(input.exitChecked === undefined ? {} : { exitChecked: input.exitChecked }),
     server: input.server,
     startedAt: input.startedAt,
     durationMs: Date.now() - input.startedAt.getTime(),

@@ -2,7 +2,7 @@
 import type { ClientReport } from '../../../harness/src/report/client/schema.js';
 import type { Redactor } from '../../../harness/src/runner/redact.js';
 import type { RuleCatalogue } from '../../../harness/src/suite/types.js';
-import type { ClientRuleVerdict, RecordedExchange } from '../../../reference-server/src/index.js';
+import type { ClientRuleVerdict, ClientViolation, RecordedExchange } from '../../../reference-server/src/index.js';
 import type { ChildExit } from './child.js';
 
 /** Everything a client report is made of. */
@@ -14,6 +14,8 @@ export interface ClientReportInput {
   command: readonly string[];
   /** How the command ended; undefined when no command was run (`conform serve --client-report`). */
   exit: ChildExit | undefined;
+  /** Whether the way the command ended counts in the verdict (false under `--ignore-client-exit`). Default true. */
+  exitChecked?: boolean;
   server: { url: string; httpsUrl?: string };
   startedAt: Date;
   durationMs: number;
@@ -25,6 +27,19 @@ export interface ClientReportInput {
 /** The report, every text that could hold a secret passed through the redactor. */
 export function buildClientReport(input: ClientReportInput): ClientReport {
   const { redactor, catalogue } = input;
+  const bySeq = new Map(input.exchanges.map((ex) => [ex.seq, ex]));
+  const entry = (x: ClientViolation) => {
+    const ex = bySeq.get(x.seq);
+    return {
+      request: x.seq,
+      reason: redactor.text(x.reason),
+      ...(x.mistake === undefined ? {} : { mistake: x.mistake }),
+      ...(x.signed === undefined ? {} : { signed: redactor.text(x.signed) }),
+      ...(x.sent === undefined ? {} : { sent: redactor.text(x.sent) }),
+      ...(x.difference === undefined ? {} : { difference: redactor.text(x.difference) }),
+      ...(ex === undefined ? {} : { method: redactor.text(ex.method), target: redactor.text(ex.target) }),
+    };
+  };
   const rules = input.verdicts.map((v) => {
     const rule = catalogue.byId.get(v.rule);
     if (rule === undefined) throw new Error(`client rule ${v.rule} is not in the catalogue`);
@@ -37,11 +52,8 @@ export function buildClientReport(input: ClientReportInput): ClientReport {
       ...(rule.source === undefined ? {} : { source: rule.source }),
       status: v.status,
       exercised: v.exercised,
-      violations: v.violations.map((x) => ({
-        request: x.seq,
-        reason: redactor.text(x.reason),
-        ...(x.mistake === undefined ? {} : { mistake: x.mistake }),
-      })),
+      violations: v.violations.map(entry),
+      ...(v.notJudged === undefined ? {} : { notJudged: v.notJudged.map(entry) }),
     };
   });
   const judged = new Set(rules.map((r) => r.id));
@@ -55,7 +67,7 @@ export function buildClientReport(input: ClientReportInput): ClientReport {
     kind: 'client',
     tool: { name: 'conform', version: input.version },
     command: input.command.map((c) => redactor.text(c)),
-    ...(input.exit === undefined ? {} : { exit: input.exit }),
+    ...(input.exit === undefined ? {} : { exit: { ...input.exit, checked: input.exitChecked ?? true } }),
     server: { http: input.server.url, ...(input.server.httpsUrl ? { https: input.server.httpsUrl } : {}) },
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,

@@ -65,6 +65,7 @@ export async function serveClientReport(
         server,
         startedAt: started,
         maxRequests: 1000,
+        variants: settings.variants,
       });
       await writeClientReports(report, dir, ['json', 'junit', 'markdown', 'html'], false);
       io.stderr.write(renderClientConsole(report));

@@ -18,8 +18,8 @@ export interface SignedRequest {
   /** The `<path>` the digest covers: the request-target as sent (or its path, see `signedTarget`). */
   target: string;
   body: Uint8Array;
-  /** The `bodyHash` setting: PUT and POST signatures cover the body. */
-  bodyHash: boolean;
+  /** The `bodyHash` setting: PUT and POST signatures cover the body (always, never, or either way). */
+  bodyHash: boolean | 'optional';
   dated?: { dateText: string; nonce: string };
 }
 
@@ -73,7 +73,10 @@ export interface AuthRules {
   nonceKeep: number;
   /** The `<path>` of the signed message, from the request-target as sent: unchanged. */
   signedTarget(sent: string): string;
-  /** The messages whose digest is accepted: exactly one, with the body hash for PUT and POST when `bodyHash` is on. */
+  /**
+   * The messages whose digest is accepted: exactly one, with the body hash for PUT and POST when `bodyHash` is on;
+   * for PUT and POST under `'optional'`, that one and the one without the body hash.
+   */
   signedMessages(req: SignedRequest, server: KnownPaths): string[];
   /** Whether a request with this method must carry a right digest: every one. */
   digestRequired(method: string): boolean;
@@ -110,15 +113,11 @@ export const AUTH_RULES: AuthRules = {
   nonceKeep: Infinity,
   signedTarget: (sent) => sent,
   signedMessages: (req) => {
-    const hashed = req.bodyHash && hashesBody(req.method);
+    const hashed = req.bodyHash !== false && hashesBody(req.method);
     // Hashed only when the message needs it (PUT and POST): a GET pays for no SHA-256.
-    const parts = {
-      method: req.method,
-      path: req.target,
-      ...(req.dated ? { dated: req.dated } : {}),
-      ...(hashed ? { bodyHash: bodyHash(req.body) } : {}),
-    };
-    return [buildMessage(parts)];
+    const parts = { method: req.method, path: req.target, ...(req.dated ? { dated: req.dated } : {}) };
+    const full = buildMessage({ ...parts, ...(hashed ? { bodyHash: bodyHash(req.body) } : {}) });
+    return hashed && req.bodyHash === 'optional' ? [full, buildMessage(parts)] : [full];
   },
   digestRequired: () => true,
   digestSecrets: (account) => [account?.secret ?? NO_SUCH_USER],

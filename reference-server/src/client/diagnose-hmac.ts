@@ -3,12 +3,13 @@
  * server signed, and the common mistake (client/mistakes.ts) whose message the client's digest was computed over,
  * found with the user's own secret here on the server. Never a secret, never a digest.
  */
+import { decodedEqual } from '../auth/compare.js';
 import { dateText } from '../auth/date.js';
 import { parseHmac } from '../auth/hmac.js';
 import type { RequestRecord } from '../records.js';
 import { headerValue } from '../request.js';
 import type { HandlerDeps, ServerState } from '../types.js';
-import { expectedMessage, explainDigest } from './mistakes.js';
+import { expectedMessages, explainDigest } from './mistakes.js';
 
 /** What a diagnostic adds to a refusal's problem+json body. */
 export interface Diagnostic {
@@ -59,13 +60,14 @@ export function diagnoseHmac(req: RequestRecord, state: ServerState, deps: Handl
     bodyHash: state.auth.bodyHash,
     ...(parsed.nonce === undefined || date === undefined ? {} : { dated: { date, nonce: parsed.nonce } }),
   };
-  const signed = expectedMessage(parts);
+  const [signed = '', ...others] = expectedMessages(parts);
   const base = {
     scheme: 'hmac' as const,
     signed,
     ...(parts.dated === undefined ? {} : { dateText: dateText(parts.dated.date) }),
   };
-  const finding = explainDigest(parts, account.secret, parsed.digest);
+  const equal = deps.variants.has('digest-decoded') ? decodedEqual : undefined;
+  const finding = explainDigest(parts, account.secret, parsed.digest, equal);
   if (finding.kind === 'right')
     return {
       ...base,
@@ -82,7 +84,6 @@ export function diagnoseHmac(req: RequestRecord, state: ServerState, deps: Handl
   return {
     ...base,
     digestMatches: false,
-    explanation:
-      'no common mistake explains the digest: check the shared secret, and that the message is exactly the one above, UTF-8, base64 of HMAC-SHA256',
+    explanation: `no common mistake explains the digest: check the shared secret, and that the message is exactly the one above${others.length > 0 ? ' (or the same without its body hash: both are accepted)' : ''}, UTF-8, base64 of HMAC-SHA256`,
   };
 }

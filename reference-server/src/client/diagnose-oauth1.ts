@@ -6,7 +6,7 @@
 import type { RequestRecord } from '../records.js';
 import type { HandlerDeps, ServerState } from '../types.js';
 import type { Diagnostic } from './diagnose-hmac.js';
-import { readOAuth1Request } from './oauth1-mistakes.js';
+import { JUDGED_METHODS, readOAuth1Request } from './oauth1-mistakes.js';
 
 /** The diagnostic of an OAuth 1 request, or undefined when it carries no OAuth 1 parameters. */
 export function diagnoseOAuth1(req: RequestRecord, state: ServerState, deps: HandlerDeps): Diagnostic | undefined {
@@ -30,6 +30,11 @@ export function diagnoseOAuth1(req: RequestRecord, state: ServerState, deps: Han
       explanation: 'unknown or expired oauth_token: no signature can be checked',
     };
   const finding = read.explain(consumer.secret, tokenSecret);
+  if (finding.kind === 'unsupported')
+    return {
+      scheme: 'oauth1',
+      explanation: `oauth_signature_method ${JSON.stringify(finding.method)} is not supported here: sign with ${JUDGED_METHODS.join(' or ')}`,
+    };
   if (finding.kind === 'right')
     return {
       scheme: 'oauth1',

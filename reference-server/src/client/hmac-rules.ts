@@ -1,8 +1,9 @@
 /** The client rules of §5.2 (signed requests), judged on one recorded request at a time. */
-import { parseSignedDate } from '../auth/date.js';
+import { decodedEqual, textEqual } from '../auth/compare.js';
+import { parseLenientDate, parseSignedDate } from '../auth/date.js';
 import { parseHmac } from '../auth/hmac.js';
 import type { RecordedExchange } from '../recording.js';
-import { explainDigest, type SignedParts } from './mistakes.js';
+import { expectedMessages, explainDigest, type SignedParts } from './mistakes.js';
 import type { Tally } from './verdicts.js';
 
 /** The §5.2 client rules this module judges. */
@@ -17,12 +18,19 @@ export const HMAC_CLIENT_RULES = [
   '5.2-client-clock-sync',
 ] as const;
 
-/** What the judge knows of the server: its users' secrets, its window and whether it asks for the body hash. */
+/**
+ * What the judge knows of the server: its users' secrets, its window, whether it asks for the body hash, and the
+ * signing choices its variants make (variants.ts): the path signed without its query (`path-without-query`), the
+ * month of the Date in any case (`date-month-any-case`), other date formats (`date-formats-extra`), the digest
+ * compared as decoded bytes (`digest-decoded`).
+ */
 export interface HmacContext {
   users: ReadonlyMap<string, string>;
+  variants: ReadonlySet<string>;
   /** Accepted clock difference, seconds. */
   window: number;
-  bodyHash: boolean;
+  /** PUT and POST sign the body hash: always, never, or either way (`'optional'`). */
+  bodyHash: boolean | 'optional';
 }
 
 const HMAC = /^\s*hmac\b/i;
@@ -49,9 +57,11 @@ export function judgeHmac(ex: RecordedExchange, ctx: HmacContext, nonces: NonceM
     return;
   }
   const secret = ctx.users.get(parsed.user);
-  const base = { method: ex.method, target: ex.target, body: ex.body, bodyHash: ctx.bodyHash };
+  const target = ctx.variants.has('path-without-query') ? ex.target.replace(/\?.*$/s, '') : ex.target;
+  const base = { method: ex.method, target, body: ex.body, bodyHash: ctx.bodyHash };
+  const equal = ctx.variants.has('digest-decoded') ? decodedEqual : textEqual;
   if (parsed.nonce === undefined) {
-    judgeDigest(ex, { ...base }, parsed.user, secret, parsed.digest, '5.2-client-simple-message', tally);
+    judgeDigest(ex, { ...base }, { user: parsed.user, secret, digest: parsed.digest, equal }, SIMPLE, tally);
     return;
   }
   const key = `${parsed.user}\n${parsed.nonce}`;
@@ -71,7 +81,10 @@ export function judgeHmac(ex: RecordedExchange, ctx: HmacContext, nonces: NonceM
     return;
   }
   tally.exercise('4.4-date-with-nonce');
-  const ms = parseSignedDate(date);
+  const anyCase = ctx.variants.has('date-month-any-case');
+  const ms = ctx.variants.has('date-formats-extra')
+    ? parseLenientDate(date, ex.at, anyCase)
+    : parseSignedDate(date, anyCase);
   if (ms === undefined) {
     tally.fail('5.2-client-date-format', {
       seq: ex.seq,
@@ -88,23 +101,27 @@ export function judgeHmac(ex: RecordedExchange, ctx: HmacContext, nonces: NonceM
     } else tally.exercise('5.2-client-clock-sync');
   }
   const parts = { ...base, dated: { date, nonce: parsed.nonce } };
-  judgeDigest(ex, parts, parsed.user, secret, parsed.digest, '5.2-client-message', tally);
+  judgeDigest(ex, parts, { user: parsed.user, secret, digest: parsed.digest, equal }, MESSAGE, tally);
 }
 
-function judgeDigest(
-  ex: RecordedExchange,
-  parts: SignedParts,
-  user: string,
-  secret: string | undefined,
-  digest: string,
-  rule: string,
-  tally: Tally,
-): void {
+const SIMPLE = '5.2-client-simple-message';
+const MESSAGE = '5.2-client-message';
+
+/** The credential a digest is checked with: who signed, their secret, the digest sent, how digests compare. */
+interface DigestCheck {
+  user: string;
+  secret: string | undefined;
+  digest: string;
+  equal: (given: string, expected: string) => boolean;
+}
+
+function judgeDigest(ex: RecordedExchange, parts: SignedParts, check: DigestCheck, rule: string, tally: Tally): void {
+  const { user, secret, digest } = check;
   if (secret === undefined) {
     tally.fail(rule, { seq: ex.seq, reason: `unknown user ${JSON.stringify(user)}` });
     return;
   }
-  const finding = explainDigest(parts, secret, digest);
+  const finding = explainDigest(parts, secret, digest, check.equal);
   if (parts.dated !== undefined && finding.kind !== 'mistake') tally.exercise('5.2-client-date-text');
   if (finding.kind === 'right') tally.exercise(rule);
   else if (finding.kind === 'mistake') {
@@ -112,9 +129,11 @@ function judgeDigest(
     if (candidate.rule !== rule) tally.exercise(rule);
     tally.fail(candidate.rule, { seq: ex.seq, reason: candidate.explanation, mistake: candidate.mistake });
   } else {
+    const [signed = '', ...others] = expectedMessages(parts);
     tally.fail(rule, {
       seq: ex.seq,
-      reason: `the digest matches neither the message the server rebuilt nor a common mistake (wrong secret for ${user}, or another message)`,
+      reason: `the digest matches neither the message the server rebuilt (below${others.length > 0 ? ', or the same without its body hash' : ''}) nor a common mistake: check ${user}'s shared secret, and that the message is exactly this one, UTF-8, base64 of HMAC-SHA256`,
+      signed,
     });
   }
 }

@@ -20,14 +20,21 @@ export interface ClientJudgeContext {
   users: ReadonlyArray<{ name: string; secret: string }>;
   /** Accepted clock difference of a signed Date, seconds. */
   window: number;
-  /** PUT and POST signatures cover the body hash (the server's `bodyHash`). */
-  bodyHash: boolean;
+  /** PUT and POST signatures cover the body hash (the server's `bodyHash`): always, never, or either way. */
+  bodyHash: boolean | 'optional';
   /** Paths of the OAuth 2 endpoints that authenticate the client (token, revocation). */
   oauth2Endpoints: readonly string[];
   /** Article item paths PUT replaces, `{id}` for a segment (`/articles/{id}`, `/article/{id}`). Default: none. */
   articleItems?: readonly string[];
   /** OAuth 1 consumers and their secrets. Default: none (OAuth 1 signatures are then judged by the server's answers). */
   oauth1Consumers?: ReadonlyArray<{ key: string; secret: string }>;
+  /**
+   * The variants (variants.ts) the server was started with: the signing choices among them are the client's to
+   * follow (the path signed without its query, the Date's forms, how digests and nonces compare). Default: none.
+   */
+  variants?: readonly string[];
+  /** The ports the server listened on (plain and TLS), to name an OAuth 1 base string signed with the other. */
+  ports?: readonly number[];
 }
 
 /** One verdict per rule of {@link CLIENT_RULES}, from the exchanges in the order the server received them. */
@@ -38,9 +45,11 @@ export function judgeClient(exchanges: readonly RecordedExchange[], context: Cli
     users: new Map(context.users.map((u) => [u.name, u.secret])),
     window: context.window,
     bodyHash: context.bodyHash,
+    variants: new Set(context.variants ?? []),
   };
   const oauth = {
     clientEndpoints: context.oauth2Endpoints,
+    ports: context.ports ?? [],
     consumers: new Map((context.oauth1Consumers ?? []).map((c) => [c.key, c.secret])),
   };
   const tokens: TokenSecrets = new Map();

@@ -16,8 +16,11 @@ export interface SignedParts {
   /** The date-and-nonce form's `Date` header and nonce; absent for the simple form. */
   dated?: { date: string; nonce: string };
   body: Uint8Array;
-  /** The server's `bodyHash` setting: PUT and POST messages end with the body hash. */
-  bodyHash: boolean;
+  /**
+   * The server's `bodyHash` setting: PUT and POST messages end with the body hash (`true`), never do (`false`), or
+   * may (`'optional'`: both messages are right).
+   */
+  bodyHash: boolean | 'optional';
 }
 
 /** A common mistake in building the message. */
@@ -46,18 +49,44 @@ const MESSAGE_RULE = '5.2-client-message';
 const SIMPLE_RULE = '5.2-client-simple-message';
 const DATE_TEXT_RULE = '5.2-client-date-text';
 
-/** The message the server signs for these parts (docs/auth.md). */
+/** The message the server signs for these parts (docs/auth.md): with the body hash when it may be added. */
 export function expectedMessage(parts: SignedParts): string {
-  return buildMessage({
+  return expectedMessages(parts)[0] ?? '';
+}
+
+/**
+ * Every message the server accepts for these parts: one, or for a PUT or POST under the `'optional'` body hash the
+ * one with it, then the one without.
+ */
+export function expectedMessages(parts: SignedParts): string[] {
+  const base = {
     method: parts.method,
     path: parts.target,
     ...(parts.dated ? { dated: { dateText: dateText(parts.dated.date), nonce: parts.dated.nonce } } : {}),
-    ...(hashed(parts) ? { bodyHash: bodyHash(parts.body) } : {}),
-  });
+  };
+  if (!hashed(parts)) return [buildMessage(base)];
+  const full = buildMessage({ ...base, bodyHash: bodyHash(parts.body) });
+  return parts.bodyHash === 'optional' ? [full, buildMessage(base)] : [full];
 }
 
-/** The messages of the common mistakes that differ from the expected one, each once. */
+/** The messages of the common mistakes that differ from every accepted one, each once. */
 export function mistakeCandidates(parts: SignedParts): Candidate[] {
+  if (parts.bodyHash !== 'optional' || !hashed(parts)) return candidatesOf(parts);
+  // Either message is right: a mistake is one made with the body hash or without it.
+  return dedupe(
+    [...candidatesOf({ ...parts, bodyHash: true }), ...candidatesOf({ ...parts, bodyHash: false })].filter(
+      (c) => c.mistake !== 'body-hash-left-out' && c.mistake !== 'body-hash-added',
+    ),
+    expectedMessages(parts),
+  );
+}
+
+function dedupe(candidates: readonly Candidate[], expected: readonly string[]): Candidate[] {
+  const seen = new Set(expected);
+  return candidates.filter((c) => !seen.has(c.message) && seen.add(c.message));
+}
+
+function candidatesOf(parts: SignedParts): Candidate[] {
   const hash = hashed(parts) ? bodyHash(parts.body) : undefined;
   const tail = hash === undefined ? '' : `+${hash}`;
   const out: Candidate[] = [];
@@ -145,24 +174,31 @@ export function mistakeCandidates(parts: SignedParts): Candidate[] {
       'the message adds a body hash this request does not take: only PUT and POST sign one, when the server asks for it',
     );
   }
-  const expected = expectedMessage(parts);
-  const seen = new Set([expected]);
-  return out.filter((c) => !seen.has(c.message) && seen.add(c.message));
+  return dedupe(out, expectedMessages(parts));
 }
 
 /** What a client's digest says: right, one of the common mistakes, or none the server can name. */
 export type DigestFinding = { kind: 'right' } | { kind: 'mistake'; candidate: Candidate } | { kind: 'unexplained' };
 
-/** Compares the client's digest with the expected message's, then with each mistake's (constant-time compares). */
-export function explainDigest(parts: SignedParts, secret: string, digest: string): DigestFinding {
-  if (same(hmacDigest(secret, expectedMessage(parts)), digest)) return { kind: 'right' };
+/**
+ * Compares the client's digest with each accepted message's, then with each mistake's (constant-time compares: as
+ * text, or as `equal` says, e.g. decoded under the `digest-decoded` variant).
+ */
+export function explainDigest(
+  parts: SignedParts,
+  secret: string,
+  digest: string,
+  equal: (given: string, expected: string) => boolean = same,
+): DigestFinding {
+  for (const message of expectedMessages(parts))
+    if (equal(digest, hmacDigest(secret, message))) return { kind: 'right' };
   for (const candidate of mistakeCandidates(parts))
-    if (same(hmacDigest(secret, candidate.message), digest)) return { kind: 'mistake', candidate };
+    if (equal(digest, hmacDigest(secret, candidate.message))) return { kind: 'mistake', candidate };
   return { kind: 'unexplained' };
 }
 
 function hashed(parts: SignedParts): boolean {
-  return parts.bodyHash && hashesBody(parts.method);
+  return parts.bodyHash !== false && hashesBody(parts.method);
 }
 
 function same(a: string, b: string): boolean {

@@ -10,6 +10,12 @@ export interface ClientViolation {
   reason: string;
   /** The common mistake the request's digest was computed with, when one explains it (client/mistakes.ts). */
   mistake?: string;
+  /** When no mistake explains a digest or signature: the message or base string the server built for the request. */
+  signed?: string;
+  /** Beside `signed`: the OAuth 1 base string rebuilt with the parameters as the client encoded them, when different. */
+  sent?: string;
+  /** The first part of `signed` that differs from `sent` (the base string URI, the parameter q…). */
+  difference?: string;
 }
 
 /** The verdict on one client rule. */
@@ -19,12 +25,18 @@ export interface ClientRuleVerdict {
   /** How many recorded requests the rule applied to. */
   exercised: number;
   violations: ClientViolation[];
+  /**
+   * Requests the rule applied to that the judge could not decide (a signature method or a document it cannot read):
+   * neither passed nor failed, said so. Absent when there are none.
+   */
+  notJudged?: ClientViolation[];
 }
 
 /** Collects, rule by rule, the requests a rule applied to and those that broke it. */
 export class Tally {
   readonly #exercised = new Map<string, number>();
   readonly #violations = new Map<string, ClientViolation[]>();
+  readonly #notJudged = new Map<string, ClientViolation[]>();
 
   constructor(readonly rules: readonly string[]) {
     for (const rule of rules) {
@@ -44,12 +56,20 @@ export class Tally {
     this.#violations.get(rule)?.push(violation);
   }
 
+  /** The rule applied to the request `seq`, which the judge could not decide: neither met nor broken. */
+  notJudged(rule: string, note: ClientViolation): void {
+    const list = this.#notJudged.get(rule) ?? [];
+    list.push(note);
+    this.#notJudged.set(rule, list);
+  }
+
   verdicts(): ClientRuleVerdict[] {
     return this.rules.map((rule) => {
       const exercised = this.#exercised.get(rule) ?? 0;
       const violations = this.#violations.get(rule) ?? [];
+      const notJudged = this.#notJudged.get(rule);
       const status: ClientRuleStatus = violations.length > 0 ? 'failed' : exercised > 0 ? 'passed' : 'not exercised';
-      return { rule, status, exercised, violations };
+      return { rule, status, exercised, violations, ...(notJudged === undefined ? {} : { notJudged }) };
     });
   }
 }

@@ -8,7 +8,7 @@ import { withinWindow } from '../auth/window.js';
 import type { OAuth1Consumer } from '../oauth/accounts.js';
 import type { OAuth1State, TemporaryCredentials, TokenCredentials } from '../oauth/state.js';
 import type { CredentialStore } from '../store/interfaces.js';
-import { hmacSha1Signature, signatureBaseString } from './base-string.js';
+import { hmacSha1Signature, signatureBaseString, signingKey } from './base-string.js';
 import type { OAuth1Params } from './params.js';
 
 /** What a signature is checked against. */
@@ -39,13 +39,17 @@ export interface OAuth1Rules {
    * configured with `configured` (undefined: none, so any realm is taken as the client's label).
    */
   realmAccepted(sent: string | undefined, configured: string | undefined): boolean;
-  /** Signature methods accepted: `HMAC-SHA1` only. */
+  /** Signature methods accepted: `HMAC-SHA1` only (a server started with `oauth1Plaintext` adds `PLAINTEXT`). */
   signatureMethods: readonly string[];
   /** Whether `oauth_timestamp` lies within the window of the clock (the §5.2 rule). */
   withinWindow(timestampMs: number, nowMs: number, windowSeconds: number): boolean;
   /** The authority of the base string URI, from the Host header as received: all of it, port included. */
   baseHost(host: string): string;
-  /** Whether the signature is HMAC-SHA1 over the base string keyed with both secrets, compared in constant time. */
+  /**
+   * Whether the signature is right for the method the request names, compared in constant time: HMAC-SHA1 over the
+   * base string keyed with both secrets; PLAINTEXT (only where `signatureMethods` lists it) the key itself,
+   * `enc(consumer secret)&enc(token secret)` (RFC 5849 §3.4.4).
+   */
   signatureVerifies(check: SignatureCheck): boolean;
   /** The nonce a verified request spends: every request's, the temporary-credential request's too. */
   nonce(pending: PendingNonce, temporary: boolean): PendingNonce | undefined;
@@ -77,6 +81,8 @@ export const OAUTH1_RULES: OAuth1Rules = {
   baseHost: (host) => host,
   signatureVerifies: (c) => {
     const given = c.params.protocol.get('oauth_signature') ?? '';
+    if (c.params.protocol.get('oauth_signature_method') === 'PLAINTEXT')
+      return textEqual(given, signingKey(c.consumerSecret, c.tokenSecret));
     return textEqual(
       given,
       hmacSha1Signature(signatureBaseString(c.method, c.uri, c.params.signed), c.consumerSecret, c.tokenSecret),

@@ -137,7 +137,7 @@ function checkProtocol(
     return 'the temporary credential request carries no oauth_token';
   const method = protocol.get('oauth_signature_method');
   if (!rules.signatureMethods.includes(method ?? ''))
-    return `oauth_signature_method ${JSON.stringify(method)} is not supported; use HMAC-SHA1`;
+    return `oauth_signature_method ${JSON.stringify(method)} is not supported; use ${rules.signatureMethods.join(' or ')}`;
   const version = protocol.get('oauth_version');
   if (version !== undefined && version !== '1.0')
     return `oauth_version must be 1.0 when sent, not ${JSON.stringify(version)}`;

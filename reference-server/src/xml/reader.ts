@@ -23,6 +23,11 @@ export interface XmlReadOptions {
   maxDepth?: number;
   /** Most elements in a document. Default: {@link XML_LIMITS}.maxElements. */
   maxElements?: number;
+  /**
+   * The caller decoded the bytes by the encoding the document declares: any `encoding` in the XML declaration is
+   * accepted (only the judge of client rules asks). Default: false, only UTF-8 is.
+   */
+  decoded?: boolean;
 }
 
 /**
@@ -95,7 +100,7 @@ class Reader extends Cursor {
     const m = XML_DECL.exec(this.s);
     if (!m) this.fail('malformed XML declaration');
     const encoding = m[2] ?? m[3];
-    if (encoding !== undefined && !/^utf-?8$/i.test(encoding)) {
+    if (encoding !== undefined && !this.options.decoded && !/^utf-?8$/i.test(encoding)) {
       throw new XmlFault('encoding', `encoding "${encoding}" is not supported; send UTF-8`);
     }
     this.pos = m[0].length;

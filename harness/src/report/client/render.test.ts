@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   clientVerdict,
+  commandFailed,
   renderClientConsole,
+  rulesVerdict,
   renderClientHtml,
   renderClientJunit,
   renderClientMarkdown,
@@ -62,6 +64,48 @@ describe('client report verdict', () => {
   });
 });
 
+describe('the client command in the verdict', () => {
+  const passing = [rule('a', 'MUST', 'passed')];
+  const ended = (exit: ClientReport['exit']) => ({ ...report(passing), exit });
+
+  it('a command that exited non-zero, was killed or timed out fails the check, unless its exit is not checked', () => {
+    expect(commandFailed(report(passing))).toBe(false);
+    for (const exit of [
+      { code: 7, signal: null, timedOut: false },
+      { code: null, signal: 'SIGKILL', timedOut: false },
+      { code: null, signal: 'SIGKILL', timedOut: true },
+    ]) {
+      expect(commandFailed(ended(exit)), JSON.stringify(exit)).toBe(true);
+      expect(clientVerdict(ended(exit))).toBe('failed');
+      expect(rulesVerdict(ended(exit))).toBe('passed');
+      expect(commandFailed(ended({ ...exit, checked: false }))).toBe(false);
+    }
+    expect(commandFailed({ ...report(passing), exit: undefined })).toBe(false);
+  });
+
+  it('each reporter says how the command ended, as a line of its own', () => {
+    const failed = ended({ code: 7, signal: null, timedOut: false, checked: true });
+    expect(renderClientConsole(failed)).toMatch(
+      /^✗ the client command exited 7: the check fails \(--ignore-client-exit judges the requests alone\)$/m,
+    );
+    expect(renderClientMarkdown(failed)).toMatch(/^# Client compliance: failed\n[^]*✗ the client command exited 7/);
+    expect(renderClientJunit(failed)).toMatch(/<testcase name="client command"[^>]*>\s*<failure message="✗ the/);
+    expect(renderClientHtml(failed)).toMatch(/<p class="command">✗ the client command exited 7/);
+    const ignored = ended({ code: 7, signal: null, timedOut: false, checked: false });
+    expect(renderClientConsole(ignored)).toMatch(/^· the client command exited 7: ignored \(--ignore-client-exit\)$/m);
+    expect(renderClientConsole(ended({ code: 0, signal: null, timedOut: false, outputHeld: true }))).toMatch(
+      /^✓ the client command exited 0 \(a process it left behind held its output open/m,
+    );
+  });
+
+  it('a violation whose request is past --max-requests is listed with its own method and target', () => {
+    const r = report([
+      { ...rule('a', 'MUST', 'failed'), violations: [{ request: 9, reason: 'why', method: 'PUT', target: '/a/1' }] },
+    ]);
+    expect(renderClientConsole(r)).toMatch(/^ {6}#9 PUT \/a\/1: why$/m);
+  });
+});
+
 describe('client reporters', () => {
   const r = report([
     rule('5.2-nonce-change', 'MUST', 'failed'),
@@ -88,7 +132,9 @@ describe('client reporters', () => {
 
   it('junit: a failure for the failed MUST rule, skipped for the not exercised one', () => {
     const xml = renderClientJunit(r);
-    expect(xml).toMatch(/<testsuite name="conform check-client" tests="3" failures="1" errors="0" skipped="1"/);
+    // Three rules and the client command, which exited 0.
+    expect(xml).toMatch(/<testsuite name="conform check-client" tests="4" failures="1" errors="0" skipped="1"/);
+    expect(xml).toMatch(/<testcase name="client command" classname="conform.check-client" time="1.234"\/>/);
     expect(xml).toMatch(
       /<testcase name="5\.2-nonce-change \(MUST, 5\.2\)"[^>]*>\s*<failure message="1 request\(s\) broke the rule">#2 GET \/x\?&lt;script&gt;2/,
     );

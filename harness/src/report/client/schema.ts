@@ -16,6 +16,21 @@ export const ClientViolationSchema = z.object({
     .string()
     .optional()
     .describe('The common mistake the request was signed with, when one explains its digest (docs/clients.md).'),
+  signed: z
+    .string()
+    .optional()
+    .describe(
+      'When no common mistake explains a digest or signature: the message (hmac) or signature base string (OAuth 1) the server built for the request.',
+    ),
+  sent: z
+    .string()
+    .optional()
+    .describe(
+      'Beside `signed`: the OAuth 1 base string rebuilt with the parameters as the request encodes them, when it differs.',
+    ),
+  difference: z.string().optional().describe('The first part of `signed` that differs from `sent`.'),
+  method: z.string().optional().describe('The method of the request, as received (also past --max-requests).'),
+  target: z.string().optional().describe('Its request-target, secrets in the query redacted.'),
 });
 
 export const ClientRuleResultSchema = z.object({
@@ -28,6 +43,12 @@ export const ClientRuleResultSchema = z.object({
   status: z.enum(['passed', 'failed', 'not exercised']),
   exercised: z.number().int().min(0).describe('How many recorded requests the rule applied to.'),
   violations: z.array(ClientViolationSchema),
+  notJudged: z
+    .array(ClientViolationSchema)
+    .optional()
+    .describe(
+      'Requests the rule applied to that the judge could not decide (a signature method the reference server does not support, a document it cannot read): neither passed nor failed.',
+    ),
 });
 
 export const ClientRequestSchema = z.object({
@@ -54,6 +75,18 @@ export const ClientReportSchema = z.object({
       code: z.number().int().nullable(),
       signal: z.string().nullable(),
       timedOut: z.boolean(),
+      outputHeld: z
+        .boolean()
+        .optional()
+        .describe(
+          'After the command exited, a process it left behind in a session of its own still held its output open; conform stopped reading it after a short drain.',
+        ),
+      checked: z
+        .boolean()
+        .optional()
+        .describe(
+          'Whether the way the command ended counts in the verdict: a non-zero exit, a signal or a timeout fails the check (false under --ignore-client-exit).',
+        ),
     })
     .optional()
     .describe(
