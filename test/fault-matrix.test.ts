@@ -210,6 +210,17 @@ const PROFILE_MISMATCHES: Record<
 
 const SEEDS = [1, 20261122];
 
+/**
+ * Faults under which the target refuses valid credentials of the profile: by default the run stops before any
+ * scenario and names them (VERDICTS.md §3: the user's mistake or the target's defect, never a green run); the matrix
+ * runs their scenarios with --no-credential-check to show where they are caught.
+ */
+const REFUSES_VALID_CREDENTIALS: ReadonlySet<ScenarioFaultName> = new Set<ScenarioFaultName>([
+  'basic-last-colon',
+  'digest-base64url',
+  'oauth1-base-uri-no-port',
+]);
+
 const withServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> =>
   withReferenceServer({ faults }, f);
 
@@ -266,7 +277,13 @@ describe('fault matrix', () => {
     it.each(SEEDS)(`${fault} is caught (seed %i)`, async (seed) => {
       await withServer([fault], async (server) => {
         const targets = FAULT_MATRIX[fault];
-        const run = await runAgainst(server, { filter: targets, seed, profile: await profileFor(targets) });
+        const run = await runAgainst(server, {
+          filter: targets,
+          seed,
+          profile: await profileFor(targets),
+          ...(REFUSES_VALID_CREDENTIALS.has(fault) ? { credentialCheck: false } : {}),
+        });
+        expect(run.credentialsRefused).toBeUndefined();
         for (const id of targets) {
           const r = run.scenarios.find((x) => x.id === id);
           expect(r?.status, `${id} under ${fault}: ${r?.reason ?? ''}`).toBe('failed');
@@ -277,6 +294,18 @@ describe('fault matrix', () => {
       });
     });
   }
+
+  it.each([...REFUSES_VALID_CREDENTIALS])(
+    'under %s, valid credentials refused stop the run by default, naming the user, the scheme and the answer',
+    async (fault) => {
+      await withServer([fault as FaultName], async (server) => {
+        const run = await runAgainst(server, { filter: FAULT_MATRIX[fault], seed: 1 });
+        expect(run.credentialsRefused?.length, fault).toBeGreaterThan(0);
+        expect(run.credentialsRefused?.[0]).toMatch(/credentials were refused: .*a defect: --no-credential-check/);
+        expect(run.scenarios.every((s) => s.status === 'skipped')).toBe(true);
+      });
+    },
+  );
 
   for (const [id, mismatch] of Object.entries(PROFILE_MISMATCHES)) {
     it(`${id} fails when the profile claims what the server does not do`, async () => {

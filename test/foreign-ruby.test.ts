@@ -10,7 +10,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { main } from '../cli/src/main.js';
-import { loadProfileSync } from '../harness/src/profile/load.js';
+import { checkProfileSource, loadProfileSync } from '../harness/src/profile/load.js';
+import { parseYamlSource } from '../harness/src/suite/yaml-source.js';
 import type { RunResult } from '../harness/src/runner/types.js';
 import { it } from './fixtures.js';
 import { FOREIGN_CONFIG, rubyMissing, startForeignRuby, type ForeignServer } from './foreign/ruby/launch.js';
@@ -54,6 +55,32 @@ describe.skipIf(missing !== undefined)(
     it('passes with the profile a new user writes from its README', async () => {
       const profile = loadProfileSync(path.join(ROOT, 'test', 'foreign', 'ruby', 'profile.yaml'));
       const run = await runAgainst(target(), { profile, seed: SEED, runs: RUNS, timeoutMs: 10_000 });
+      expect(notPassing(run), server.log().slice(-2000)).toEqual([]);
+      expect(run.summary.passed).toBeGreaterThan(80);
+    });
+
+    it('passes with a minimal profile: where it is, its users, its OAuth endpoints and clients', async () => {
+      const minimal = {
+        target: { http: server.url, https: server.httpsUrl },
+        users: [
+          { name: 'alice', password: alice!.password, secret: alice!.hmac_secret },
+          { name: 'bob', password: bob!.password, secret: bob!.hmac_secret },
+        ],
+        auth: {
+          oauth2: { tokenEndpoint: '/oauth2/token', clientId: client.client_id, clientSecret: client.client_secret },
+          oauth1: {
+            temporaryEndpoint: '/oauth1/request_token',
+            authorizeEndpoint: '/oauth1/authorize',
+            tokenEndpoint: '/oauth1/access_token',
+            consumerKey: consumer.key,
+            consumerSecret: consumer.secret,
+          },
+        },
+      };
+      const { profile, issues } = checkProfileSource(parseYamlSource('minimal.yaml', JSON.stringify(minimal)));
+      expect(issues).toEqual([]);
+      const run = await runAgainst(target(), { profile: profile!, seed: SEED, runs: RUNS, timeoutMs: 10_000 });
+      expect(run.credentialsRefused).toBeUndefined();
       expect(notPassing(run), server.log().slice(-2000)).toEqual([]);
       expect(run.summary.passed).toBeGreaterThan(80);
     });

@@ -172,6 +172,7 @@ describe('conform run --har', () => {
       '--embedded',
       '--fault',
       'basic-last-colon',
+      '--no-credential-check',
       '--runs',
       '3',
       '--seed',

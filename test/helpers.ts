@@ -34,6 +34,8 @@ export interface RunAgainstOptions {
   concurrency?: number;
   /** Leave what the run created on the target. */
   keep?: boolean;
+  /** false: run the scenarios even when the profile's credentials are refused (`--no-credential-check`). */
+  credentialCheck?: boolean;
 }
 
 /** A target: one URL, or a server with a plain and a TLS listener (and the certificate to trust). */
@@ -67,6 +69,7 @@ export async function runAgainst(target: Target, options: RunAgainstOptions = {}
         version: 'test',
         ...(options.replayPath ? { replayPath: options.replayPath } : {}),
         ...(options.keep ? { keep: true } : {}),
+        ...(options.credentialCheck === false ? { credentialCheck: false } : {}),
       },
       { client, profile, authenticator: createAuthenticator({ profile }) },
     );

@@ -11,6 +11,7 @@ import { minimalProfile } from './minimal-profile.js';
 async function misjudged(variants: VariantName[]) {
   return withReferenceServer({ variants }, async (server) => {
     const run = await runAgainst(server, { profile: minimalProfile(variants), seed: 7, runs: 10 });
+    expect(run.credentialsRefused).toBeUndefined();
     expect(run.summary.passed).toBeGreaterThan(0);
     return run.scenarios
       .filter((s) => s.status === 'failed' || s.status === 'errored')

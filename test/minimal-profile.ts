@@ -30,11 +30,22 @@ auth:
 
 /**
  * The minimal profile, for a server running `variants`: a variant that drops an account or endpoint (a `null` in its
- * profile patch) drops it here too; nothing else of the variants' keys is taken.
+ * profile patch) drops it here too, and one that offers no signed requests drops the users' secrets; nothing else of
+ * the variants' keys is taken.
  */
 export function minimalProfile(variants: readonly VariantName[] = []): ResolvedProfile {
   let data = parse(MINIMAL_PROFILE) as unknown;
   for (const v of variants) data = applyProfilePatch(data, removalsOf(VARIANTS[v].profile));
+  // A user of a service that offers no signed requests has no signing secret to give (VERDICTS.md §3: a secret the
+  // profile gives must work, or the run stops on it).
+  const signs = (v: VariantName) => {
+    const schemes = (VARIANTS[v].profile as { auth?: { schemes?: readonly string[] } }).auth?.schemes;
+    return schemes === undefined || schemes.some((s) => s === 'hmac' || s === 'hmac-nonce');
+  };
+  if (!variants.every(signs)) {
+    const d = data as { users: Array<Record<string, unknown>> };
+    for (const u of d.users) delete u['secret'];
+  }
   const { profile, issues } = checkProfileSource(parseYamlSource('minimal-profile.yaml', stringify(data)));
   if (!profile) throw new Error(issues.map((i) => i.message).join('; '));
   return profile;

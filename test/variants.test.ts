@@ -16,6 +16,7 @@ async function misjudged(variants: VariantName[]): Promise<{ id: string; status:
   return withReferenceServer({ variants }, async (server) => {
     const profile = loadVariantProfile(REFERENCE_PROFILE, variants);
     const run = await runAgainst(server, { profile, seed: SEED, runs: RUNS });
+    expect(run.credentialsRefused).toBeUndefined();
     expect(run.summary.passed).toBeGreaterThan(0);
     return run.scenarios
       .filter((s) => s.status === 'failed' || s.status === 'errored')
