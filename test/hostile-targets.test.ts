@@ -282,8 +282,16 @@ describe('hostile targets: the harness errors, moves on, and never hangs', () =>
     expect(post.transcript[0]?.response?.status).toBe(302);
     const duringPost = s.requests.slice(0, seenDuringPost);
     expect(duringPost.filter((r) => r.method === 'POST')).toHaveLength(post.requests);
-    // Nothing but the probe and the POSTs: the Location was never requested (GET) by a redirect follower.
-    expect(duringPost.every((r) => r.method === 'POST' || (r.method === 'OPTIONS' && r.path === '/'))).toBe(true);
+    // Nothing but the probe, the credential check's GET of the records and the POSTs: the Location was never
+    // requested (GET) by a redirect follower.
+    expect(
+      duringPost.every(
+        (r) =>
+          r.method === 'POST' ||
+          (r.method === 'OPTIONS' && r.path === '/') ||
+          (r.method === 'GET' && /^\/users\/[^/]+\/financialrecords$/.test(r.path)),
+      ),
+    ).toBe(true);
     expect(scenario(run, OPTS).status).toBe('passed');
     expectBounded(run, wallMs);
   });

@@ -23,7 +23,7 @@ Commands:
 
 Run "conform <command> --help" (or "conform help <command>") for a command's options.
 
-Exit codes: 0 pass · 1 a MUST scenario failed or errored · 2 usage or invalid file · 3 target unreachable · 4 internal error · 5 check-client: the client command failed · 130 interrupted (run: a partial report)
+Exit codes: 0 pass · 1 a MUST scenario failed or errored · 2 usage, invalid file or credentials refused · 3 target unreachable · 4 internal error · 5 check-client: the client command failed · 6 incomplete: what the profile describes was not all exercised · 130 interrupted (run: a partial report)
 `;
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;

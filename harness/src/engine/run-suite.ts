@@ -7,6 +7,7 @@ import type { Bases } from '../runner/exec-types.js';
 import { ruleReason, ruleStatus } from '../runner/rules.js';
 import type { RuleResult, RunEvent, RunResult, RunTls, ScenarioResult, RunSummary } from '../runner/types.js';
 import { runAll } from '../runner/schedule.js';
+import { describeUnexercised, unexercised } from '../runner/incomplete.js';
 import { notRunResult } from '../runner/scenario.js';
 import { INTERRUPTED_REASON } from '../runner/verdict.js';
 import { openSession } from './session.js';
@@ -174,6 +175,9 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     rules: ruleResults(suite, results),
     ...(session.unreachable && !session.reached ? { unreachable: session.unreachable } : {}),
     ...(session.credentialsRefused ? { credentialsRefused: session.credentialsRefused } : {}),
+    ...incompleteOf(selected, results, deps.profile, session.profile, schemeNotes(session.learning?.learned), (t) =>
+      session.redactor.text(t),
+    ),
     ...(options.signal?.aborted ? { interrupted: true } : {}),
     ...report,
     options: {
@@ -191,6 +195,33 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   };
   emit({ type: 'run-end', result: run });
   return run;
+}
+
+/** `incomplete` of report.json: what the profile describes that the run did not exercise (none: absent). */
+function incompleteOf(
+  selected: readonly Scenario[],
+  results: readonly ScenarioResult[],
+  file: ResolvedProfile,
+  judged: ResolvedProfile,
+  notes: ReadonlyMap<string, string>,
+  redact: (text: string) => string,
+): { incomplete?: string[] } {
+  const list = unexercised(selected, results, file, judged).map((u) => {
+    const learned = notes.get(u.capability.replace(/^auth\./, ''));
+    return redact(describeUnexercised(learned === undefined ? u : { ...u, why: `learned: ${learned}` }));
+  });
+  return list.length > 0 ? { incomplete: list } : {};
+}
+
+/** What the learning of `auth.schemes` found of each scheme it tried (`oauth2` → "GET … → 403 — not offered here: …"). */
+function schemeNotes(learned: ReadonlyArray<{ key: string; how: string }> | undefined): Map<string, string> {
+  const how = learned?.find((l) => l.key === 'auth.schemes')?.how ?? '';
+  const out = new Map<string, string>();
+  for (const part of how.split('; ')) {
+    const m = /^([a-z0-9-]+): (.*)$/s.exec(part);
+    if (m) out.set(m[1]!, m[2]!);
+  }
+  return out;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import type { TokenSource } from '../oauth/index.js';
 import { recordsPathOf, type ResolvedProfile, type Scheme } from '../profile/schema.js';
 import type { Bases, RawExchange } from '../runner/exec-types.js';
-import { join, ok } from './common.js';
+import { join } from './common.js';
 
 /** One credential the target refused where it must work. */
 export interface CredentialRefusal {
@@ -132,6 +132,10 @@ export interface CredentialCheckDeps {
 /** The users whose credentials of `scheme` the profile gives. */
 function usersOf(scheme: Scheme, p: ResolvedProfile): string[] {
   const user = scheme === 'oauth2' ? p.auth.oauth2?.user : scheme === 'oauth1' ? p.auth.oauth1?.user : undefined;
+  // OAuth 1 needs the owner's own credentials to approve: without them it cannot be tried (the run says so as an
+  // omission, INCOMPLETE, not as a refusal).
+  const owner = p.users.find((u) => u.name === user);
+  if (scheme === 'oauth1' && owner?.password === undefined && owner?.secret === undefined) return [];
   if (scheme === 'oauth2' || scheme === 'oauth1') return user === undefined ? [] : [user];
   return p.users.filter((u) => (scheme === 'basic' ? u.password : u.secret) !== undefined).map((u) => u.name);
 }
@@ -145,7 +149,10 @@ export async function checkCredentials(deps: CredentialCheckDeps): Promise<Crede
   const records = recordsPathOf(p);
   const out: CredentialRefusal[] = [];
   for (const scheme of p.auth.schemes) {
-    const base = p.auth.tlsOnly.includes(scheme) && deps.bases.tls !== undefined ? deps.bases.tls : deps.bases.primary;
+    const tlsOnly = p.auth.tlsOnly.includes(scheme);
+    const base = tlsOnly && deps.bases.tls !== undefined ? deps.bases.tls : deps.bases.primary;
+    // A TLS-only credential never travels over plain HTTP (§5), not even to be tried.
+    if (tlsOnly && !base.startsWith('https:')) continue;
     for (const user of usersOf(scheme, p)) {
       const path = (records ?? p.protected[0]?.path)?.replace('{user}', encodeURIComponent(user));
       if (path === undefined) return out;
@@ -154,7 +161,19 @@ export async function checkCredentials(deps: CredentialCheckDeps): Promise<Crede
       if (scheme === 'oauth2' || scheme === 'oauth1') {
         const got = await (scheme === 'oauth2' ? deps.tokens.oauth2(user, base) : deps.tokens.oauth1(user, base));
         if (!got.ok) {
-          out.push({ user, scheme, request: `obtaining a token`, said: got.reason, advice: advice(scheme, user, p) });
+          // Refused only when the target answered with a 4xx on the way (no answer says nothing of the credential).
+          const refusal = got.exchanges.find(
+            (x) => x.response !== undefined && x.response.status >= 400 && x.response.status <= 499,
+          );
+          if (refusal?.response !== undefined)
+            out.push({
+              user,
+              scheme,
+              request: `${refusal.request.method} ${new URL(refusal.request.url).pathname} → ${refusal.response.status}`,
+              status: refusal.response.status,
+              said: said(refusal.response) ?? got.reason,
+              advice: advice(scheme, user, p),
+            });
           continue;
         }
         extra = { token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
@@ -168,14 +187,15 @@ export async function checkCredentials(deps: CredentialCheckDeps): Promise<Crede
         request: applied.request,
         ...(sent.ok ? { response: sent.response } : { error: sent.error }),
       });
-      if (sent.ok && ok(sent.response)) continue;
-      const line = `GET ${path} → ${sent.ok ? sent.response.status : 'no answer'}`;
-      const what = sent.ok ? said(sent.response) : sent.error.message;
+      // Only a 4xx refuses: no answer, a redirect or a server error says nothing of the credential (the scenarios
+      // judge those, errored or failed).
+      if (!sent.ok || sent.response.status < 400 || sent.response.status > 499) continue;
+      const what = said(sent.response);
       out.push({
         user,
         scheme,
-        request: line,
-        ...(sent.ok ? { status: sent.response.status } : {}),
+        request: `GET ${path} → ${sent.response.status}`,
+        status: sent.response.status,
         ...(what !== undefined ? { said: what } : {}),
         advice: advice(scheme, user, p),
       });

@@ -153,6 +153,10 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
       const user = schemeUser(p, scheme);
       const path = user === undefined ? undefined : resourceFor(user);
       if (user === undefined || path === undefined) continue;
+      if (p.auth.tlsOnly.includes(scheme) && !baseFor(scheme).startsWith('https:')) {
+        notes.push(`${scheme}: not tried — it is TLS-only (§5) and the profile gives no https base`);
+        continue;
+      }
       const made = await withCredentials(
         { method: 'GET', url: join(baseFor(scheme), path), headers: {} },
         scheme,

@@ -191,7 +191,11 @@ export function renderSummary(run: RunResult, paint: (c: number, s: string) => s
   const notSelected = rules['not selected'] ? `; ${rules['not selected']} not selected` : '';
   const verdict = runVerdict(run);
   const colour =
-    verdict.verdict === 'PASS' ? 32 : verdict.verdict === 'INCONCLUSIVE' || verdict.verdict === 'INTERRUPTED' ? 33 : 31;
+    verdict.verdict === 'PASS'
+      ? 32
+      : verdict.verdict === 'INCONCLUSIVE' || verdict.verdict === 'INTERRUPTED' || verdict.verdict === 'INCOMPLETE'
+        ? 33
+        : 31;
   const lines = [
     '',
     `${paint(colour, verdict.verdict)} — ${verdict.coverageText}`,
@@ -206,6 +210,7 @@ export function renderSummary(run: RunResult, paint: (c: number, s: string) => s
   if (run.cleanup && run.cleanup.created > 0) lines.push(cleanupLine(run));
   if (run.unreachable) lines.push(paint(31, `Target unreachable: ${run.unreachable}`));
   for (const r of run.credentialsRefused ?? []) lines.push(paint(31, `Credentials refused: ${r}`));
+  for (const r of run.incomplete ?? []) lines.push(paint(33, `Not exercised: ${r}`));
   return `${lines.join('\n')}\n`;
 }
 

@@ -24,6 +24,7 @@ function verdictClass(v: RunVerdict): string {
     case 'UNREACHABLE':
     case 'CREDENTIALS REFUSED':
       return 'v-unreachable';
+    case 'INCOMPLETE':
     case 'INCONCLUSIVE':
     case 'INTERRUPTED':
       return 'v-inconclusive';

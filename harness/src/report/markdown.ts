@@ -56,7 +56,7 @@ export function renderMarkdown(run: RunResult): string {
   const v = runVerdict(run); // the one every reporter and the exit code use
   const verdict = v.verdict;
   out.push(
-    `## conform: ${verdict === 'PASS' ? '✅' : verdict === 'INCONCLUSIVE' || verdict === 'INTERRUPTED' ? '⚠️' : '❌'} ${verdict} — ${run.target}`,
+    `## conform: ${verdict === 'PASS' ? '✅' : verdict === 'INCONCLUSIVE' || verdict === 'INTERRUPTED' || verdict === 'INCOMPLETE' ? '⚠️' : '❌'} ${verdict} — ${run.target}`,
     '',
     `**${cell(v.coverageText)}** — ${cell(v.why)}`,
     '',
@@ -67,6 +67,7 @@ export function renderMarkdown(run: RunResult): string {
   );
   if (run.unreachable) out.push(`**Target unreachable:** ${cell(run.unreachable)}`, '');
   for (const r of run.credentialsRefused ?? []) out.push(`**Credentials refused:** ${cell(r)}`, '');
+  for (const r of run.incomplete ?? []) out.push(`**Not exercised:** ${cell(r)}`, '');
   const groups = failureGroups(run);
   if (groups.length > 0) {
     out.push('Failures that share their first failing request (one cause, likely):', '');

@@ -130,6 +130,12 @@ export const ReportSchema = z.object({
     .describe(
       "Set when credentials the profile gives were refused where they must work (exit 2): each user, scheme, request and the target's answer, with the ways out. No scenario was run.",
     ),
+  incomplete: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'What the profile describes (a scheme it gives credentials for, a key it declares) that no selected scenario could exercise, each with why: the verdict is INCOMPLETE (exit 6), not PASS.',
+    ),
   interrupted: z
     .boolean()
     .optional()

@@ -171,6 +171,11 @@ export interface RunResult {
   unreachable?: string;
   /** Credentials the profile gives that the target refused where they must work, in words (exit code 2): nothing run. */
   credentialsRefused?: string[];
+  /**
+   * What the profile describes (a scheme it gives credentials for, a key it declares) that no selected scenario could
+   * exercise, in words: the run is INCOMPLETE, not PASS. Absent: everything described was exercised.
+   */
+  incomplete?: string[];
   options: {
     filter: string[];
     exclude?: string[];

@@ -97,13 +97,14 @@ export function reasonsOf(r: ScenarioResult): string[] {
 }
 
 /** A run's verdict, as every reporter shows it and `conform run` exits with it. */
-export type RunVerdict = 'PASS' | 'FAIL' | 'UNREACHABLE' | 'CREDENTIALS REFUSED' | 'INCONCLUSIVE' | 'INTERRUPTED';
+export type RunVerdict =
+  'PASS' | 'FAIL' | 'INCOMPLETE' | 'UNREACHABLE' | 'CREDENTIALS REFUSED' | 'INCONCLUSIVE' | 'INTERRUPTED';
 
 /** The verdict of a run, the exit code `conform run` gives it, and why. */
 export interface RunVerdictInfo {
   verdict: RunVerdict;
   /** 130 for an interrupted run (128 + SIGINT, as shells report it). */
-  exitCode: 0 | 1 | 2 | 3 | 130;
+  exitCode: 0 | 1 | 2 | 3 | 6 | 130;
   why: string;
   /** How much of the MUST the run checked, and why the rest was not. */
   coverage: MustCoverage;
@@ -198,6 +199,12 @@ function verdictOnly(run: RunResult, coverage: MustCoverage): Omit<RunVerdictInf
       why: `${coverage.percent}% of the MUST rules were checked, below --min-coverage ${min}%`,
     };
   const warnings = count('warn');
+  if (run.incomplete && run.incomplete.length > 0)
+    return {
+      verdict: 'INCOMPLETE',
+      exitCode: 6,
+      why: `every MUST scenario that ran passed, but what the profile describes was not all checked: ${run.incomplete.join(' · ')}`,
+    };
   return {
     verdict: 'PASS',
     exitCode: code,
