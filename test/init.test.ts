@@ -155,6 +155,21 @@ describe('conform init: what it refuses', () => {
     expect(res.err).toMatch(/CONFORM_ALICE_PASSWORD.*CONFORM_ALICE_SECRET/);
   });
 
+  it('an https target whose certificate is not trusted: exit 3 with the --ca / --insecure hint, no file', async ({
+    startReference,
+    tempDir,
+  }) => {
+    const server = await startReference();
+    const file = path.join(tempDir, 'draft.yaml');
+    const res = await cli(
+      ['init', '--target', server.url, '--target', server.httpsUrl!, '--user', 'alice', '--out', file],
+      CREDENTIALS,
+    );
+    expect(res.code, res.err).toBe(3);
+    expect(res.err).toMatch(/TLS handshake with https:\/\/127\.0\.0\.1:\d+ failed .*--ca FILE.*--insecure/);
+    await expect(readFile(file, 'utf8')).rejects.toThrow();
+  });
+
   it('no target answering: exit 3 and no file', async ({ tempDir }) => {
     const out = path.join(tempDir, 'x.yaml');
     const res = await cli(['init', '--target', 'http://127.0.0.1:9', '--out', out], {});

@@ -38,7 +38,7 @@ learned from. What the probes cannot settle is left commented out, with why. The
 The draft refers to credentials as \${NAME}: the file holds none, and \`conform run\` reads them from the
 environment. Nothing is sent but GET, PUT, POST, OPTIONS and DELETE of the articles it creates.
 
-Exit codes: 0 draft written · 2 usage, or the draft would not lint · 3 no target answered · 4 internal error
+Exit codes: 0 draft written · 2 usage, or the draft would not lint · 3 no target answered, or an https target not trusted (--ca, --insecure) · 4 internal error
 
 Example:
   CONFORM_ALICE_SECRET=… CONFORM_BOB_SECRET=… conform init --target http://localhost:8080 --user alice --user bob
@@ -122,13 +122,25 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
     const draft = await draftProfile({ ...input, client });
     const redactor = createRedactor(draft.secrets);
     for (const b of draft.bases) io.stderr.write(redactor.text(`${b.answered ? '✓' : '✗'} ${b.url}: ${b.how}\n`));
+    // An https base that was given but is not trusted is a mistake to fix, not a base to leave out: a draft without it
+    // would run green with every TLS scenario skipped (issue 35).
+    const untrusted = draft.bases.filter((b) => b.untrusted);
+    if (untrusted.length > 0) {
+      io.stderr.write(
+        `conform init: the TLS handshake with ${untrusted.map((b) => b.url).join(' and ')} failed (a self-signed certificate? give --ca FILE to trust it, or --insecure); nothing was drafted\n`,
+      );
+      return 3;
+    }
     if (!draft.bases.some((b) => b.answered)) {
       io.stderr.write('conform init: no target answered; nothing was drafted\n');
       return 3;
     }
-    const command = ['conform', 'init', ...(values.target ?? []).flatMap((t) => ['--target', t])]
-      .concat((values.user ?? []).flatMap((u) => ['--user', u]))
-      .join(' ');
+    // Every flag it was given (none holds a secret: credentials come from the environment).
+    const command = [
+      'conform',
+      'init',
+      ...argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)),
+    ].join(' ');
     const text = renderDraft(draft, { command, date: new Date().toISOString().slice(0, 10) });
     // The draft must lint as written (its ${NAME} references left as they are).
     const { issues } = checkProfileSource(parseYamlSource(out, text), { env: false });

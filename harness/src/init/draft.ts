@@ -59,6 +59,7 @@ export async function draftProfile(input: DraftInput): Promise<Draft> {
       url,
       answered: sent.ok,
       how: sent.ok ? `GET / → ${sent.response.status}` : `no answer: ${sent.error.message}`,
+      ...(!sent.ok && sent.error.code === 'TLS' ? { untrusted: true } : {}),
     });
   }
   const http = bases.find((b) => b.answered && b.url.startsWith('http:'))?.url;
@@ -147,7 +148,10 @@ export async function draftProfile(input: DraftInput): Promise<Draft> {
     else placeLearned(l, p, put);
   put(
     'auth.tlsOnly',
-    p.auth.tlsOnly.filter((s) => p.auth.schemes.includes(s)),
+    // As the comment says: all of Basic and the OAuth family (listed or not), and the signed forms where refused.
+    (['basic', 'oauth2', 'oauth1', 'hmac', 'hmac-nonce'] as const).filter(
+      (s) => p.auth.tlsOnly.includes(s) || s === 'basic' || s === 'oauth2' || s === 'oauth1',
+    ),
     signer && !p.auth.tlsOnly.includes('hmac-nonce')
       ? 'Basic and the OAuth family are TLS-only by §5; signed requests were taken over plain HTTP'
       : 'Basic and the OAuth family are TLS-only by §5; signed requests were refused over plain HTTP',

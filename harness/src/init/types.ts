@@ -43,7 +43,13 @@ export interface DraftKey {
 
 export interface Draft {
   /** What each base answered (or why it did not). */
-  bases: Array<{ url: string; answered: boolean; how: string }>;
+  bases: Array<{
+    url: string;
+    answered: boolean;
+    how: string;
+    /** The TLS handshake failed (a certificate not trusted): the draft stops, with the --ca / --insecure hint. */
+    untrusted?: boolean;
+  }>;
   /** The profile data the draft writes (credentials as references). */
   keys: DraftKey[];
   users: Array<{ name: string; password?: string; secret?: string }>;

@@ -56,7 +56,7 @@ export function createRedactor(
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(h)) {
       if (CREDENTIAL_HEADERS.has(k.toLowerCase()))
-        out[k] = Array.isArray(v) ? v.map(maskCredential) : maskCredential(v);
+        out[k] = Array.isArray(v) ? v.map((x) => maskCredential(x, text)) : maskCredential(v, text);
       else out[k] = Array.isArray(v) ? v.map(text) : text(v);
     }
     return out;
@@ -81,8 +81,30 @@ function maskTokenFields(s: string): string {
     );
 }
 
-/** Keeps the scheme word (`Basic`, `hmac`, `Bearer`) so reports stay readable; hides the rest. */
-function maskCredential(v: string): string {
+/** OAuth 1 protocol parameters that are secret, or let a request be forged or replayed: masked; the rest is shown. */
+const OAUTH1_SECRET_PARAMS = new Set(['oauth_signature', 'oauth_token', 'oauth_verifier']);
+
+/**
+ * Keeps the scheme word (`Basic`, `hmac`, `Bearer`) so reports stay readable, and what explains most refusals
+ * without being secret (issue 35): an OAuth 1 header's realm, signature method, timestamp, nonce and consumer key
+ * (its signature, token and verifier masked), an hmac credential's user and nonce (its digest masked). `text` masks
+ * whatever a shown part holds of the profile's secrets. Basic and Bearer values are hidden whole.
+ */
+function maskCredential(v: string, text: (s: string) => string = (s) => s): string {
   const scheme = /^\s*([A-Za-z][\w-]*)\s+/.exec(v)?.[1];
-  return scheme ? `${scheme} ${MASK}` : MASK;
+  if (!scheme) return MASK;
+  const rest = v.trim().slice(scheme.length).trim();
+  if (scheme.toLowerCase() === 'oauth') {
+    const params = [...rest.matchAll(/([A-Za-z0-9_.~%-]+)\s*=\s*"([^"]*)"/g)];
+    if (params.length > 0)
+      return `${scheme} ${params
+        .map(([, name, value]) => `${name}="${OAUTH1_SECRET_PARAMS.has(name!) ? MASK : text(value!)}"`)
+        .join(', ')}`;
+  }
+  if (scheme.toLowerCase() === 'hmac') {
+    const parts = rest.split(':');
+    if (parts.length === 2 || parts.length === 3)
+      return `${scheme} ${[...parts.slice(0, -1).map(text), MASK].join(':')}`;
+  }
+  return `${scheme} ${MASK}`;
 }
