@@ -10,6 +10,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import { notHttp, type HttpClient } from '../http/client.js';
 import { formEncode } from '../http/percent.js';
 import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/learn.js';
+import { oauth2Open } from '../learn/oauth2.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../suite/types.js';
@@ -247,7 +248,7 @@ async function learnSilent(
     deps.profile.auth.oauth1 !== undefined &&
     deps.profile.auth.oauth1.approval === undefined &&
     !deps.profile.declared.has('auth.schemes');
-  if (silent.length === 0 && !approvalOpen) return undefined;
+  if (silent.length === 0 && !approvalOpen && !oauth2Open(deps.profile)) return undefined;
   const client = deps.client.session();
   try {
     return await learnOpenPoints({
