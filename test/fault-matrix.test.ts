@@ -4,11 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadProfileSync } from '../harness/src/profile/load.js';
+import { loadVariantProfile } from '../cli/src/variant-profile.js';
 import {
+  FAULT_VARIANTS,
   SCENARIO_FAULT_NAMES,
   type FaultName,
   type RunningServer,
   type ScenarioFaultName,
+  type VariantName,
 } from '../reference-server/src/index.js';
 import {
   bundledSuite,
@@ -150,6 +153,8 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth1-temporary-unsigned': ['auth/oauth1-temporary-signature-verified'],
   'oauth1-callback-unconfirmed': ['auth/oauth1-callback-confirmed'],
   'oauth2-any-grant': ['auth/oauth2-unsupported-grant'],
+  'oauth2-password-unchecked': ['auth/oauth2-password-wrong-refused'],
+  'oauth2-client-token-acts-for-user': ['auth/oauth2-client-token-no-user'],
   'digest-any-user-secret': ['auth/hmac-secret-bound-to-user'],
   'basic-any-user-password': ['auth/basic-password-bound-to-user'],
   'records-owner-hmac-only': [
@@ -190,9 +195,12 @@ const OPT_IN: Record<string, (p: Profile) => Profile> = {
   'auth/nonce-remembered-in-window': (p) => ({ ...p, auth: { ...p.auth, nonceMemoryWait: 3 } }),
 };
 
-/** The profile a fault's targets run with: the reference one, opted in to every opt-in scenario among them. */
-async function profileFor(targets: readonly string[]): Promise<Profile> {
-  let p = loadProfileSync(REFERENCE_PROFILE);
+/**
+ * The profile a fault's targets run with: the reference one (with the profile of the variants the fault needs,
+ * FAULT_VARIANTS), opted in to every opt-in scenario among them.
+ */
+async function profileFor(targets: readonly string[], fault?: FaultName): Promise<Profile> {
+  let p = loadVariantProfile(REFERENCE_PROFILE, [...((fault && FAULT_VARIANTS[fault]) ?? [])]);
   for (const id of targets) p = OPT_IN[id]?.(p) ?? p;
   return p;
 }
@@ -206,6 +214,15 @@ const PROFILE_MISMATCHES: Record<
   (p: Awaited<ReturnType<typeof loadProfileSync>>) => Awaited<ReturnType<typeof loadProfileSync>>
 > = {
   'auth/nonce-global': (p) => ({ ...p, auth: { ...p.auth, nonceScope: 'global' } }),
+};
+
+/**
+ * Scenarios about what the default reference server does not offer (a grant, a kind of token): skipped on it, and
+ * run on the clean server with the variants that offer it (with their profile) — where they pass.
+ */
+const VARIANT_SCENARIOS: Record<string, VariantName[]> = {
+  'auth/oauth2-password-wrong-refused': ['oauth2-password-only'],
+  'auth/oauth2-client-token-no-user': ['oauth2-client-no-user'],
 };
 
 const SEEDS = [1, 20261122];
@@ -222,7 +239,7 @@ const REFUSES_VALID_CREDENTIALS: ReadonlySet<ScenarioFaultName> = new Set<Scenar
 ]);
 
 const withServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> =>
-  withReferenceServer({ faults }, f);
+  withReferenceServer({ faults, variants: faults.flatMap((x) => FAULT_VARIANTS[x] ?? []) }, f);
 
 describe('clean reference server', () => {
   const server = useReferenceServer();
@@ -239,11 +256,28 @@ describe('clean reference server', () => {
     expect(s['errored']).toEqual([]);
     // The cluster scenarios need a profile that lists instances (test/cluster.test.ts runs them against a cluster).
     expect([...(s['skipped'] ?? [])].sort()).toEqual(
-      [...Object.keys(PROFILE_MISMATCHES), ...Object.keys(OPT_IN), ...CLUSTER_SCENARIOS].sort(),
+      [
+        ...Object.keys(PROFILE_MISMATCHES),
+        ...Object.keys(OPT_IN),
+        ...Object.keys(VARIANT_SCENARIOS),
+        ...CLUSTER_SCENARIOS,
+      ].sort(),
     );
     for (const id of CLUSTER_SCENARIOS)
       expect(run.scenarios.find((x) => x.id === id)?.reason).toMatch(/profile lacks target\.instances/);
     expect(run.summary.passed).toBeGreaterThan(0);
+  });
+
+  it.each(Object.entries(VARIANT_SCENARIOS))('%s passes on the clean server with %s', async (id, variants) => {
+    await withReferenceServer({ variants }, async (s) => {
+      const run = await runAgainst(s, {
+        filter: [id],
+        seed: 424242,
+        profile: loadVariantProfile(REFERENCE_PROFILE, variants),
+      });
+      const r = run.scenarios.find((x) => x.id === id);
+      expect(r?.status, r?.reason).toBe('passed');
+    });
   });
 
   it('passes every opt-in scenario with a profile that opts in', async () => {
@@ -280,7 +314,7 @@ describe('fault matrix', () => {
         const run = await runAgainst(server, {
           filter: targets,
           seed,
-          profile: await profileFor(targets),
+          profile: await profileFor(targets, fault),
           ...(REFUSES_VALID_CREDENTIALS.has(fault) ? { credentialCheck: false } : {}),
         });
         expect(run.credentialsRefused).toBeUndefined();

@@ -6,7 +6,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { test } from '../../test/temp-dir.js';
-import { FAULT_NAMES, FAULTS, SCENARIO_FAULT_NAMES, UnknownFaultError, parseFaultNames } from './faults.js';
+import {
+  FAULT_NAMES,
+  FAULT_VARIANTS,
+  FAULTS,
+  SCENARIO_FAULT_NAMES,
+  UnknownFaultError,
+  parseFaultNames,
+} from './faults.js';
+import { parseVariantNames, type VariantName } from './variants.js';
 import type { FaultName, ScenarioFaultName } from './faults.js';
 import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
 import {
@@ -50,9 +58,10 @@ interface FaultCase {
  * The server every observation runs on: `call` authenticates with Basic as bob over TLS, so the article
  * observations do not depend on the hmac, nonce and Date faults; the auth observations send their own headers.
  */
-function server(faults: FaultName[] = []): TestServer {
+function server(faults: FaultName[] = [], variants: VariantName[] = []): TestServer {
   return testServer({
     faults,
+    variants: [...variants, ...faults.flatMap((f) => FAULT_VARIANTS[f] ?? [])],
     signAs: 'bob',
     signWith: 'basic-tls',
     oauth2Clients: [...DEFAULT_OAUTH2_CLIENTS, SPECIAL_CLIENT],
@@ -1167,6 +1176,23 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: 400,
     faulty: 200,
   },
+  'oauth2-password-unchecked': {
+    observe: (s) => {
+      const grant = (password: string) =>
+        tokenRequest(s, { body: `grant_type=password&username=alice&password=${encodeURIComponent(password)}` }).status;
+      return [grant('wonder:land'), grant('wonder:lane')];
+    },
+    correct: [200, 400],
+    faulty: [200, 200],
+  },
+  'oauth2-client-token-acts-for-user': {
+    observe: (s) => {
+      const token = issueToken(s);
+      return [bearerRequest(s, token).status, bearerRequest(s, token, { target: '/' }).status];
+    },
+    correct: [403, 200],
+    faulty: [200, 200],
+  },
   'digest-any-user-secret': {
     // Names alice, signed with bob's secret.
     observe: (s) =>
@@ -1284,6 +1310,8 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
 
 function overlaps(a: ScenarioFaultName, b: ScenarioFaultName): boolean {
   if ((a === 'digest-base64url' && CASES[b].hmac) || (b === 'digest-base64url' && CASES[a].hmac)) return true;
+  // A fault shown under a variant (FAULT_VARIANTS) is observed beside that variant's other choices.
+  if (FAULT_VARIANTS[a] !== undefined || FAULT_VARIANTS[b] !== undefined) return true;
   // These two refuse every OAuth 1 request the test kit signs (its port, its header without a realm).
   for (const breaksOAuth1 of ['oauth1-base-uri-no-port', 'oauth1-realm-required'] as const)
     if ((a === breaksOAuth1 && CASES[b].oauth1) || (b === breaksOAuth1 && CASES[a].oauth1)) return true;
@@ -1292,9 +1320,17 @@ function overlaps(a: ScenarioFaultName, b: ScenarioFaultName): boolean {
 
 describe('fault modes', () => {
   // The restart faults (journal-on-exit, nonces-not-journaled) need a data directory: test/durability.test.ts.
+  it('FAULT_VARIANTS names faults and variants only', () => {
+    for (const [fault, variants] of Object.entries(FAULT_VARIANTS)) {
+      expect(FAULT_NAMES).toContain(fault);
+      expect(parseVariantNames([...(variants ?? [])])).toEqual(variants);
+    }
+  });
+
   it.each(SCENARIO_FAULT_NAMES)('%s switches on exactly the named defect', async (name) => {
     const c = CASES[name];
-    expect(await c.observe(server(), 'correct')).toEqual(c.correct);
+    // A fault of something only a variant offers is observed against that variant without the fault.
+    expect(await c.observe(server([], [...(FAULT_VARIANTS[name] ?? [])]), 'correct')).toEqual(c.correct);
     expect(await c.observe(server([name]), 'faulty')).toEqual(c.faulty);
   });
 

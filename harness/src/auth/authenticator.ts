@@ -42,7 +42,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const freshNonce = deps.freshNonce ?? nonceCounter();
 
   const apply: Authenticator['apply'] = (request, scheme, userName, options = {}) => {
-    if (scheme === 'oauth2' || scheme === 'oauth2-client') return applyOAuth2(request, scheme, options, profile);
+    if (scheme === 'oauth2' || scheme === 'oauth2-client')
+      return applyOAuth2(request, scheme, options, profile, userName);
     if (scheme === 'oauth1') return applyOAuth1(request, options, { profile, now, freshNonce });
     const named = profile.users.find((u) => u.name === userName);
     if (!named) return { ok: false, reason: `the profile has no user "${userName}"` };

@@ -11,6 +11,7 @@ import { notHttp, type HttpClient } from '../http/client.js';
 import { formEncode } from '../http/percent.js';
 import { checkCredentials, describeRefusal } from '../learn/credentials.js';
 import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/learn.js';
+import { oauth2Open } from '../learn/oauth2.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../suite/types.js';
@@ -263,7 +264,7 @@ async function learnSilent(
     deps.profile.auth.oauth1 !== undefined &&
     deps.profile.auth.oauth1.approval === undefined &&
     !deps.profile.declared.has('auth.schemes');
-  if (silent.length === 0 && !approvalOpen) return undefined;
+  if (silent.length === 0 && !approvalOpen && !oauth2Open(deps.profile)) return undefined;
   const client = deps.client.session();
   try {
     return await learnOpenPoints({

@@ -272,5 +272,7 @@ function placeLearned(
     return;
   }
   if (l.key === 'auth.oauth2.ttl' && !p.auth.oauth2) return;
+  // What a user-less token opens is learned at each run: no profile key holds it.
+  if (l.key.startsWith('auth.oauth2') && l.key.endsWith('.reads')) return;
   put(l.key, l.value, l.how);
 }

@@ -18,12 +18,14 @@
  */
 import type { AuthOptions, AuthScheme, Authenticator } from '../auth/authenticator.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import { finishOAuth2 } from '../profile/oauth2-actors.js';
 import { recordsPathOf, type ResolvedProfile, type Scheme } from '../profile/schema.js';
 import type { Bases, RawExchange } from '../runner/exec-types.js';
 import { createTokenSource, type ApprovalWay } from '../oauth/index.js';
 import type { Redactor } from '../runner/redact.js';
 import { learnArticles } from './articles.js';
 import { notOfferedEvidence } from './credentials.js';
+import { learnOAuth2Clients, oauth2Open } from './oauth2.js';
 import { join, ok, schemeUser } from './common.js';
 
 /** One open point the harness learned. */
@@ -82,6 +84,30 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   const exchanges: RawExchange[] = [];
   const learn = (key: string, value: unknown, how: string) => learned.push({ key, value, how });
 
+  const send = async (request: HttpRequest): Promise<HttpResponse | undefined> => {
+    const sent = await deps.client.send(request);
+    exchanges.push({
+      step: 0,
+      stepName: 'learning',
+      request,
+      ...(sent.ok ? { response: sent.response } : { error: sent.error }),
+    });
+    return sent.ok ? sent.response : undefined;
+  };
+  const line = (r: HttpRequest, res: HttpResponse | undefined) =>
+    `${r.method} ${new URL(r.url).pathname} → ${res === undefined ? 'no answer' : res.status}`;
+  // The OAuth 2 clients first: who their tokens act for decides how the schemes below are tried.
+  if (oauth2Open(p))
+    await learnOAuth2Clients({
+      p,
+      tls: deps.bases.tls ?? (deps.bases.primary.startsWith('https:') ? deps.bases.primary : undefined),
+      authenticator: deps.authenticator,
+      learn,
+      send,
+      line,
+      secret: (v) => deps.redactor.add(v),
+    });
+
   // While learning, the signers try what the target might want: every scheme, the query in the signed path, a body
   // hash when asked for. What was learned decides afterwards.
   const probe: ResolvedProfile = structuredClone(p);
@@ -96,18 +122,6 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
     secret: (v) => deps.redactor.add(v),
   });
 
-  const send = async (request: HttpRequest): Promise<HttpResponse | undefined> => {
-    const sent = await deps.client.send(request);
-    exchanges.push({
-      step: 0,
-      stepName: 'learning',
-      request,
-      ...(sent.ok ? { response: sent.response } : { error: sent.error }),
-    });
-    return sent.ok ? sent.response : undefined;
-  };
-  const line = (r: HttpRequest, res: HttpResponse | undefined) =>
-    `${r.method} ${new URL(r.url).pathname} → ${res === undefined ? 'no answer' : res.status}`;
   const baseFor = (scheme: Scheme | undefined) =>
     scheme !== undefined && p.auth.tlsOnly.includes(scheme) && deps.bases.tls ? deps.bases.tls : deps.bases.primary;
 
@@ -120,9 +134,14 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   ): Promise<HttpRequest | string> => {
     let extra: AuthOptions = {};
     if (scheme === 'oauth2' || scheme === 'oauth1') {
-      const got = await (scheme === 'oauth2'
-        ? tokens.oauth2(user, baseFor(scheme))
-        : tokens.oauth1(user, baseFor(scheme)));
+      // A target whose OAuth 2 tokens act for nobody: the user-less token, for what it opens.
+      const userless =
+        scheme === 'oauth2' && probe.auth.oauth2?.actor?.user === undefined ? probe.auth.oauth2?.actor : undefined;
+      const got = await (userless
+        ? tokens.oauth2As(userless, baseFor(scheme))
+        : scheme === 'oauth2'
+          ? tokens.oauth2(user, baseFor(scheme))
+          : tokens.oauth1(user, baseFor(scheme)));
       for (const x of got.exchanges) exchanges.push({ step: 0, stepName: 'learning', ...x });
       if (!got.ok) return got.reason;
       if (
@@ -130,9 +149,11 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
         got.expiresIn !== undefined &&
         silent('auth.oauth2.ttl') &&
         p.auth.oauth2 &&
-        p.auth.oauth2.ttl === undefined
+        p.auth.oauth2.ttl === undefined &&
+        p.auth.oauth2.clients[0] !== undefined
       ) {
-        p.auth.oauth2.ttl = got.expiresIn;
+        p.auth.oauth2.clients[0].ttl = got.expiresIn;
+        finishOAuth2(p);
         learn('auth.oauth2.ttl', got.expiresIn, `the token endpoint gave expires_in ${got.expiresIn}`);
       }
       extra = { token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
@@ -150,8 +171,9 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
     const works: Scheme[] = [];
     const notes: string[] = [];
     for (const scheme of probe.auth.schemes) {
-      const user = schemeUser(p, scheme);
-      const path = user === undefined ? undefined : resourceFor(user);
+      const userless = scheme === 'oauth2' && p.auth.oauth2?.actor !== undefined && p.auth.oauth2.user === undefined;
+      const user = userless ? p.users[0]?.name : schemeUser(p, scheme);
+      const path = userless ? p.auth.oauth2?.actor?.path : user === undefined ? undefined : resourceFor(user);
       if (user === undefined || path === undefined) continue;
       if (p.auth.tlsOnly.includes(scheme) && !baseFor(scheme).startsWith('https:')) {
         notes.push(`${scheme}: not tried — it is TLS-only (§5) and the profile gives no https base`);

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AuthSchema, resolveAuth, type ResolvedAuth } from './auth-schema.js';
 import { PathTemplate, Url, declaredKeys, stripUndefined } from './fields.js';
+import { finishOAuth2 } from './oauth2-actors.js';
 
 import {
   DEFAULT_BOUNDS,
@@ -16,7 +17,17 @@ import {
 } from './defaults.js';
 export * from './defaults.js';
 export { declaredKeys } from './fields.js';
-export { INT64_MAX, SchemeSchema, type AuthData, type ResolvedAuth, type Scheme } from './auth-schema.js';
+export {
+  INT64_MAX,
+  SchemeSchema,
+  type AuthData,
+  type Grant,
+  type OAuth2Actor,
+  type ResolvedAuth,
+  type ResolvedOAuth2,
+  type ResolvedOAuth2Client,
+  type Scheme,
+} from './auth-schema.js';
 
 /** One instance of a clustered target: its own plain and TLS base URLs (at least one). */
 export const InstanceSchema = z
@@ -246,7 +257,7 @@ export function recordsPathOf(profile: Pick<ResolvedProfile, 'protected'>): stri
 /** A validated profile with every default filled in (`file` names it in messages and reports). */
 export function resolveProfile(data: ProfileData, file: string): ResolvedProfile {
   const a = data.articles ?? {};
-  return {
+  const resolved: ResolvedProfile = {
     file,
     target: {
       ...stripUndefined({ http: data.target?.http, https: data.target?.https, origins: data.target?.origins }),
@@ -281,6 +292,8 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
     auth: resolveAuth(data.auth ?? {}, data.users?.[0]?.name),
     declared: new Set(declaredKeys(data)),
   };
+  finishOAuth2(resolved);
+  return resolved;
 }
 
 function resolveOptions(

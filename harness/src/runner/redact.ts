@@ -22,7 +22,12 @@ export const CREDENTIAL_HEADERS = new Set([
 export const MASK = '[redacted]';
 
 function encodings(secret: string): string[] {
-  const out = new Set<string>([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+  const out = new Set<string>([
+    secret,
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%20/g, '+'),
+    JSON.stringify(secret).slice(1, -1),
+  ]);
   out.add(secret.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`));
   out.add(Buffer.from(secret, 'utf8').toString('base64'));
   out.add(Buffer.from(secret, 'utf8').toString('base64url'));
@@ -72,11 +77,11 @@ export function createRedactor(
 function maskTokenFields(s: string): string {
   return s
     .replace(
-      /("(?:access_token|refresh_token|id_token|client_secret|oauth_token_secret)"\s*:\s*")[^"]*(")/g,
+      /("(?:access_token|refresh_token|id_token|client_secret|oauth_token_secret|password|code|code_verifier)"\s*:\s*")[^"]*(")/g,
       `$1${MASK}$2`,
     )
     .replace(
-      /\b(access_token|refresh_token|client_secret|oauth_token_secret|oauth_token|oauth_verifier|oauth_signature)=[^&\s"'<]*/g,
+      /\b(access_token|refresh_token|client_secret|oauth_token_secret|oauth_token|oauth_verifier|oauth_signature|password|code|code_verifier)=[^&\s"'<#]*/g,
       `$1=${MASK}`,
     );
 }

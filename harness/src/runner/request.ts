@@ -4,7 +4,7 @@ import { applyMutation, type Mutation } from '../auth/mutations.js';
 import type { HttpRequest } from '../http/client.js';
 import { formEncode } from '../http/percent.js';
 import type { ArticleValue } from '../generators/article.js';
-import type { Scheme } from '../profile/schema.js';
+import type { Grant, Scheme } from '../profile/schema.js';
 import type { StepData } from '../suite/schema.js';
 import { stringify, type Scope } from '../suite/template.js';
 import { serializeArticle } from '../xml/article-xml.js';
@@ -128,10 +128,14 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
         error: `the profile says ${method} ${path} needs credentials but lists no scheme the harness can use over ${secure ? 'TLS' : 'plain HTTP'}`,
       };
   } else {
-    if (auth.user !== undefined) user = stringify(render(auth.user, scope));
+    // A user rendered empty (an actor acting for nobody: `{{ a.user | default: '' }}`) names no user.
+    const named = auth.user === undefined ? '' : stringify(render(auth.user, scope));
+    if (named !== '') user = named;
     // An OAuth scheme named without a user acts for the user its client or consumer acts for.
-    else if (explicit === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
-    else if (explicit === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;
+    else if (auth.user === undefined && explicit === 'oauth2' && deps.profile.auth.oauth2?.user)
+      user = deps.profile.auth.oauth2.user;
+    else if (auth.user === undefined && explicit === 'oauth1' && deps.profile.auth.oauth1?.user)
+      user = deps.profile.auth.oauth1.user;
     const signAs = auth.signAs;
     const text = (t: string | undefined) => (t === undefined ? undefined : stringify(render(t, scope)));
     options = {
@@ -170,6 +174,9 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
       ...(auth.secretMutation !== undefined ? { secretMutation: render(auth.secretMutation, scope) as Mutation } : {}),
       ...(auth.clientAuth !== undefined ? { clientAuth: clientAuthOf(text(auth.clientAuth)) } : {}),
       ...(auth.otherClient ? { otherClient: true } : {}),
+      ...(auth.client !== undefined ? { client: text(auth.client)! } : {}),
+      ...(auth.grant !== undefined ? { grant: text(auth.grant) as Grant } : {}),
+      ...(auth.refreshToken !== undefined ? { refreshToken: text(auth.refreshToken)! } : {}),
       ...(auth.clientSecret !== undefined
         ? { clientSecret: text(auth.clientSecret) === 'omit' ? ('omit' as const) : ('empty' as const) }
         : {}),
@@ -185,9 +192,18 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
   // No token given: obtain one from the target (kept for the run), as a client of that scheme would. An OAuth 1
   // request with a callback and no token asks for temporary credentials (RFC 5849 §2.1) and is signed as it is.
   if ((scheme === 'oauth2' || (scheme === 'oauth1' && options.callback === undefined)) && options.token === undefined) {
-    const got = await (scheme === 'oauth2'
-      ? tokensOf(deps).oauth2(user, picked.base)
-      : tokensOf(deps).oauth1(user, picked.base));
+    // A target whose OAuth 2 tokens act for nobody: a request naming no user gets the user-less token.
+    const actor = deps.profile.auth.oauth2?.actor;
+    const userless =
+      scheme === 'oauth2' &&
+      actor !== undefined &&
+      actor.user === undefined &&
+      (auth === 'auto' || auth.user === undefined);
+    const got = await (userless
+      ? tokensOf(deps).oauth2As(actor, picked.base)
+      : scheme === 'oauth2'
+        ? tokensOf(deps).oauth2(user, picked.base)
+        : tokensOf(deps).oauth1(user, picked.base));
     obtained = got.exchanges;
     if (!got.ok) return { error: got.reason, obtained };
     options = {

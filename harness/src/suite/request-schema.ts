@@ -96,6 +96,11 @@ export const AuthSpec = z.union([
       .boolean()
       .optional()
       .describe("oauth2-client: authenticate as the profile's auth.oauth2.otherClient."),
+    client: Template.optional().describe('oauth2-client: authenticate as this client of auth.oauth2.clients (its id).'),
+    grant: Template.optional().describe(
+      "oauth2-client: add the parameters of this grant (client_credentials, password, refresh_token) to the form body: grant_type, and for password the user's username and password (TLS only).",
+    ),
+    refreshToken: Template.optional().describe('oauth2-client, grant refresh_token: the refresh token.'),
     clientSecret: z
       .union([z.enum(['omit', 'empty']), z.string().regex(/^\{\{.*\}\}$/)])
       .optional()

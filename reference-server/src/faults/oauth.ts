@@ -34,6 +34,10 @@ export const OAUTH_FAULTS = {
   'oauth2-revoked-accepted': { rules: { oauth2: () => ({ revoke: () => {} }) } },
   'oauth2-basic-undecoded': { rules: { oauth2: () => ({ clientBasic: (part) => part }) } },
   'oauth2-any-grant': { rules: { oauth2: () => ({ grantAccepted: () => true }) } },
+  'oauth2-password-unchecked': {
+    rules: { oauth2: () => ({ ownerPasswordMatches: (_given, account) => account !== undefined }) },
+  },
+  'oauth2-client-token-acts-for-user': { rules: { oauth2: () => ({ clientTokenUser: (client) => client.user }) } },
   'oauth1-ignores-query': { rules: { oauth1: () => ({ readsQuery: false }) } },
   'oauth1-query-placement-others-unsigned': { rules: { oauth1: () => ({ signsQueryBesideProtocol: false }) } },
   'oauth1-realm-required': {
