@@ -10,6 +10,7 @@ import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import type { TokenSource } from '../oauth/index.js';
 import { recordsPathOf, type ResolvedProfile, type Scheme } from '../profile/schema.js';
 import type { Bases, RawExchange } from '../runner/exec-types.js';
+import { isRefusalStatus } from '../profile/refusals.js';
 import { said } from '../runner/response-parts.js';
 import { join } from './common.js';
 
@@ -145,7 +146,7 @@ export async function checkCredentials(deps: CredentialCheckDeps): Promise<Crede
         if (!got.ok) {
           // Refused only when the target answered with a 4xx on the way (no answer says nothing of the credential).
           const refusal = got.exchanges.find(
-            (x) => x.response !== undefined && x.response.status >= 400 && x.response.status <= 499,
+            (x) => x.response !== undefined && isRefusalStatus(x.response.status, undefined),
           );
           if (refusal?.response !== undefined)
             out.push({
@@ -169,9 +170,9 @@ export async function checkCredentials(deps: CredentialCheckDeps): Promise<Crede
         request: applied.request,
         ...(sent.ok ? { response: sent.response } : { error: sent.error }),
       });
-      // Only a 4xx refuses: no answer, a redirect or a server error says nothing of the credential (the scenarios
-      // judge those, errored or failed).
-      if (!sent.ok || sent.response.status < 400 || sent.response.status > 499) continue;
+      // Only a refusing 4xx refuses: no answer, a redirect, a 404 (no such resource) or a server error says nothing of
+      // the credential (the scenarios judge those, errored or failed).
+      if (!sent.ok || !isRefusalStatus(sent.response.status, undefined)) continue;
       const what = said(sent.response);
       out.push({
         user,
