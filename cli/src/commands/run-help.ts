@@ -1,5 +1,6 @@
 /** `conform run --help`. */
 import { RUN_OPTION_SPEC } from '../../../harness/src/runner/options.js';
+import { DEFAULT_SCENARIO_TIMEOUT_MS } from '../../../harness/src/runner/budget.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 
 export const RUN_HELP = `Usage: conform run [options]
@@ -41,6 +42,9 @@ Requests:
                         ${RUN_OPTION_SPEC.concurrency.default}; 1 runs them one after another in catalogue order). Verdicts and reports
                         do not depend on it; scenarios marked exclusive run alone
   --timeout MS          Per-request timeout (default ${RUN_OPTION_SPEC.timeoutMs.default})
+  --scenario-timeout MS Limit of each scenario's own work (default ${DEFAULT_SCENARIO_TIMEOUT_MS}): once reached, no further property
+                        run starts and shrinking stops at the smallest counterexample so far. Waits the scenario
+                        declares (a token's lifetime) and waiting for the run's end do not count
   --max-response-bytes N  Largest response body read (default ${RUN_OPTION_SPEC.maxResponseBytes.default})
   --keep                Leave the articles the run creates on the target (default: they are deleted when the run
                         ends, where the target deletes; what cannot be deleted is reported)

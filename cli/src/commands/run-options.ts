@@ -34,6 +34,8 @@ export interface RunCommandOptions {
   runs: number;
   replayPath?: string;
   timeoutMs: number;
+  /** `--scenario-timeout MS`: the limit of each scenario's own work (absent: the default). */
+  scenarioTimeoutMs?: number;
   maxResponseBytes: number;
   concurrency: number;
   reportDir: string;
@@ -115,6 +117,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     runs: { type: 'string' },
     replay: { type: 'string' },
     timeout: { type: 'string' },
+    'scenario-timeout': { type: 'string' },
     'max-response-bytes': { type: 'string' },
     concurrency: { type: 'string' },
     'report-dir': { type: 'string' },
@@ -193,6 +196,9 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
       {},
       flagNaming,
     ),
+    ...(values['scenario-timeout'] !== undefined
+      ? { scenarioTimeoutMs: intOption(values['scenario-timeout'], 'scenario-timeout', 1, 86_400_000)! }
+      : {}),
     ...(values.replay !== undefined ? { replayPath: values.replay } : {}),
     reportDir: abs(values['report-dir'] ?? 'reports'),
     reporters,

@@ -192,6 +192,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           ...(only ? { only } : {}),
           strict: options.strict,
           timeoutMs: options.timeoutMs,
+          ...(options.scenarioTimeoutMs !== undefined ? { scenarioTimeoutMs: options.scenarioTimeoutMs } : {}),
           concurrency: options.concurrency,
           version: toolVersion(),
           ...(options.replayPath ? { replayPath: options.replayPath } : {}),

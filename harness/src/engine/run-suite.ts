@@ -38,6 +38,11 @@ export interface RunSuiteOptions {
   only?: string[];
   strict: boolean;
   timeoutMs: number;
+  /**
+   * Limit of each scenario's own work, ms (`--scenario-timeout`, default 120 000): waits its steps declare and
+   * parking until the run's end do not count (runner/budget.ts).
+   */
+  scenarioTimeoutMs?: number;
   /** Scenarios in flight at once (default {@link RUN_OPTION_SPEC}'s; 1: one after another, in catalogue order). */
   concurrency?: number;
   version: string;
@@ -61,6 +66,10 @@ export interface RunSuiteDeps {
   authenticator: Authenticator;
   onEvent?: (event: RunEvent) => void;
   now?: () => Date;
+  /** The clock of scenario time limits, ms, monotonic (default `performance.now`): tests pass their own. */
+  clock?: () => number;
+  /** How `wait` steps wait (default a timer): tests pass one that moves their clock instead. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** What else narrows a selection: texts to leave out (`--exclude`), levels to keep (`--level`). */
@@ -137,6 +146,8 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     runs: options.runs,
     seed: options.seed,
     ...(options.replayPath ? { replayPath: options.replayPath } : {}),
+    ...(options.scenarioTimeoutMs !== undefined ? { timeBudgetMs: options.scenarioTimeoutMs } : {}),
+    ...(deps.clock ? { clock: deps.clock } : {}),
   };
   const results = await runAll(selected, {
     // A target that did not answer the probe is tried one scenario at a time, as before: the first answer it gives
@@ -147,7 +158,11 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     first: (s) => s.kind === 'steps' && s.steps.some((step) => step.atRunEnd === true),
     run: async (scenario, index, _lane, idle, atRunEnd) => {
       if (options.signal?.aborted) return notRunResult(scenario, 'skipped', INTERRUPTED_REASON);
-      const result = await session.run(scenario, index, runOptions, { idle, atRunEnd });
+      const result = await session.run(scenario, index, runOptions, {
+        idle,
+        atRunEnd,
+        ...(deps.sleep ? { sleep: deps.sleep } : {}),
+      });
       if ((result.status === 'failed' || result.status === 'errored') && options.replayCommand)
         result.replay = options.replayCommand(result, options.seed);
       return result;
@@ -186,6 +201,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
       ...(options.levels?.length ? { levels: options.levels } : {}),
       strict: options.strict,
       timeoutMs: options.timeoutMs,
+      ...(options.scenarioTimeoutMs !== undefined ? { scenarioTimeoutMs: options.scenarioTimeoutMs } : {}),
       ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
       ...(options.only ? { only: options.only } : {}),
       ...(options.credentialCheck === false ? { credentialCheck: false } : {}),

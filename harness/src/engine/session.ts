@@ -78,13 +78,16 @@ export interface Session {
    * What one scenario's executions use: its own connections (close with `close`), its own `uniq` values, the
    * run's token source. `index` is the scenario's position in the selection.
    */
-  scenarioDeps(index: number, extras?: Pick<ExecDeps, 'idle' | 'atRunEnd'>): { deps: ExecDeps; close(): Promise<void> };
+  scenarioDeps(
+    index: number,
+    extras?: Pick<ExecDeps, 'idle' | 'atRunEnd' | 'sleep'>,
+  ): { deps: ExecDeps; close(): Promise<void> };
   /** Runs one scenario as `conform run` does: skipped, unreachable, or run on its own connections. */
   run(
     scenario: Scenario,
     index: number,
     options: ScenarioRunOptions,
-    extras?: Pick<ExecDeps, 'idle' | 'atRunEnd'>,
+    extras?: Pick<ExecDeps, 'idle' | 'atRunEnd' | 'sleep'>,
   ): Promise<ScenarioResult>;
   /** Deletes what the run created (unless `keep`), and says what was learned and what was left. */
   finish(options?: { keep?: boolean; onCleanup?: (articles: number) => void }): Promise<SessionReport>;

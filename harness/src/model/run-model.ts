@@ -4,7 +4,15 @@
  */
 import fc from 'fast-check';
 import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
-import { resultBase, checkParameters, scenarioSeed, type ScenarioRunOptions } from '../runner/scenario.js';
+import {
+  budgeted,
+  checkParameters,
+  cutNote,
+  internalError,
+  resultBase,
+  scenarioSeed,
+  type ScenarioRunOptions,
+} from '../runner/scenario.js';
 import { createTokenSource } from '../oauth/index.js';
 import { tokensOf, usableSchemes } from '../runner/credentials.js';
 import { redactExchange } from '../runner/transcript.js';
@@ -67,8 +75,9 @@ export async function runModelScenario(
   const replay = splitReplay(options.replayPath);
   // Its own OAuth tokens, obtained when its first sequence needs them and kept for the others: which scenario of a
   // run obtains the run's shared tokens first would otherwise depend on concurrency.
+  const { deps: limited, budget } = budgeted(deps, options);
   const own = {
-    ...deps,
+    ...limited,
     tokens: createTokenSource({
       client: deps.client,
       profile: deps.profile,
@@ -92,9 +101,15 @@ export async function runModelScenario(
   let failure: { error: ModelFailure; real: Real } | undefined;
   let firstError: { message: string; real: Real } | undefined;
   let lastPass: Real | undefined;
+  let cut: { runs: number; shrinking: boolean } | undefined;
 
   const property = fc.asyncProperty(commands, async (cmds) => {
     if (firstError || executions >= limit) return true;
+    // Past its time limit no further sequence starts (runner/scenario.ts: the same rule for written steps).
+    if (executions > 0 && budget.exceeded()) {
+      cut ??= { runs: executions, shrinking: failure !== undefined };
+      return true;
+    }
     executions++;
     const real: Real = {
       deps: own,
@@ -123,16 +138,19 @@ export async function runModelScenario(
     lastPass = real;
     return true;
   });
-  const details = await fc.check(property, checkParameters(seed, numRuns, replay.path, options));
+  const details = await fc.check(property, checkParameters(seed, numRuns, replay.path));
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
+  // Property runs, not shrink attempts: a failure at run 3 that shrank for 200 more executions is 3 runs.
+  const runs = details.failed ? Math.min(details.numRuns, executions) : executions;
   const notes = leftOut.map((l) => `${l.scheme} left out of the sequences: ${deps.redactor.text(l.reason)}`);
+  const note = cutNote(cut, runs, numRuns, budget);
+  if (note) notes.push(note);
   const common = {
     ...base,
     requests,
     ...(credentialRequests > 0 ? { credentialRequests } : {}),
-    // Property runs, not shrink attempts: a failure at run 3 that shrank for 200 more executions is 3 runs.
-    runs: details.failed ? Math.min(details.numRuns, executions) : executions,
+    runs,
     durationMs,
     ...(notes.length > 0 ? { notes } : {}),
   };
@@ -169,7 +187,7 @@ export async function runModelScenario(
     return {
       ...common,
       status: 'errored',
-      reason: `internal error: ${String(details.errorInstance ?? 'property failed')}`,
+      reason: internalError(details),
       transcript: [],
     };
   if (requests === 0)

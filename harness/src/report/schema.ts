@@ -164,6 +164,12 @@ export const ReportSchema = z.object({
       levels: z.array(z.enum(['MUST', 'SHOULD', 'MAY'])).optional(),
       strict: z.boolean(),
       timeoutMs: z.number(),
+      scenarioTimeoutMs: z
+        .number()
+        .optional()
+        .describe(
+          "--scenario-timeout: the limit of each scenario's own work, ms (waits it declares and parking until the run's end do not count); absent: 120000.",
+        ),
       minCoverage: z
         .number()
         .optional()

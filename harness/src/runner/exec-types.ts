@@ -39,6 +39,8 @@ export interface ExecDeps {
    * Default (a scenario run alone): at once.
    */
   atRunEnd?: () => Promise<void>;
+  /** How a `wait` step waits `ms` (default a timer): tests pass one that moves their clock instead. */
+  sleep?: (ms: number) => Promise<void>;
   /** The out-of-band listener of this iteration (scenarios that require `oob`). */
   oob?: OobListener;
 }

@@ -14,10 +14,13 @@ import { articleSetup, chargedRules, originsOf, setupOf } from './step-checks.js
 import { Findings, capturedBy, needsAny } from './findings.js';
 import { approveStep, judgeStep, planStep, sendPlan } from './step-plan.js';
 
-/** Waits for the target's clock (a token's lifetime): bounded to 300 s, and 0 for anything not a number. */
-function waitSeconds(seconds: number): Promise<void> {
+/**
+ * Waits for the target's clock (a token's lifetime): bounded to 300 s, and 0 for anything not a number; `sleep` is
+ * the harness's (tests pass their own).
+ */
+function waitSeconds(seconds: number, sleep: ExecDeps['sleep']): Promise<void> {
   const ms = Number.isFinite(seconds) ? Math.min(300, Math.max(0, seconds)) * 1000 : 0;
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return sleep ? sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 interface StepContext {
@@ -180,7 +183,8 @@ async function executeSteps(
       if (written.atRunEnd && deps.atRunEnd) await deps.atRunEnd();
       if (written.wait !== undefined) {
         const seconds = Number(render(written.wait, scope));
-        await (deps.idle ? deps.idle(() => waitSeconds(seconds)) : waitSeconds(seconds));
+        const wait = () => waitSeconds(seconds, deps.sleep);
+        await (deps.idle ? deps.idle(wait) : wait());
       }
       const items = written.each !== undefined ? toList(render(written.each, scope)) : [undefined];
       if (items.length === 0)

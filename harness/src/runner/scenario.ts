@@ -12,6 +12,7 @@ import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';
 import { executeOnce } from './execute.js';
 import { redactExchange } from './transcript.js';
 import type { ScenarioResult } from './types.js';
+import { createBudget, DEFAULT_SCENARIO_TIMEOUT_MS, type Budget } from './budget.js';
 
 /**
  * Arbitraries by profile, generator and options. Building one takes milliseconds (`fc.stringMatching` precomputes
@@ -55,11 +56,17 @@ export async function runStepScenario(
   let firstError: Extract<IterationOutcome, { kind: 'error' }> | undefined;
   let lastPass: IterationOutcome | undefined;
 
-  const runDeps = { ...deps, seed };
+  const { deps: runDeps, budget } = budgeted({ ...deps, seed }, options);
+  let cut: { runs: number; shrinking: boolean } | undefined;
   const property = fc.asyncProperty(arb, async (values) => {
-    // After a transport error, or past the budget, every further run "passes": fast-check stops shrinking and
-    // reports the best counterexample found so far, and no more requests go to a target that is misbehaving.
+    // After a transport error, or past either budget, every further run "passes": fast-check stops shrinking and
+    // reports the best counterexample found so far, and no more requests go to a target that is misbehaving. A run
+    // once started always ends (each request is bounded by --timeout): a slow target is judged, never cut off.
     if (firstError || executions >= limit) return true;
+    if (executions > 0 && budget.exceeded()) {
+      cut ??= { runs: executions, shrinking: lastFailure !== undefined };
+      return true;
+    }
     executions++;
     const outcome = await executeOnce(scenario, values as Record<string, unknown>, runDeps);
     requests += outcome.requests;
@@ -74,18 +81,21 @@ export async function runStepScenario(
   });
 
   const details = await fc.check(property, {
-    ...checkParameters(seed, numRuns, options.replayPath, options),
+    ...checkParameters(seed, numRuns, options.replayPath),
     examples: examples.map((e) => [e] as [Record<string, unknown>]),
   });
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
+  const runs = details.failed ? Math.min(details.numRuns, executions) : executions;
+  const note = cutNote(cut, runs, numRuns, budget);
   const base = {
     ...resultBase(scenario),
     requests,
     ...(credentialRequests > 0 ? { credentialRequests } : {}),
     // Property runs, not shrink attempts: a failure at run 3 that shrank for 200 more executions is 3 runs.
-    runs: details.failed ? Math.min(details.numRuns, executions) : executions,
+    runs,
     durationMs,
+    ...(note ? { notes: [note] } : {}),
   };
   const counterexample =
     details.failed && details.counterexample && scenario.property
@@ -128,12 +138,7 @@ export async function runStepScenario(
   }
   if (details.failed) {
     // The property threw outside executeOnce: a harness bug, reported rather than hidden.
-    return {
-      ...base,
-      status: 'errored',
-      reason: `internal error: ${String(details.errorInstance ?? 'property failed')}`,
-      transcript: [],
-    };
+    return { ...base, status: 'errored', reason: internalError(details), transcript: [] };
   }
   if (requests === 0) {
     // Nothing was sent, so nothing was checked: skipped, and its rules do not count as passed (VERDICTS.md §2).
@@ -179,8 +184,56 @@ export interface ScenarioRunOptions {
   replayPath?: string;
   /** Extra executions allowed for shrinking, beyond `runs`. Default 200. */
   maxShrinkRuns?: number;
-  /** Time budget for one scenario, ms; shrinking stops at the best counterexample so far. Default 120 000. */
+  /**
+   * Time limit of the scenario's own work, ms (`--scenario-timeout`, default {@link DEFAULT_SCENARIO_TIMEOUT_MS}):
+   * counted from its start, less the waits its steps declare and its parking until the run's end (see
+   * runner/budget.ts). Once reached, no further property run starts and shrinking stops at the best counterexample
+   * so far; the first run always completes.
+   */
   timeBudgetMs?: number;
+  /** The clock of the time limit, ms, monotonic (default `performance.now`): tests pass their own. */
+  clock?: () => number;
+}
+
+/**
+ * `deps` with the scenario's time limit: its waits (`idle`) and its parking (`atRunEnd`) stop the budget's clock.
+ * Every kind of scenario runs through this.
+ */
+export function budgeted(
+  deps: ExecDeps,
+  options: Pick<ScenarioRunOptions, 'timeBudgetMs' | 'clock'>,
+): { deps: ExecDeps; budget: Budget } {
+  const budget = createBudget(options.timeBudgetMs ?? DEFAULT_SCENARIO_TIMEOUT_MS, options.clock);
+  const { idle, atRunEnd } = deps;
+  return {
+    budget,
+    deps: {
+      ...deps,
+      idle: (wait) => budget.pause(() => (idle ? idle(wait) : wait())),
+      ...(atRunEnd ? { atRunEnd: () => budget.pause(atRunEnd) } : {}),
+    },
+  };
+}
+
+/** The note of a scenario its time limit stopped early ("12 of 50 property runs: …"), or undefined. */
+export function cutNote(
+  cut: { runs: number; shrinking: boolean } | undefined,
+  runs: number,
+  numRuns: number,
+  budget: Budget,
+): string | undefined {
+  if (!cut) return undefined;
+  const limit = `its time limit (${Math.round(budget.limitMs / 1000)} s of its own work, --scenario-timeout) was reached`;
+  return cut.shrinking
+    ? `shrinking stopped at the smallest counterexample found so far: ${limit}`
+    : `stopped after ${runs} of ${numRuns} property runs: ${limit}`;
+}
+
+/** The reason of a property that failed with no outcome of the scenario's own: a bug of conform, said so. */
+export function internalError(details: { errorInstance: unknown; numRuns: number }): string {
+  return details.errorInstance !== null && details.errorInstance !== undefined
+    ? `internal error: ${String(details.errorInstance)} (a bug in conform: please report it)`
+    : `internal error: the property failed after ${details.numRuns} runs without a failure of the target or an error (a bug in conform: please report it)`;
 }
 
 /** FNV-1a over the id, mixed with the run seed: filtering scenarios never changes another's seed. */
@@ -204,18 +257,11 @@ export function notRunResult(s: Scenario, status: 'skipped' | 'errored', reason:
   return { ...resultBase(s), status, reason, requests: 0, runs: 0, durationMs: 0, transcript: [] };
 }
 
-/** fast-check's parameters for a scenario's property: its seed and runs, a replayed path, the time budget. */
-export function checkParameters(
-  seed: number,
-  numRuns: number,
-  path: string | undefined,
-  options: Pick<ScenarioRunOptions, 'timeBudgetMs'>,
-) {
-  return {
-    seed,
-    numRuns,
-    ...(path ? { path } : {}),
-    interruptAfterTimeLimit: options.timeBudgetMs ?? 120_000,
-    markInterruptAsFailure: false,
-  };
+/**
+ * fast-check's parameters for a scenario's property: its seed and runs, a replayed path. No time limit here:
+ * fast-check's would count waits the scenario does not control, and abandon a run midway (its requests still going
+ * out); {@link budgeted} is the limit.
+ */
+export function checkParameters(seed: number, numRuns: number, path: string | undefined) {
+  return { seed, numRuns, ...(path ? { path } : {}) };
 }

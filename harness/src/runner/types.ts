@@ -182,6 +182,8 @@ export interface RunResult {
     levels?: Level[];
     strict: boolean;
     timeoutMs: number;
+    /** `--scenario-timeout`: the limit of each scenario's own work, ms (absent: the default, 120 000). */
+    scenarioTimeoutMs?: number;
     /** `--min-coverage`: the run fails when fewer than this percent of its MUST rules were checked. */
     minCoverage?: number;
     /** `--rerun-failed`: only these scenario ids were selected. */
