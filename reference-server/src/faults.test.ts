@@ -300,6 +300,14 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: '12.50',
     faulty: '12.5',
   },
+  'price-double': {
+    observe: (s) =>
+      ['12.50', '9007199254740993.5', '123456789012.1234567'].map((price, i) =>
+        elementText(created(s, `/articles/d${i}`, articleXml({ price })).call('GET', `/articles/d${i}`), 'price'),
+      ),
+    correct: ['12.50', '9007199254740993.5', '123456789012.1234567'],
+    faulty: ['12.5', '9007199254740994.0', '123456789012.12346'],
+  },
   'price-rounded': {
     observe: (s) =>
       elementText(created(s, '/articles/x', articleXml({ price: '12.3456' })).call('GET', '/articles/x'), 'price'),
@@ -1266,6 +1274,7 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
 
 /** Pairs of faults whose observations legitimately overlap (both touch the same header or status). */
 const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
+  ['price-double', 'price-float'],
   // Both leave the query's other parameters unsigned (one always, one when the protocol parameters are there).
   ['oauth1-ignores-query', 'oauth1-query-placement-others-unsigned'],
   ['post-no-location', 'post-location-nowhere'],
