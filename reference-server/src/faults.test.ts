@@ -97,6 +97,12 @@ function simpleGet(
   return s.send({ method: 'GET', target: RECORDS, headers: { authentication: header } }).status;
 }
 
+/** HEAD of alice's records, signed (simple form) as `signedAs`. */
+function signedHead(s: TestServer, signedAs: string): number {
+  const { authentication } = s.sign(signedAs, RECORDS, { user: 'alice' });
+  return s.send({ method: 'HEAD', target: RECORDS, headers: { authentication } }).status;
+}
+
 /** GET of alice's records with Basic, over TLS unless `plain`. */
 function basicGet(s: TestServer, user: string, password?: string, plain = false): number {
   return s.send({
@@ -695,6 +701,13 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'digest-ignores-path': { observe: (s) => simpleGet(s, { path: '/' }), correct: 401, faulty: 200, hmac: true },
   'digest-ignores-verb': { observe: (s) => simpleGet(s, { method: 'HEAD' }), correct: 401, faulty: 200, hmac: true },
+  'hmac-head-as-get': {
+    // A HEAD signed as HEAD, and a HEAD carrying a digest made for GET.
+    observe: (s) => [signedHead(s, 'HEAD'), signedHead(s, 'GET')],
+    correct: [200, 401],
+    faulty: [401, 200],
+    hmac: true,
+  },
   'digest-case-insensitive': {
     observe: (s) => simpleGet(s, { digest: swapCase }),
     correct: 401,

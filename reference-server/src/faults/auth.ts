@@ -217,6 +217,16 @@ export const AUTH_FAULTS = {
       }),
     },
   },
+  // A server whose message builder maps HEAD to GET (a framework that serves HEAD through the GET route): a correctly
+  // signed HEAD is refused, and a digest made for GET opens a HEAD (issue 37).
+  'hmac-head-as-get': {
+    rules: {
+      auth: (prev) => ({
+        signedMessages: (req, server) =>
+          prev.signedMessages(req.method === 'HEAD' ? { ...req, method: 'GET' } : req, server),
+      }),
+    },
+  },
   'body-hash-optional': {
     rules: {
       auth: (prev) => ({
