@@ -701,6 +701,13 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'digest-ignores-path': { observe: (s) => simpleGet(s, { path: '/' }), correct: 401, faulty: 200, hmac: true },
   'digest-ignores-verb': { observe: (s) => simpleGet(s, { method: 'HEAD' }), correct: 401, faulty: 200, hmac: true },
+  'digest-cache': {
+    // A GET signed and taken, then its digest on HEAD.
+    observe: (s) => [simpleGet(s), signedHead(s, 'GET')],
+    correct: [200, 401],
+    faulty: [200, 200],
+    hmac: true,
+  },
   'hmac-head-as-get': {
     // A HEAD signed as HEAD, and a HEAD carrying a digest made for GET.
     observe: (s) => [signedHead(s, 'HEAD'), signedHead(s, 'GET')],

@@ -45,6 +45,8 @@ export const FAULTS = {
   'price-float': 'Price goes through Number() and String(), losing digits and trailing zeros.',
   'hmac-head-as-get':
     'The hmac message of a HEAD request is rebuilt as GET+<path>…: a correctly signed HEAD is refused, and a digest made for GET opens a HEAD.',
+  'digest-cache':
+    'A digest that verified once is remembered and taken again without rebuilding the message: after one success it opens any verb, path and query.',
   'price-double':
     'Prices are kept as binary doubles and printed back with a fractional part: ordinary prices survive, one with 17 or more significant digits or an integer part past 2^53 comes back altered.',
   'currency-uppercase': 'Currency is stored and served uppercased.',
