@@ -162,6 +162,12 @@ export const ReportSchema = z.object({
       'Open points the profile is silent on, learned from the target before judging: the profile key that would declare each, the value used, and the answers it was learned from.',
     ),
   learning: z.array(Exchange).optional().describe('The requests the learning sent, in order (bounded, redacted).'),
+  keptFailed: z
+    .record(z.string(), z.array(z.string()))
+    .optional()
+    .describe(
+      '--keep-failed: what the reported run of each failed or errored scenario created, left on the target (paths, also in leftovers), by scenario id.',
+    ),
   leftovers: z
     .array(z.string())
     .optional()

@@ -230,6 +230,11 @@ export interface RunResult {
   learning?: Exchange[];
   /** What the run created on the target and could not delete (paths), or kept (`--keep`). Absent: it left nothing behind. */
   leftovers?: string[];
+  /**
+   * `--keep-failed`: what the reported run of each failed or errored scenario created, left on the target so its
+   * curl copies and its script find it (paths, also in `leftovers`), by scenario id. Absent: nothing kept so.
+   */
+  keptFailed?: Record<string, string[]>;
   /** Articles the scenarios created, and how many were deleted at the end (`kept`: `--keep` asked to leave them). */
   cleanup?: { created: number; deleted: number; kept?: boolean };
 }
