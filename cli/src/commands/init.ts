@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { credentialVariable } from '../../../harness/src/auth/env.js';
 import { ConformError } from '../../../harness/src/errors.js';
 import { createHttpClient } from '../../../harness/src/http/client.js';
 import { draftProfile, type DraftInput, type InitSecret, type InitUser } from '../../../harness/src/init/draft.js';
@@ -43,11 +44,6 @@ Exit codes: 0 draft written · 2 usage, or the draft would not lint · 3 no targ
 Example:
   CONFORM_ALICE_SECRET=… CONFORM_BOB_SECRET=… conform init --target http://localhost:8080 --user alice --user bob
 `;
-
-/** The environment variable holding `what` (PASSWORD, SECRET) of user `name`. */
-export function credentialVariable(name: string, what: 'PASSWORD' | 'SECRET'): string {
-  return `CONFORM_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${what}`;
-}
 
 export async function initCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, {

@@ -8,7 +8,14 @@ import { RUN_OPTION_SPEC } from '../../../harness/src/runner/options.js';
 import { createHttpClient } from '../../../harness/src/http/client.js';
 import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';
-import { githubOutputs, prepareOutputFile, prepareReportDir, writeAtomic, writeReports } from '../output.js';
+import {
+  githubOutputs,
+  prepareOutputFile,
+  prepareReportDir,
+  writeAtomic,
+  writeReports,
+  writeScripts,
+} from '../output.js';
 import { renderHar } from '../../../harness/src/report/har.js';
 import { runSuite, selectScenarios } from '../../../harness/src/engine/run-suite.js';
 import { runVerdict, type RunVerdictInfo } from '../../../harness/src/runner/verdict.js';
@@ -172,6 +179,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           strict: options.strict,
           live: options.live,
           tls,
+          reportDir: path.relative(io.cwd, options.reportDir) || '.',
         })
       : undefined;
     let run: RunResult;
@@ -199,6 +207,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           ...(options.shard ? { shard: options.shard } : {}),
           replayCommand: (r) => replayCommand(options, io, r.id, r.counterexample?.path),
           ...(options.keep ? { keep: true } : {}),
+          ...(options.keepFailed ? { keepFailed: true } : {}),
           ...(options.noCredentialCheck ? { credentialCheck: false } : {}),
           tls,
         },
@@ -221,6 +230,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const written = await writeReports(run, options.reporters, options.reportDir, io);
+    const scripts = await writeScripts(run, options.reportDir, io);
     if (options.harFile !== undefined) {
       await writeAtomic(options.harFile, renderHar(run));
       written.push(path.relative(io.cwd, options.harFile) || options.harFile);
@@ -231,6 +241,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     }
     await githubOutputs(run, { ...io, stdout: human });
     if (printer) human.write(`Reports: ${written.join(', ')}\n`);
+    if (printer && scripts.length > 0)
+      human.write(
+        `Replay scripts of the failures (bash and curl; each request signed afresh): ${scripts.length} in ${path.join(path.relative(io.cwd, options.reportDir) || '.', 'repro')}${path.sep}\n`,
+      );
     const verdict = runVerdict(run);
     if (verdict.verdict === 'INCONCLUSIVE' || verdict.verdict === 'INTERRUPTED')
       io.stderr.write(`conform run: ${verdict.why}\n`);

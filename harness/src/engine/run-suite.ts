@@ -53,6 +53,11 @@ export interface RunSuiteOptions {
   replayCommand?: (scenario: ScenarioResult, seed: number) => string;
   /** Leave what the run created on the target (default: delete it at the end, where the target deletes). */
   keep?: boolean;
+  /**
+   * Leave what the reported run of each failed or errored scenario created (the articles its transcript names), so
+   * its curl copies and replay script find them; the rest is deleted as usual (`--keep-failed`).
+   */
+  keepFailed?: boolean;
   /** false: run the scenarios even when the profile's credentials are refused (`--no-credential-check`). */
   credentialCheck?: boolean;
   /** How the client trusts TLS, recorded in the report for the curl commands it shows (default: not recorded). */
@@ -174,6 +179,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   });
   const report = await session.finish({
     ...(options.keep ? { keep: true } : {}),
+    ...(options.keepFailed ? { keepFailed: true } : {}),
     onCleanup: (articles) => emit({ type: 'cleanup-start', articles }),
   });
   const run: RunResult = {

@@ -15,7 +15,7 @@ import { oauth2Open } from '../learn/oauth2.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../suite/types.js';
-import { cleanUp, createLedger, recordingClient } from '../runner/cleanup.js';
+import { cleanUp, createLedger, recordingClient, type Ledger } from '../runner/cleanup.js';
 import type { Bases, ExecDeps } from '../runner/exec-types.js';
 import { createApprover, createTokenSource, type TokenSource } from '../oauth/index.js';
 import { oobUnreachable } from '../runner/oob.js';
@@ -56,6 +56,8 @@ export interface SessionReport {
   learning?: Exchange[];
   /** What the run created and could not delete (or kept). */
   leftovers?: string[];
+  /** `keepFailed`: what each failed or errored scenario's reported run created, left on the target, by scenario id. */
+  keptFailed?: Record<string, string[]>;
   cleanup?: { created: number; deleted: number; kept?: boolean };
 }
 
@@ -89,8 +91,15 @@ export interface Session {
     options: ScenarioRunOptions,
     extras?: Pick<ExecDeps, 'idle' | 'atRunEnd' | 'sleep'>,
   ): Promise<ScenarioResult>;
-  /** Deletes what the run created (unless `keep`), and says what was learned and what was left. */
-  finish(options?: { keep?: boolean; onCleanup?: (articles: number) => void }): Promise<SessionReport>;
+  /**
+   * Deletes what the run created (unless `keep`; with `keepFailed`, all but what the reported run of each failed or
+   * errored scenario created: the articles its transcript names), and says what was learned and what was left.
+   */
+  finish(options?: {
+    keep?: boolean;
+    keepFailed?: boolean;
+    onCleanup?: (articles: number) => void;
+  }): Promise<SessionReport>;
 }
 
 /** Most exchanges of the learning kept for the report. */
@@ -170,10 +179,12 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
   const credentialsRefused = refusals.map((r) => redactor.text(describeRefusal(r)));
   // Every article the scenarios create is noted, to be deleted when the run ends.
   const ledger = createLedger(profile, options.bases);
-  const recording = recordingClient(deps.client, ledger);
+
+  // The failed and errored scenarios, by index: what their reported runs created can be kept (--keep-failed).
+  const failed = new Map<number, ScenarioResult>();
 
   const scenarioDeps: Session['scenarioDeps'] = (index, extras = {}) => {
-    const client = recording.session();
+    const client = recordingClient(deps.client.session(), ledger, index);
     const execDeps: ExecDeps = {
       client,
       bases: options.bases,
@@ -216,6 +227,7 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
       try {
         const result = await runScenario(scenario, own.deps, runOptions);
         if (result.transcript.some((x) => x.response)) reached = true;
+        if (result.status === 'failed' || result.status === 'errored') failed.set(index, result);
         return result;
       } finally {
         await own.close();
@@ -223,12 +235,15 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     },
     async finish(finishOptions = {}) {
       const created = ledger.created();
-      let left = created;
-      if (!finishOptions.keep && created.length > 0) {
-        finishOptions.onCleanup?.(created.length);
+      const keptFailed = finishOptions.keepFailed && !finishOptions.keep ? keptOf(failed, ledger) : {};
+      const kept = new Set(Object.values(keptFailed).flat());
+      const doomed = created.filter((p) => !kept.has(p));
+      let left = finishOptions.keep ? created : [...kept];
+      if (!finishOptions.keep && doomed.length > 0) {
+        finishOptions.onCleanup?.(doomed.length);
         const own = scenarioDeps(SESSION_INDEX);
         try {
-          left = (await cleanUp(created, own.deps)).left;
+          left = [...(await cleanUp(doomed, own.deps)).left, ...kept].sort();
         } finally {
           await own.close();
         }
@@ -241,6 +256,7 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
           ? { learning: learning.exchanges.slice(0, MAX_LEARNING_EXCHANGES).map((x) => redactExchange(x, redactor)) }
           : {}),
         ...(leftovers.length > 0 ? { leftovers } : {}),
+        ...(kept.size > 0 ? { keptFailed } : {}),
         cleanup: {
           created: created.length + ledger.missed(),
           deleted: finishOptions.keep ? 0 : created.length - left.length,
@@ -250,6 +266,28 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     },
   };
   return session;
+}
+
+/**
+ * What each failed or errored scenario's reported run created, by scenario id: the articles its request URLs name
+ * among those its requests created (the ledger's paths are below the base URL, so a URL ending with one names it).
+ */
+function keptOf(failed: ReadonlyMap<number, ScenarioResult>, ledger: Ledger): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [index, result] of failed) {
+    const named = new Set(
+      result.transcript.flatMap((x) => {
+        try {
+          return [new URL(x.request.url).pathname];
+        } catch {
+          return [];
+        }
+      }),
+    );
+    const paths = ledger.createdBy(index).filter((p) => [...named].some((n) => n === p || n.endsWith(p)));
+    if (paths.length > 0) out[result.id] = paths.sort();
+  }
+  return out;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Exchange, RunTls, ScenarioResult } from '../runner/types.js';
 export type CurlTls = RunTls;
 
 /** Headers curl sets itself from the body it sends. */
-const FRAMING = new Set(['content-length', 'transfer-encoding']);
+export const FRAMING = new Set(['content-length', 'transfer-encoding']);
 
 /**
  * A string as one shell word: single quotes when it holds printable text only, else bash's `$'…'` with escapes for
@@ -52,7 +52,7 @@ export function placeholderName(name: string): string {
  * stood in (`access_token=[redacted]` → `$CONFORM_ACCESS_TOKEN`, `"client_secret":"[redacted]"` →
  * `$CONFORM_CLIENT_SECRET`; else `$CONFORM_SECRET`), the rest quoted.
  */
-function withPlaceholders(text: string, used: Set<string>): string {
+export function withPlaceholders(text: string, used: Set<string>): string {
   if (!text.includes(MASK)) return shellQuote(text);
   const parts = text.split(MASK);
   let out = '';
@@ -68,7 +68,7 @@ function withPlaceholders(text: string, used: Set<string>): string {
 }
 
 /** Why a body cannot be sent as it was: truncated by the report, or bytes lost (not UTF-8) or not passable (NUL). */
-function unsendableBody(body: string): string | undefined {
+export function unsendableBody(body: string): string | undefined {
   if (truncatedLength(body) !== undefined) return 'the report keeps the first 4096 characters of a body only';
   if (body.includes('\ufffd')) return 'it holds bytes that are not UTF-8, which the report could not keep';
   if (body.includes('\u0000')) return 'it holds a NUL byte, which no shell argument can carry';

@@ -2,7 +2,8 @@
  * Leaving the target as it was found (VERDICTS.md §2): every article the run creates is noted as the answers go by —
  * a POST to the collection answered 2xx (its Location), a PUT to an article path answered 2xx — and deleted when the
  * run ends, where the target deletes (`articles.deletable`, declared or learned). What cannot be deleted is reported.
- * `conform run --keep` leaves everything, for debugging.
+ * `conform run --keep` leaves everything, for debugging; `--keep-failed` what the reported run of a failed or errored
+ * scenario created.
  */
 import type { HttpClient, HttpRequest, HttpResponse, SendOptions } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
@@ -11,9 +12,11 @@ import { buildRequest } from './request.js';
 
 /** The articles a run created, by path below the base URL, in the order they were made. */
 export interface Ledger {
-  /** Notes what `request` created, given its answer. */
-  note(request: HttpRequest, response: HttpResponse): void;
+  /** Notes what `request` created, given its answer; `owner` is the scenario that sent it (its index in the run). */
+  note(request: HttpRequest, response: HttpResponse, owner?: number): void;
   created(): string[];
+  /** The paths created by requests of `owner`, still there. */
+  createdBy(owner: number): string[];
 }
 
 /** Most articles one run notes; past it the rest are counted, not kept (a run of millions of requests stays bounded). */
@@ -23,7 +26,8 @@ export function createLedger(
   profile: ResolvedProfile,
   bases: { primary: string; plain?: string; tls?: string },
 ): Ledger & { missed(): number } {
-  const paths = new Set<string>();
+  // Each path, with the scenario whose request created it (undefined: the session's own).
+  const paths = new Map<string, number | undefined>();
   let missed = 0;
   const prefixes = [bases.primary, bases.plain, bases.tls]
     .filter((b): b is string => b !== undefined)
@@ -50,37 +54,38 @@ export function createLedger(
         path.endsWith(tail) &&
         !path.slice(head.length, path.length - tail.length).includes('/'),
     );
-  const add = (path: string | undefined) => {
+  const add = (path: string | undefined, owner: number | undefined) => {
     if (path === undefined || paths.has(path)) return;
     if (paths.size >= MAX_NOTED) missed++;
-    else paths.add(path);
+    else paths.set(path, owner);
   };
   return {
-    note(request, response) {
+    note(request, response, owner) {
       if (response.status < 200 || response.status >= 300) return;
       const method = request.method.toUpperCase();
       const path = below(request.url);
       if (path === undefined) return;
-      if (method === 'PUT' && isItem(path)) add(path);
+      if (method === 'PUT' && isItem(path)) add(path, owner);
       else if (method === 'POST' && (path === profile.articles.collection || isItem(path))) {
         const location = [response.headers['location'] ?? []].flat()[0];
-        if (location !== undefined) add(below(new URL(location, request.url).toString()));
+        if (location !== undefined) add(below(new URL(location, request.url).toString()), owner);
       } else if (method === 'DELETE' && isItem(path)) paths.delete(path);
     },
-    created: () => [...paths],
+    created: () => [...paths.keys()],
+    createdBy: (owner) => [...paths].filter(([, o]) => o === owner).map(([p]) => p),
     missed: () => missed,
   };
 }
 
-/** `client` (and every session of it) noting into `ledger` what its requests create. */
-export function recordingClient(client: HttpClient, ledger: Ledger): HttpClient {
+/** `client` (and every session of it) noting into `ledger` what its requests create, as sent by `owner`. */
+export function recordingClient(client: HttpClient, ledger: Ledger, owner?: number): HttpClient {
   return {
     async send(request: HttpRequest, options?: SendOptions) {
       const sent = await client.send(request, options);
-      if (sent.ok) ledger.note(request, sent.response);
+      if (sent.ok) ledger.note(request, sent.response, owner);
       return sent;
     },
-    session: () => recordingClient(client.session(), ledger),
+    session: () => recordingClient(client.session(), ledger, owner),
     close: () => client.close(),
   };
 }

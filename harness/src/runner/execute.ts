@@ -241,6 +241,7 @@ async function executeSteps(
             step: at.index,
             ...named(),
             ...(s.built.instance !== undefined ? { instance: s.built.instance } : {}),
+            ...(s.built.credential ? { credential: s.built.credential } : {}),
             request: s.built.request,
             ...(sent.ok ? { response: sent.response } : { error: sent.error }),
           });

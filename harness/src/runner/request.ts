@@ -1,5 +1,5 @@
 /** Building one step's request: URL, headers, body, and the credentials the policy asks for. */
-import type { AuthOptions, AuthScheme } from '../auth/authenticator.js';
+import type { AuthOptions, AuthScheme, SignedParts } from '../auth/authenticator.js';
 import { applyMutation, type Mutation } from '../auth/mutations.js';
 import type { HttpRequest } from '../http/client.js';
 import { formEncode } from '../http/percent.js';
@@ -13,6 +13,7 @@ import { chooseScheme, needsCredentials, pickBase, tokensOf } from './credential
 import type { ExecDeps } from './exec-types.js';
 import { instanceBase, targetHost, type BuiltRequest } from './instances.js';
 import { num, render } from './render.js';
+import type { SentCredential } from './types.js';
 
 function joinUrl(base: string, path: string): string {
   return base.replace(/\/$/, '') + (path.startsWith('/') ? path : `/${path}`);
@@ -59,6 +60,40 @@ function addLines(req: HttpRequest, add: NonNullable<StepData['request']>['addHe
 
 const MEDIA_TYPES = { form: 'application/x-www-form-urlencoded' } as const;
 
+/**
+ * The knobs that make credentials other than a correct client's (a fixed nonce or date, a skew, a mutated digest,
+ * another user's secret, a tampered body): a fresh signature of the same request is not what was sent.
+ */
+const ALTERING: ReadonlyArray<keyof AuthOptions> = [
+  'secretOf',
+  'passwordMutation',
+  'nonce',
+  'date',
+  'skew',
+  'omitDate',
+  'signAs',
+  'digestMutation',
+  'tokenMutation',
+  'secretMutation',
+  'clientSecret',
+  'asConsumer',
+  'signUrl',
+  'omitParams',
+];
+
+/** How a request was authenticated, for the report: scheme, user, what was signed, and what the scenario altered. */
+function sentCredential(
+  scheme: AuthScheme,
+  user: string,
+  options: AuthOptions,
+  signed: SignedParts | undefined,
+  tampered: boolean,
+): SentCredential {
+  const altered: string[] = ALTERING.filter((k) => options[k] !== undefined);
+  if (tampered) altered.push('bodyAfterSigning');
+  return { scheme, user, ...signed, ...(altered.length > 0 ? { altered } : {}) };
+}
+
 type Built = (BuiltRequest | { error: string }) & { obtained?: TokenExchange[] };
 
 /**
@@ -100,7 +135,7 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
     headers['host'] ??= targetHost(picked.base);
     picked = own;
   }
-  let request: HttpRequest = {
+  const request: HttpRequest = {
     method,
     url: joinUrl(picked.base, path),
     headers,
@@ -214,6 +249,6 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
   }
   const applied = deps.authenticator.apply(request, scheme!, user, options);
   if (!applied.ok) return { error: applied.reason, ...(obtained ? { obtained } : {}) };
-  request = applied.request;
-  return { request: after(request), base: picked.base, ...at, ...(obtained ? { obtained } : {}) };
+  const credential = sentCredential(scheme!, user, options, applied.signed, r.bodyAfterSigning !== undefined);
+  return { request: after(applied.request), base: picked.base, ...at, credential, ...(obtained ? { obtained } : {}) };
 }
