@@ -315,6 +315,68 @@ describe('HTML report', () => {
     }
   });
 
+  it('draws the run as a timeline: a bar per scenario placed by its times, the critical path marked and named', async ({
+    tempDir,
+  }) => {
+    const timeline = run.timeline!;
+    expect(timeline.criticalPath.length).toBeGreaterThan(0);
+    const o = await open(tempDir, renderHtml(run), 'timeline.html');
+    try {
+      const { page } = o;
+      const section = page.locator('section#timeline');
+      expect(await section.isVisible()).toBe(true);
+      const total = Number(await page.getByTestId('timeline').getAttribute('data-total'));
+      expect(total).toBeGreaterThanOrEqual(timeline.scenarios.endMs);
+      const bars = page.getByTestId('timeline-bar');
+      const rows = await bars.evaluateAll((els) =>
+        els.map((el) => {
+          const track = el.querySelector('.tl-track')!.getBoundingClientRect();
+          const bar = el.querySelector('.tl-bar')!.getBoundingClientRect();
+          return {
+            id: el.getAttribute('data-id') ?? '',
+            critical: el.getAttribute('data-critical') === 'true',
+            left: bar.left - track.left,
+            width: bar.width,
+            track: track.width,
+          };
+        }),
+      );
+      // One bar per scenario, in the order they started.
+      const byStart = [...run.scenarios]
+        .sort((a, b) => a.timing!.startMs - b.timing!.startMs || a.timing!.endMs - b.timing!.endMs)
+        .map((s) => s.id);
+      expect(rows.map((r) => r.id)).toEqual(byStart);
+      for (const r of rows) {
+        const t = run.scenarios.find((s) => s.id === r.id)!.timing!;
+        expect(Math.abs(r.left - (t.startMs / total) * r.track), r.id).toBeLessThan(2);
+        expect(Math.abs(r.width - Math.max(2, ((t.endMs - t.startMs) / total) * r.track)), r.id).toBeLessThan(2);
+      }
+      // The critical path is marked on its scenarios, and the longest of it named, each a link to its scenario.
+      expect(rows.filter((r) => r.critical).map((r) => r.id)).toEqual(
+        byStart.filter((id) => timeline.criticalPath.some((c) => c.id === id)),
+      );
+      expect(await page.getByTestId('timeline-critical').count()).toBe(timeline.criticalPath.length);
+      const named = await page.getByTestId('timeline-bounds').locator('a').allTextContents();
+      expect(named.length).toBe(Math.min(3, timeline.criticalPath.length));
+      for (const id of named) expect(timeline.criticalPath.map((c) => c.id)).toContain(id);
+      await page.getByTestId('timeline-bounds').locator('a').first().click();
+      await expect
+        .poll(() => page.locator(`details[data-id="${named[0]}"]`).evaluate((d) => d.hasAttribute('open')), {
+          timeout: WAIT_MS,
+        })
+        .toBe(true);
+      expect(await page.getByTestId('timeline-setup').isVisible()).toBe(true);
+      expect(await page.getByTestId('timeline-summary').textContent()).toMatch(/wall: setup .*, scenarios .*/);
+      // A merged report has no timeline of one run: no section.
+      const { timeline: _dropped, ...merged } = run;
+      expect(renderHtml(merged)).not.toContain('id="timeline"');
+      expectNoNetwork(o);
+      expect(o.problems).toEqual([]);
+    } finally {
+      await o.context.close();
+    }
+  });
+
   it('works without the script: every scenario and its details are in the page', async ({ tempDir }) => {
     const o = await open(tempDir, renderHtml(run), 'noscript.html', { javaScriptEnabled: false });
     try {

@@ -7,6 +7,7 @@ import type { Bases } from '../runner/exec-types.js';
 import { ruleReason, ruleStatus } from '../runner/rules.js';
 import type { RuleResult, RunEvent, RunResult, RunTls, ScenarioResult, RunSummary } from '../runner/types.js';
 import { runAll } from '../runner/schedule.js';
+import { criticalPath, relativeTiming, type RunTimeline, type Span } from '../runner/timeline.js';
 import { describeUnexercised, unexercised } from '../runner/incomplete.js';
 import { notRunResult } from '../runner/scenario.js';
 import { INTERRUPTED_REASON } from '../runner/verdict.js';
@@ -127,8 +128,10 @@ export function withoutUserinfo(url: string): string {
 /** Runs the scenarios of `suite` against a target (one session: probe, learning, scenarios, cleanup) and returns the whole run; `conform run` writes it as `report.json`. */
 export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: RunSuiteDeps): Promise<RunResult> {
   const now = deps.now ?? (() => new Date());
+  const clock = deps.clock ?? (() => performance.now());
   const startedAt = now();
-  const t0 = performance.now();
+  const t0 = clock();
+  const since = (t: number) => Math.round(t - t0);
   const emit = deps.onEvent ?? (() => {});
   const selected = shardOf(selectScenarios(suite.scenarios, options.filter, options), options.shard);
   const baseUrl = options.bases.primary;
@@ -154,10 +157,12 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     ...(options.scenarioTimeoutMs !== undefined ? { timeBudgetMs: options.scenarioTimeoutMs } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
   };
+  const setupEnd = clock();
+  const concurrency = session.unreachable ? 1 : (options.concurrency ?? RUN_OPTION_SPEC.concurrency.default);
   const results = await runAll(selected, {
     // A target that did not answer the probe is tried one scenario at a time, as before: the first answer it gives
     // lets the rest run; none at all, and each is reported unreachable without sending anything.
-    concurrency: session.unreachable ? 1 : (options.concurrency ?? RUN_OPTION_SPEC.concurrency.default),
+    concurrency,
     exclusive: (s) => s.exclusive,
     priority: waitsForClock,
     first: (s) => s.kind === 'steps' && s.steps.some((step) => step.atRunEnd === true),
@@ -176,11 +181,21 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
       emit({ type: 'scenario-start', index, total: selected.length, scenario: selected[index]!, running }),
     onSettled: (index, result, done) => emit({ type: 'scenario-settled', index, total: selected.length, result, done }),
     onOrdered: (index, result) => emit({ type: 'scenario-end', index, total: selected.length, result }),
+    clock,
+    stamp: (result, timing) => ({ ...result, timing: relativeTiming(timing, t0) }),
   });
+  let cleanupStart: number | undefined;
   const report = await session.finish({
     ...(options.keep ? { keep: true } : {}),
     ...(options.keepFailed ? { keepFailed: true } : {}),
-    onCleanup: (articles) => emit({ type: 'cleanup-start', articles }),
+    onCleanup: (articles) => {
+      cleanupStart = clock();
+      emit({ type: 'cleanup-start', articles });
+    },
+  });
+  const end = clock();
+  const timeline = timelineOf(results, { startMs: 0, endMs: since(setupEnd) }, concurrency, {
+    ...(cleanupStart !== undefined ? { cleanup: { startMs: since(cleanupStart), endMs: since(end) } } : {}),
   });
   const run: RunResult = {
     schemaVersion: 1,
@@ -190,7 +205,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     seed: options.seed,
     runs: options.runs,
     startedAt: startedAt.toISOString(),
-    durationMs: Math.round(performance.now() - t0),
+    durationMs: since(end),
     summary: summarize(results),
     scenarios: results,
     rules: ruleResults(suite, results),
@@ -214,9 +229,28 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
       ...(options.tls && (options.tls.insecure || options.tls.ca !== undefined) ? { tls: options.tls } : {}),
     },
     ...(options.shard ? { shard: options.shard } : {}),
+    timeline,
   };
   emit({ type: 'run-end', result: run });
   return run;
+}
+
+/** The run as a timeline: its phases, and the chain of scenarios that bounded it. */
+function timelineOf(
+  results: readonly ScenarioResult[],
+  setup: Span,
+  concurrency: number,
+  extra: { cleanup?: Span },
+): RunTimeline {
+  const timed = results.flatMap((r) => (r.timing ? [{ id: r.id, timing: r.timing }] : []));
+  const scenarios =
+    timed.length > 0
+      ? {
+          startMs: Math.min(...timed.map((t) => t.timing.startMs)),
+          endMs: Math.max(...timed.map((t) => t.timing.endMs)),
+        }
+      : { startMs: setup.endMs, endMs: setup.endMs };
+  return { setup, scenarios, ...extra, concurrency, criticalPath: criticalPath(timed) };
 }
 
 /** `incomplete` of report.json: what the profile describes that the run did not exercise (none: absent). */

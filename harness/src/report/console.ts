@@ -3,6 +3,7 @@ import type { RunEvent, RunResult, RunTls, ScenarioResult, ScenarioStatus } from
 import { curlCommand, failingExchange } from './curl.js';
 import { scriptPath } from './script.js';
 import { failureGroups } from './groups.js';
+import { timeLines } from './time.js';
 import {
   CREDENTIALS_REFUSED_REASON,
   INTERRUPTED_REASON,
@@ -226,6 +227,7 @@ export function renderSummary(run: RunResult, paint: (c: number, s: string) => s
   if (run.unreachable) lines.push(paint(31, `Target unreachable: ${run.unreachable}`));
   for (const r of run.credentialsRefused ?? []) lines.push(paint(31, `Credentials refused: ${r}`));
   for (const r of run.incomplete ?? []) lines.push(paint(33, `Not exercised: ${r}`));
+  lines.push(...timeLines(run).map((l) => paint(90, l)));
   return `${lines.join('\n')}\n`;
 }
 

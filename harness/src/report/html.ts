@@ -9,6 +9,7 @@ import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { duration, esc, plural } from './html/escape.js';
 import { RULE_STATUSES, renderMatrix } from './html/matrix.js';
 import { renderRules, renderScenarios, scenarioAnchor } from './html/scenarios.js';
+import { renderTimeline, TIMELINE_STYLE } from './html/timeline.js';
 
 export { buildMatrix, sectionsInOrder, LEVELS, RULE_STATUSES } from './html/matrix.js';
 export type { Matrix, StatusCounts } from './html/matrix.js';
@@ -114,7 +115,7 @@ function filters(): string {
 
 /**
  * Renders a run as one self-contained HTML page: verdict banner with the implied exit code, run facts, the
- * compliance matrix (rules by spec section × level × status, `data-testid="matrix-{section}-{level}-{status}"`),
+ * timeline (a bar per scenario, the critical path marked), the compliance matrix (rules by spec section × level × status, `data-testid="matrix-{section}-{level}-{status}"`),
  * the scenarios with failures first (collapsed `<details>` holding failure messages, counterexample, replay
  * command and transcript), and the rules table.
  *
@@ -123,6 +124,7 @@ function filters(): string {
  */
 export function renderHtml(run: RunResult): string {
   const v = runVerdict(run);
+  const timeline = renderTimeline(run);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -132,12 +134,13 @@ export function renderHtml(run: RunResult): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="${esc(`${run.tool.name} ${run.tool.version}`)}">
 <title>${esc(`${run.tool.name} report: ${v.verdict} — ${run.target}`)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${TIMELINE_STYLE}</style>
 </head>
 <body>
 ${header(run, v)}
-<nav class="toc"><a href="#summary">Summary</a><a href="#matrix">Compliance matrix</a><a href="#scenarios">Scenarios</a><a href="#rules">Rules</a></nav>
+<nav class="toc"><a href="#summary">Summary</a>${timeline ? '<a href="#timeline">Timeline</a>' : ''}<a href="#matrix">Compliance matrix</a><a href="#scenarios">Scenarios</a><a href="#rules">Rules</a></nav>
 <section id="summary"><h2>Summary</h2>${tallies(run)}</section>
+${timeline}
 <section id="matrix"><h2>Compliance by spec section and level</h2><p class="muted">Rules of the catalogue counted by status. A rule fails when a scenario covering it failed; it is uncovered when no selected scenario checks it.</p>${renderMatrix(run.rules)}</section>
 <section id="scenarios"><h2>Scenarios</h2>${filters()}${renderScenarios(run)}</section>
 <section id="rules"><h2>Rules</h2>${renderRules(run.rules)}</section>

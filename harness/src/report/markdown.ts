@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { RunResult, ScenarioResult } from '../runner/types.js';
 import { failureGroups } from './groups.js';
+import { timeLines } from './time.js';
 import {
   scenarioVerdict,
   failsRun,
@@ -131,6 +132,9 @@ export function renderMarkdown(run: RunResult): string {
       '</details>',
     );
   }
+  // Where the time went: what a slow CI job needs at a glance.
+  const time = timeLines(run);
+  if (time.length > 0) out.push('', ...time.map((l) => `${l}  `));
   return `${out.join('\n')}\n`;
 }
 

@@ -48,7 +48,8 @@ export function mergeReports(
   });
   const baselines = reports.map((r) => r.baseline).filter((b): b is NonNullable<RunResult['baseline']> => !!b);
   const unreachable = reports.every((r) => r.unreachable) ? first.unreachable : undefined;
-  const { shard: _shard, ...rest } = first;
+  // Each shard's timeline is its own run's: the merged report has none.
+  const { shard: _shard, timeline: _timeline, ...rest } = first;
   const run: RunResult = {
     ...rest,
     startedAt: reports.map((r) => r.startedAt).sort()[0] ?? first.startedAt,

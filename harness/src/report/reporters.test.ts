@@ -214,3 +214,39 @@ describe('console on a terminal (live)', () => {
     expect(out).toBe('');
   });
 });
+
+describe('where the time went', () => {
+  const timed: RunResult = {
+    ...runOf(false),
+    durationMs: 31_200,
+    timeline: {
+      setup: { startMs: 0, endMs: 800 },
+      scenarios: { startMs: 800, endMs: 26_700 },
+      cleanup: { startMs: 26_700, endMs: 31_200 },
+      concurrency: 8,
+      criticalPath: [
+        { id: 'auth/oauth2-expired-rejected', startMs: 800, endMs: 4_300, waitedMs: 3_500 },
+        { id: 'articles/post-create', startMs: 4_300, endMs: 6_400 },
+        { id: 'options/allow-handled', startMs: 6_400, endMs: 18_700 },
+        { id: 'methods/unlisted-rejected', startMs: 18_700, endMs: 26_700 },
+      ],
+    },
+  };
+  const lines = [
+    'Time: 31.2 s wall — setup 0.8 s, scenarios 25.9 s (up to 8 at once), cleanup 4.5 s',
+    'Bounded by: options/allow-handled 12.3 s · methods/unlisted-rejected 8.0 s · auth/oauth2-expired-rejected 3.5 s (3.5 s waiting for the clock) (the critical path: report.html draws the timeline)',
+  ];
+
+  it("the console's last lines name the phases and the three scenarios that bounded the wall time", () => {
+    expect(consoleText(timed).trimEnd().split('\n').slice(-2)).toEqual(lines);
+  });
+
+  it('summary.md ends with them too', () => {
+    // Two spaces end a line of Markdown: the two lines stay two lines.
+    expect(renderMarkdown(timed).trimEnd().split('\n').slice(-2)).toEqual([`${lines[0]}  `, lines[1]]);
+  });
+
+  it('a run without a timeline (a merged report) has no such lines', () => {
+    expect(consoleText(runOf(false))).not.toContain('Bounded by');
+  });
+});

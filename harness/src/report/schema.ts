@@ -8,6 +8,36 @@ import { z } from 'zod';
 const Level = z.enum(['MUST', 'SHOULD', 'MAY']);
 const Headers = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
+const Span = z.object({ startMs: z.number(), endMs: z.number() });
+const WaitFor = z.enum(['clock', 'run-end', 'slot']);
+
+const Timing = z
+  .object({
+    startMs: z.number(),
+    endMs: z.number(),
+    waits: z
+      .array(Span.extend({ for: WaitFor }))
+      .optional()
+      .describe(
+        "What it waited for meanwhile: clock, a wait its steps declare (a token's lifetime); run-end, parked until every other scenario ended; slot, a lane to go on in. These do not count against --scenario-timeout.",
+      ),
+  })
+  .describe("When the scenario ran, ms from the run's start: from taking its lane to giving it back.");
+
+const Timeline = z
+  .object({
+    setup: Span.describe('The probe, the learning and the credential check, before any scenario.'),
+    scenarios: Span.describe('The scenarios, first start to last end.'),
+    cleanup: Span.optional().describe('Deleting what the run created; absent: nothing to delete, or --keep.'),
+    concurrency: z.number().int(),
+    criticalPath: z
+      .array(Span.extend({ id: z.string(), waitedMs: z.number().optional() }))
+      .describe(
+        'The chain of scenarios that bounded the wall time, earliest first: each from when it was let go on (its start, or the end of a wait another scenario ended) to its end; waitedMs, the part spent waiting for the clock.',
+      ),
+  })
+  .describe("Where the run's time went (ms from its start). Absent in a merged report.");
+
 const Exchange = z.object({
   step: z.number().int(),
   stepName: z.string().optional(),
@@ -97,6 +127,7 @@ export const ScenarioResultSchema = z.object({
     .optional()
     .describe('What the scenario left out and why (a scheme whose credentials could not be obtained).'),
   baselined: z.boolean().optional().describe('A listed expected failure (--baseline): it does not fail the run.'),
+  timing: Timing.optional(),
 });
 
 export const RuleResultSchema = z.object({
@@ -223,5 +254,6 @@ export const ReportSchema = z.object({
     })
     .optional()
     .describe('Set with --baseline: listed failures do not fail the run; nowPassing can leave the baseline.'),
+  timeline: Timeline.optional(),
 });
 export type Report = z.infer<typeof ReportSchema>;

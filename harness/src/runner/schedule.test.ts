@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Lanes, runAll, startOrder } from './schedule.js';
+import { Lanes, runAll, startOrder, type ItemTiming } from './schedule.js';
 
 /** A promise settled from outside, to drive the scheduler step by step. */
 function deferred<T>() {
@@ -237,5 +237,49 @@ describe('runAll', () => {
       },
     });
     await expect(run).rejects.toThrow('boom');
+  });
+
+  it('records when each item ran and what it waited for: the clock, the run end, a slot', async () => {
+    let t = 0;
+    const timings: Array<{ index: number; timing: ItemTiming }> = [];
+    const gate = deferred<void>();
+    await runAll<string, number>(['parked', 'waiter', 'exclusive', 'worker'], {
+      concurrency: 2,
+      exclusive: (i) => i === 'exclusive',
+      priority: (i) => (i === 'waiter' ? 1 : 0),
+      first: (i) => i === 'parked',
+      clock: () => t,
+      stamp: (result, timing) => (timings.push({ index: result, timing: structuredClone(timing) }), result),
+      run: async (item, index, _lane, idle, atEnd) => {
+        t += 1;
+        if (item === 'parked') await atEnd();
+        if (item === 'waiter')
+          await idle(async () => {
+            t += 100;
+            await gate.promise;
+          });
+        if (item === 'exclusive') {
+          t += 50;
+          gate.resolve();
+          await tick();
+          t += 50;
+        }
+        t += 1;
+        return index;
+      },
+    });
+    const byIndex = new Map(timings.map((x) => [x.index, x.timing]));
+    expect(byIndex.get(0)?.waits.map((w) => w.for)).toEqual(['run-end']);
+    // The waiter's clock wait ended while the exclusive item ran: it then waited for a slot until that one ended.
+    expect(byIndex.get(1)?.waits.map((w) => w.for)).toEqual(['clock', 'slot']);
+    const [clock, slot] = byIndex.get(1)!.waits;
+    expect(slot!.startMs).toBe(clock!.endMs);
+    expect(slot!.endMs).toBeGreaterThanOrEqual(byIndex.get(2)!.endMs);
+    for (const { timing } of timings) {
+      expect(timing.endMs).toBeGreaterThanOrEqual(timing.startMs);
+      for (const w of timing.waits) expect(w.endMs).toBeGreaterThan(w.startMs);
+    }
+    // The parked item went on after every other had ended.
+    expect(byIndex.get(0)!.waits[0]!.endMs).toBe(Math.max(...[1, 2, 3].map((k) => byIndex.get(k)!.endMs)));
   });
 });

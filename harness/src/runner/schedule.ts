@@ -1,8 +1,25 @@
 /**
  * Concurrent scenarios: a bounded number of lanes (each with its own keep-alive connection per origin), exclusive
  * items that run with nothing else in flight, and results handed back in the items' own order whatever order they
- * finish in. Pure scheduling: no HTTP, no clock.
+ * finish in; when each item ran and what it waited for. Pure scheduling: no HTTP; the clock is injected.
  */
+
+/** What a running item waits for: the clock (a `wait` step), the end of the run, a slot to go on in. */
+export type WaitKind = 'clock' | 'run-end' | 'slot';
+
+/** One wait of a running item, in the times of {@link RunAllOptions.clock}. */
+export interface ItemWait {
+  for: WaitKind;
+  startMs: number;
+  endMs: number;
+}
+
+/** When an item ran (from taking its lane to giving it back) and what it waited for meanwhile. */
+export interface ItemTiming {
+  startMs: number;
+  endMs: number;
+  waits: ItemWait[];
+}
 
 /**
  * Admission to `size` lanes. `acquire(false)` waits for a free lane; `acquire(true)` waits until no item is active
@@ -43,14 +60,16 @@ export class Lanes {
 
   /**
    * Runs `wait` with the item stepped aside (it holds its lane but is not active), then resumes it. Only for an
-   * item that is not exclusive and sends nothing during `wait`.
+   * item that is not exclusive and sends nothing during `wait`. `waited` is called once `wait` is over, before the
+   * item waits to resume.
    */
-  async idle<T>(wait: () => Promise<T>): Promise<T> {
+  async idle<T>(wait: () => Promise<T>, waited?: () => void): Promise<T> {
     this.active--;
     this.pump();
     try {
       return await wait();
     } finally {
+      waited?.();
       await new Promise<number>((admit) => {
         // Resumptions go first: the item already holds a lane and only waits for an exclusive one to end.
         this.queue.unshift({ kind: 'resume', admit });
@@ -115,6 +134,10 @@ export interface RunAllOptions<T, R> {
   onSettled?: (index: number, result: R, done: number) => void;
   /** Called for each result in the items' order, as soon as it and every earlier one are known. */
   onOrdered?: (index: number, result: R) => void;
+  /** The clock of {@link ItemTiming}, ms, monotonic (default `performance.now`). */
+  clock?: () => number;
+  /** Gives an item's result its timing, as it finishes (before `onSettled`); default: the result as it is. */
+  stamp?: (result: R, timing: ItemTiming) => R;
 }
 
 /**
@@ -144,6 +167,7 @@ export function startOrder<T>(
  * does not stop the others; the first rejection is rethrown once every started item has settled.
  */
 export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T, R>): Promise<R[]> {
+  const clock = options.clock ?? (() => performance.now());
   const lanes = new Lanes(Math.max(1, Math.min(options.concurrency, items.length || 1)));
   const results: R[] = new Array<R>(items.length);
   const known: boolean[] = new Array<boolean>(items.length).fill(false);
@@ -167,37 +191,61 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
       break;
     }
     options.onStart?.(index, lanes.running);
+    const timing: ItemTiming = { startMs: clock(), endMs: 0, waits: [] };
+    const waiting = (kind: WaitKind) => {
+      const wait: ItemWait = { for: kind, startMs: clock(), endMs: 0 };
+      timing.waits.push(wait);
+      return () => void (wait.endMs = clock());
+    };
     const atEnd = async (): Promise<void> => {
       lanes.release(lane);
+      const woken = waiting('run-end');
       await new Promise<void>((wake) => {
         parked.push(wake);
         wakeParked();
       });
+      woken();
+      const admitted = waiting('slot');
       lane = await lanes.acquire(exclusive);
+      admitted();
+    };
+    const idle = async <V>(wait: () => Promise<V>): Promise<V> => {
+      let done = waiting('clock');
+      try {
+        if (exclusive) return await wait();
+        return await lanes.idle(wait, () => {
+          done();
+          done = waiting('slot');
+        });
+      } finally {
+        done();
+      }
     };
     running.push(
-      options
-        .run(item, index, lane, (wait) => (exclusive ? wait() : lanes.idle(wait)), atEnd)
-        .then(
-          (result) => {
-            results[index] = result;
-            known[index] = true;
-            lanes.release(lane);
-            done++;
-            options.onSettled?.(index, result, done);
-            wakeParked();
-            while (next < items.length && known[next]) {
-              options.onOrdered?.(next, results[next]!);
-              next++;
-            }
-          },
-          (error: unknown) => {
-            failure ??= { error };
-            lanes.release(lane);
-            done++;
-            wakeParked();
-          },
-        ),
+      options.run(item, index, lane, idle, atEnd).then(
+        (raw) => {
+          timing.endMs = clock();
+          // A wait over at once (a slot free when asked) is no wait.
+          timing.waits = timing.waits.filter((w) => w.endMs > w.startMs);
+          const result = options.stamp ? options.stamp(raw, timing) : raw;
+          results[index] = result;
+          known[index] = true;
+          lanes.release(lane);
+          done++;
+          options.onSettled?.(index, result, done);
+          wakeParked();
+          while (next < items.length && known[next]) {
+            options.onOrdered?.(next, results[next]!);
+            next++;
+          }
+        },
+        (error: unknown) => {
+          failure ??= { error };
+          lanes.release(lane);
+          done++;
+          wakeParked();
+        },
+      ),
     );
   }
   await Promise.all(running);

@@ -1,4 +1,5 @@
 import type { Level, Scenario } from '../suite/types.js';
+import type { RunTimeline, ScenarioTiming } from './timeline.js';
 
 /** A scenario's outcome: passed, failed (the target broke a rule), errored (it could not be judged), skipped (with a reason). */
 export type ScenarioStatus = 'passed' | 'failed' | 'errored' | 'skipped';
@@ -96,6 +97,8 @@ interface ResultBase {
   replay?: string;
   /** What the scenario left out and why (a scheme whose credentials could not be obtained), whatever its status. */
   notes?: string[];
+  /** When it ran, ms from the run's start, and what it waited for meanwhile (absent: not run by `conform run`). */
+  timing?: ScenarioTiming;
 }
 
 export interface PassedResult extends ResultBase {
@@ -239,6 +242,8 @@ export interface RunResult {
   keptFailed?: Record<string, string[]>;
   /** Articles the scenarios created, and how many were deleted at the end (`kept`: `--keep` asked to leave them). */
   cleanup?: { created: number; deleted: number; kept?: boolean };
+  /** Where the time went: the run's phases and the scenarios that bounded its wall time (absent: a merged report). */
+  timeline?: RunTimeline;
 }
 
 /** What a run reports as it goes, to a reporter (`createConsoleReporter`) or your own sink. */
