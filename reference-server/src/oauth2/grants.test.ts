@@ -103,3 +103,29 @@ describe('oauth2-refresh-rotation', () => {
     expect(refresh(s, first.refresh_token!).status).toBe(400);
   });
 });
+
+describe('RFC 8414 metadata', () => {
+  const metadata = (s: TestServer) =>
+    json(
+      s.send({
+        method: 'GET',
+        target: '/.well-known/oauth-authorization-server',
+        headers: { host: 'h:1' },
+        secure: true,
+      }),
+    );
+
+  it('names the endpoints and the grants the variants on offer', () => {
+    expect(metadata(serve())).toMatchObject({
+      issuer: 'https://h:1',
+      token_endpoint: 'https://h:1/oauth2/token',
+      grant_types_supported: ['client_credentials'],
+    });
+    expect(metadata(serve()).authorization_endpoint).toBeUndefined();
+    expect(metadata(serve(['oauth2-code-pkce-only']))).toMatchObject({
+      authorization_endpoint: 'https://h:1/oauth2/authorize',
+      code_challenge_methods_supported: ['S256'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+    });
+  });
+});
