@@ -158,6 +158,10 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth2-any-grant': ['auth/oauth2-unsupported-grant'],
   'oauth2-password-unchecked': ['auth/oauth2-password-wrong-refused'],
   'oauth2-client-token-acts-for-user': ['auth/oauth2-client-token-no-user'],
+  'oauth2-code-reusable': ['auth/oauth2-code-exchanged-once'],
+  'oauth2-code-reuse-keeps-tokens': ['auth/oauth2-code-exchanged-once'],
+  'oauth2-code-redirect-unchecked': ['auth/oauth2-code-redirect-bound'],
+  'oauth2-pkce-unchecked': ['auth/oauth2-pkce-verified'],
   'digest-any-user-secret': ['auth/hmac-secret-bound-to-user'],
   'basic-any-user-password': ['auth/basic-password-bound-to-user'],
   'records-owner-hmac-only': [
@@ -226,6 +230,9 @@ const PROFILE_MISMATCHES: Record<
 const VARIANT_SCENARIOS: Record<string, VariantName[]> = {
   'auth/oauth2-password-wrong-refused': ['oauth2-password-only'],
   'auth/oauth2-client-token-no-user': ['oauth2-client-no-user'],
+  'auth/oauth2-code-exchanged-once': ['oauth2-code-pkce-only'],
+  'auth/oauth2-code-redirect-bound': ['oauth2-code-pkce-only'],
+  'auth/oauth2-pkce-verified': ['oauth2-code-pkce-only'],
 };
 
 const SEEDS = [1, 20261122];

@@ -121,8 +121,12 @@ describe('conform init against the reference server', () => {
     ['allow-same-for-all', /allowDependsOnAuth: false/],
     ['media-type-text-xml', /mediaType: text\/xml/],
     ['location-other-origin', /\n {2}origins: \[ "?https:\/\/public\.example"? \]/],
-    ['oauth2-password-only', /\n {4}grants: \[ password \]/],
+    ['oauth2-password-only', /\n {4}grants: \[ password, refresh_token \]/],
     ['oauth2-client-no-user', /\n {4}user: null/],
+    [
+      'oauth2-code-pkce-only',
+      /\n {4}authorizeEndpoint: \/oauth2\/authorize[^]*\n {4}grants: \[ authorization_code, refresh_token \]/,
+    ],
   ];
   it.for(variants)(
     'variant %s: the open point is learned as the variant chose it, and the verdicts agree',

@@ -19,7 +19,9 @@ import type { FaultName, ScenarioFaultName } from './faults.js';
 import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
 import {
   CONSUMER,
+  authorizeCode,
   bearerRequest,
+  exchangeCode,
   clientBasic,
   formOf,
   issueToken,
@@ -29,7 +31,7 @@ import {
   revoke,
   tokenRequest,
 } from '../testkit/oauth.js';
-import { articleXml, elementText, testServer } from '../testkit/index.js';
+import { articleXml, elementText, testServer, text } from '../testkit/index.js';
 import type { TestServer } from '../testkit/index.js';
 
 /**
@@ -1212,6 +1214,37 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     },
     correct: [200, 400],
     faulty: [200, 200],
+  },
+  'oauth2-code-reusable': {
+    observe: (s) => {
+      const { code } = authorizeCode(s);
+      return [exchangeCode(s, code).status, exchangeCode(s, code).status];
+    },
+    correct: [200, 400],
+    faulty: [200, 200],
+  },
+  'oauth2-code-reuse-keeps-tokens': {
+    observe: (s) => {
+      const { code } = authorizeCode(s);
+      const token = (JSON.parse(text(exchangeCode(s, code))) as { access_token: string }).access_token;
+      exchangeCode(s, code);
+      return bearerRequest(s, token).status;
+    },
+    correct: 401,
+    faulty: 200,
+  },
+  'oauth2-code-redirect-unchecked': {
+    observe: (s) => [
+      exchangeCode(s, authorizeCode(s).code, { redirectUri: null }).status,
+      exchangeCode(s, authorizeCode(s).code, { redirectUri: 'https://attacker.example/cb' }).status,
+    ],
+    correct: [400, 400],
+    faulty: [200, 200],
+  },
+  'oauth2-pkce-unchecked': {
+    observe: (s) => exchangeCode(s, authorizeCode(s).code, { verifier: `${'x'.repeat(43)}` }).status,
+    correct: 400,
+    faulty: 200,
   },
   'oauth2-client-token-acts-for-user': {
     observe: (s) => {

@@ -12,7 +12,7 @@ export const OAUTH2_GRANT_VARIANTS = {
     description:
       "The OAuth 2 token endpoint offers the resource owner password grant only (RFC 6749 §4.3), to every client: grant_type=password with a user's username and password gives a token acting for that user; a wrong password answers 400 invalid_grant; client_credentials answers 400 unsupported_grant_type (§5.3 leaves token endpoints and parameters open; first-party apps of Django OAuth Toolkit, Keycloak and node-oauth2-server run so).",
     profile: { auth: { oauth2: { grants: ['password'], otherClient: null } } },
-    excludes: ['oauth2-client-no-user', 'oauth2-unauthorized-client'],
+    excludes: ['oauth2-client-no-user', 'oauth2-unauthorized-client', 'oauth2-code-pkce-only'],
   },
   'oauth2-client-no-user': {
     description:
@@ -27,6 +27,25 @@ export const OAUTH2_GRANT_VARIANTS = {
         },
       },
     },
-    excludes: ['oauth2-password-only'],
+    excludes: ['oauth2-password-only', 'oauth2-code-pkce-only'],
+  },
+  'oauth2-code-pkce-only': {
+    description:
+      "The OAuth 2 token endpoint offers the authorization code grant only (RFC 6749 §4.1), with PKCE required (RFC 7636, S256): GET /oauth2/authorize with the resource owner's Basic credentials redirects to the registered redirect URI with a code; the code is exchanged once, with the same redirect_uri and the code_verifier, for a token acting for that owner and a refresh token (§6). A code used twice is refused and its tokens revoked.",
+    profile: {
+      auth: {
+        oauth2: {
+          grants: ['authorization_code', 'refresh_token'],
+          pkce: true,
+          otherClient: null,
+        },
+      },
+    },
+    excludes: ['oauth2-password-only', 'oauth2-client-no-user', 'oauth2-unauthorized-client'],
+  },
+  'oauth2-refresh-rotation': {
+    description:
+      'A refresh (RFC 6749 §6) issues a new refresh token and forgets the one sent: the old one is refused from then on (§6: the server MAY issue a new refresh token and revoke the old one).',
+    profile: {},
   },
 } as const;

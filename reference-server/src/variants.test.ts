@@ -84,6 +84,8 @@ const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
   'oauth1-header-only': 'oauth1/variants.test.ts',
   'oauth1-realm-configured': 'oauth1/variants.test.ts',
   'oauth2-unauthorized-client': 'auth-variants.test.ts',
+  'oauth2-code-pkce-only': 'oauth2/grants.test.ts',
+  'oauth2-refresh-rotation': 'oauth2/grants.test.ts',
   'webdav-lock': 'routes/locks.test.ts',
 };
 

@@ -1,4 +1,5 @@
 /** Helpers for OAuth tests through {@link handle}: token and revocation requests, bearer use, OAuth 1 signing. */
+import { createHash } from 'node:crypto';
 import { basicAuthorization } from '../src/auth/sign.js';
 import { formBody, parseFormBytes, percentEncode, wireBytes } from '../src/oauth/encoding.js';
 import { baseStringUri, encodeParam, hmacSha1Signature, signatureBaseString } from '../src/oauth1/base-string.js';
@@ -213,4 +214,45 @@ export function oauth1Raw(
     r.plaintext ?? hmacSha1Signature(signatureBaseString('GET', uri, params), consumer.secret, r.token.secret);
   const authorization = `OAuth ${[...protocol, ['oauth_signature', signature]].map(([n, v]) => `${percentEncode(n!)}="${percentEncode(v!)}"`).join(', ')}`;
   return s.send({ method: 'GET', target: r.target, headers: { host: TLS_HOST, authorization }, secure: true });
+}
+
+/** The redirect URI every OAuth 2 client registers by default. */
+export const REDIRECT_URI = 'https://client.example/oauth2/callback';
+/** A PKCE verifier (43 unreserved characters) and its S256 challenge. */
+export const PKCE = {
+  verifier: 'conform-pkce-verifier-0123456789abcdefghijk',
+  challenge: createHash('sha256').update('conform-pkce-verifier-0123456789abcdefghijk').digest('base64url'),
+};
+
+/**
+ * An authorization request (GET /oauth2/authorize over TLS) for `reporting`, approved by `user` with Basic: the
+ * answer, and the code its Location carries (empty when none).
+ */
+export function authorizeCode(
+  s: TestServer,
+  o: { user?: string; query?: string } = {},
+): { res: ResponseRecord; code: string } {
+  const query =
+    o.query ??
+    `response_type=code&client_id=reporting&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&state=st&code_challenge=${PKCE.challenge}&code_challenge_method=S256`;
+  const res = s.send({
+    method: 'GET',
+    target: `/oauth2/authorize?${query}`,
+    headers: s.basic(o.user ?? 'alice'),
+    secure: true,
+  });
+  const location = String(res.headers.location ?? '');
+  const code = new URLSearchParams(location.split('?')[1] ?? '').get('code') ?? '';
+  return { res, code };
+}
+
+/** Exchanges a code (POST /oauth2/token as `reporting`): the redirect URI and verifier default to the right ones. */
+export function exchangeCode(
+  s: TestServer,
+  code: string,
+  o: { redirectUri?: string | null; verifier?: string } = {},
+): ResponseRecord {
+  const redirect = o.redirectUri === undefined ? REDIRECT_URI : o.redirectUri;
+  const body = `grant_type=authorization_code&code=${encodeURIComponent(code)}${redirect === null ? '' : `&redirect_uri=${encodeURIComponent(redirect)}`}&code_verifier=${o.verifier ?? PKCE.verifier}`;
+  return tokenRequest(s, { body });
 }

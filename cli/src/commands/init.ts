@@ -26,7 +26,9 @@ learned from. What the probes cannot settle is left commented out, with why. The
                       CONFORM_<NAME>_PASSWORD   Basic password (tried over https only: §5)
                       CONFORM_<NAME>_SECRET     signed-request secret
                     NAME upper-cased, every other character than A-Z and 0-9 as _ (alice → CONFORM_ALICE_SECRET)
-  --oauth2 PATH     The OAuth 2 token endpoint; with CONFORM_OAUTH2_CLIENT_ID and CONFORM_OAUTH2_CLIENT_SECRET
+  --oauth2 PATH     The OAuth 2 token endpoint; with CONFORM_OAUTH2_CLIENT_ID and CONFORM_OAUTH2_CLIENT_SECRET (and
+                    CONFORM_OAUTH2_REDIRECT_URI, the client's registered redirect URI, for the code grant); the
+                    authorization endpoint is read from RFC 8414 metadata where served
   --oauth1 T,A,K    The OAuth 1 temporary-credential, authorize and token paths; with CONFORM_OAUTH1_CONSUMER_KEY
                     and CONFORM_OAUTH1_CONSUMER_SECRET
   --out FILE        Where to write the draft (default conform.profile.yaml); an existing file needs --force
@@ -97,6 +99,7 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
             tokenEndpoint: pathOption(values.oauth2, '--oauth2'),
             clientId: required('CONFORM_OAUTH2_CLIENT_ID', '--oauth2'),
             clientSecret: required('CONFORM_OAUTH2_CLIENT_SECRET', '--oauth2'),
+            ...(io.env['CONFORM_OAUTH2_REDIRECT_URI'] ? { redirectUri: io.env['CONFORM_OAUTH2_REDIRECT_URI'] } : {}),
           },
         }
       : {}),

@@ -59,6 +59,12 @@ export interface AuthOptions {
   grant?: Grant;
   /** oauth2-client, grant refresh_token: the refresh token. */
   refreshToken?: string;
+  /** oauth2-client, grant authorization_code: the code. */
+  code?: string;
+  /** oauth2-client, grant authorization_code: the `redirect_uri` (sent only when given). */
+  redirectUri?: string;
+  /** oauth2-client, grant authorization_code: the PKCE `code_verifier` (sent only when given). */
+  codeVerifier?: string;
   /** oauth2-client: the client id with no secret (`omit`: no password in Basic, no client_secret field) or an empty one. */
   clientSecret?: 'omit' | 'empty';
   /** oauth1: name this consumer (the profile's `auth.oauth1.otherConsumer`, by key) and sign with its own secret. */

@@ -19,6 +19,7 @@ import {
 import type { Bases, RawExchange } from '../runner/exec-types.js';
 import { createRedactor } from '../runner/redact.js';
 
+import { oauth2Metadata } from './metadata.js';
 import { baseFor, collectSecrets, findHmacHeader, schemeFits } from './probes.js';
 import type { Draft, DraftInput, DraftKey } from './types.js';
 
@@ -101,6 +102,20 @@ export async function draftProfile(input: DraftInput): Promise<Draft> {
         : {}),
     },
   };
+  // RFC 8414: the authorization server's metadata, where it is served, names the endpoints the grants need.
+  if (data.auth?.oauth2 && https) {
+    const found = await oauth2Metadata(https, send, line);
+    if (found.authorizeEndpoint) {
+      data.auth.oauth2.authorizeEndpoint = found.authorizeEndpoint;
+      put('auth.oauth2.authorizeEndpoint', found.authorizeEndpoint, found.how);
+    }
+    if (found.revokeEndpoint) put('auth.oauth2.revokeEndpoint', found.revokeEndpoint, found.how);
+    if (found.pkce) put('auth.oauth2.pkce', true, `${found.how}: code_challenge_methods_supported lists S256`);
+    if (input.oauth2?.redirectUri) {
+      data.auth.oauth2.redirectUri = input.oauth2.redirectUri;
+      put('auth.oauth2.redirectUri', input.oauth2.redirectUri, 'given in CONFORM_OAUTH2_REDIRECT_URI');
+    }
+  }
   const seed = resolveProfile(data, 'conform init');
   seed.declared = new Set(['target', 'users', 'auth.oauth2', 'auth.oauth1']);
   const authenticator = createAuthenticator({ profile: seed, ...(input.now ? { now: input.now } : {}) });

@@ -21,7 +21,7 @@ export interface DraftInput {
   /** Recorded in the draft's `target.insecure`. */
   insecure: boolean;
   users: InitUser[];
-  oauth2?: { tokenEndpoint: string; clientId: InitSecret; clientSecret: InitSecret };
+  oauth2?: { tokenEndpoint: string; clientId: InitSecret; clientSecret: InitSecret; redirectUri?: string };
   oauth1?: {
     temporaryEndpoint: string;
     authorizeEndpoint: string;

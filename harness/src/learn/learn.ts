@@ -100,6 +100,10 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   if (oauth2Open(p))
     await learnOAuth2Clients({
       p,
+      client: deps.client,
+      record: (xs) => {
+        for (const x of xs) exchanges.push({ step: 0, stepName: 'learning', ...x });
+      },
       tls: deps.bases.tls ?? (deps.bases.primary.startsWith('https:') ? deps.bases.primary : undefined),
       authenticator: deps.authenticator,
       learn,

@@ -11,17 +11,21 @@
  * A grant is never sent over plain HTTP: without a TLS base URL nothing is learned and the profile's word stands.
  */
 import type { Authenticator } from '../auth/authenticator.js';
-import type { HttpRequest, HttpResponse } from '../http/client.js';
-import { tokenAnswer } from '../oauth/grants.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import type { TokenExchange } from '../oauth/exchange.js';
+import { requestToken } from '../oauth/grants.js';
 import { finishOAuth2 } from '../profile/oauth2-actors.js';
 import { recordsPathOf, type Grant, type ResolvedOAuth2Client, type ResolvedProfile } from '../profile/schema.js';
 import { join, ok } from './common.js';
 
-/** The grants tried, in order, for a client that lists none. */
-const TRIED: ReadonlyArray<Extract<Grant, 'client_credentials' | 'password'>> = ['client_credentials', 'password'];
+/** The grants tried, in order, for a client that lists none (the code grant only with an authorization endpoint). */
+const TRIED: ReadonlyArray<Exclude<Grant, 'refresh_token'>> = ['client_credentials', 'password', 'authorization_code'];
 
 export interface OAuth2LearnContext {
   p: ResolvedProfile;
+  client: HttpClient;
+  /** Records the exchanges of an authorization request (the token requests go through `send`). */
+  record: (exchanges: TokenExchange[]) => void;
   /** The TLS base URL (every grant goes there), when there is one. */
   tls: string | undefined;
   authenticator: Authenticator;
@@ -57,26 +61,28 @@ export async function learnOAuth2Clients(x: OAuth2LearnContext): Promise<void> {
   if (!o || x.tls === undefined) return;
   const tls = x.tls;
   const owner = x.p.users.find((u) => u.password !== undefined)?.name;
+  const approver = x.p.users.find((u) => u.password !== undefined || u.secret !== undefined)?.name;
   const auth = x.authenticator.withProfile(x.p);
-  const ask = async (c: ResolvedOAuth2Client, grant: Grant, user: string | undefined) => {
-    const applied = auth.apply(
-      {
-        method: 'POST',
-        url: join(tls, o.tokenEndpoint),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  const ask = async (c: ResolvedOAuth2Client, grant: Exclude<Grant, 'refresh_token'>, user: string | undefined) => {
+    let last: { request: HttpRequest; response: HttpResponse | undefined } | undefined;
+    const exchanges: TokenExchange[] = [];
+    const got = await requestToken(
+      { client: x.client, profile: x.p, authenticator: auth, secret: x.secret, exchanges },
+      { clientId: c.clientId, grant, ...(user !== undefined ? { user } : {}) },
+      tls,
+      async (request) => {
+        const response = await x.send(request);
+        last = { request, response };
+        return response ? { ok: true, response } : { ok: false, error: { message: 'no answer' } };
       },
-      'oauth2-client',
-      user ?? x.p.users[0]?.name ?? '',
-      { client: c.clientId, grant },
     );
-    if (!applied.ok) return { note: `${grant}: ${applied.reason}` };
-    const res = await x.send(applied.request);
-    const got = tokenAnswer(res ? { ok: true, response: res } : { ok: false, error: { message: 'no answer' } }, grant);
+    x.record(exchanges);
     if (got.ok) {
       x.secret(got.token);
       if (got.refreshToken !== undefined) x.secret(got.refreshToken);
     }
-    return { got, note: `${grant}: ${x.line(applied.request, res)}${errorOf(res)}` };
+    const seen = last ? `${x.line(last.request, last.response)}${errorOf(last.response)}` : got.ok ? '' : got.reason;
+    return { got, note: `${grant}: ${seen}` };
   };
 
   for (const c of o.clients) {
@@ -86,10 +92,17 @@ export async function learnOAuth2Clients(x: OAuth2LearnContext): Promise<void> {
       const notes: string[] = [];
       for (const grant of TRIED) {
         if (grant === 'password' && owner === undefined) continue;
-        const r = await ask(c, grant, grant === 'password' ? owner : undefined);
+        if (grant === 'authorization_code' && (o.authorizeEndpoint === undefined || approver === undefined)) continue;
+        const r = await ask(
+          c,
+          grant,
+          grant === 'password' ? owner : grant === 'authorization_code' ? approver : undefined,
+        );
         notes.push(r.note);
         if (r.got?.ok) {
           taken.push(grant);
+          // RFC 6749 §5.1: a refresh token in the answer is the refresh grant offered to this client.
+          if (r.got.refreshToken !== undefined && !taken.includes('refresh_token')) taken.push('refresh_token');
           if (grant === 'client_credentials') ccToken = r.got.token;
           if (c.ttl === undefined && r.got.expiresIn !== undefined) {
             c.ttl = r.got.expiresIn;

@@ -119,6 +119,11 @@ function grantParams(
     // An empty parameter is an omitted one (RFC 6749 §3.1): a wrong password is never empty.
     const password = mutated === '' ? `${owner.password}x` : mutated;
     pairs.push(['username', owner.name], ['password', password]);
+  } else if (options.grant === 'authorization_code') {
+    if (options.code === undefined) return { ok: false, reason: 'the authorization_code grant needs a code' };
+    pairs.push(['code', options.code]);
+    if (options.redirectUri !== undefined) pairs.push(['redirect_uri', options.redirectUri]);
+    if (options.codeVerifier !== undefined) pairs.push(['code_verifier', options.codeVerifier]);
   } else if (options.grant === 'refresh_token') {
     if (options.refreshToken === undefined)
       return { ok: false, reason: 'the refresh_token grant needs a refresh token' };

@@ -5,6 +5,8 @@
 import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import type { OAuth2Actor, ResolvedProfile } from '../profile/schema.js';
+import { authorizeCode } from './code-flow.js';
+import type { TokenExchange } from './exchange.js';
 
 /** A token answer read: the access token (and what came with it), or why there is none. */
 export type GrantResult =
@@ -14,6 +16,10 @@ interface GrantDeps {
   client: HttpClient;
   profile: ResolvedProfile;
   authenticator: Authenticator;
+  /** Called for every secret obtained on the way (a code, a verifier). */
+  secret: (value: string) => void;
+  /** Where the exchanges of an authorization request go (the token request goes through `send`). */
+  exchanges?: TokenExchange[];
 }
 
 type Send = (
@@ -32,8 +38,17 @@ export async function requestToken(
 ): Promise<GrantResult> {
   const settings = deps.profile.auth.oauth2;
   if (!settings) return { ok: false, reason: 'the profile has no auth.oauth2 settings' };
-  if (actor.grant === 'authorization_code')
-    return { ok: false, reason: 'the authorization code grant is not supported yet' };
+  let code: { code: string; verifier: string; redirectUri?: string } | undefined;
+  if (actor.grant === 'authorization_code') {
+    if (actor.user === undefined) return { ok: false, reason: 'the authorization code grant needs a resource owner' };
+    const got = await authorizeCode(
+      { client: deps.client, profile: deps.profile, authenticator: deps.authenticator, secret: deps.secret },
+      { clientId: actor.clientId, user: actor.user, base },
+    );
+    deps.exchanges?.push(...got.exchanges);
+    if (!got.ok) return { ok: false, reason: got.reason };
+    code = got;
+  }
   const form: HttpRequest = {
     method: 'POST',
     url: join(base, settings.tokenEndpoint),
@@ -42,6 +57,13 @@ export async function requestToken(
   const applied = deps.authenticator.apply(form, 'oauth2-client', actor.user ?? deps.profile.users[0]?.name ?? '', {
     client: actor.clientId,
     grant: actor.grant,
+    ...(code !== undefined
+      ? {
+          code: code.code,
+          codeVerifier: code.verifier,
+          ...(code.redirectUri !== undefined ? { redirectUri: code.redirectUri } : {}),
+        }
+      : {}),
   });
   if (!applied.ok) return { ok: false, reason: applied.reason };
   return tokenAnswer(await send(applied.request), `POST ${settings.tokenEndpoint} (${actor.grant}, ${actor.clientId})`);

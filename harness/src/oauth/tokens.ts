@@ -33,6 +33,8 @@ export interface TokenSource {
   oauth2(user: string, base: string): Promise<TokenResult>;
   /** An OAuth 2 access token of this actor (a client, a grant, the user it acts for, or none). */
   oauth2As(actor: OAuth2Actor, base: string): Promise<TokenResult>;
+  /** A new OAuth 2 access token of this actor, never kept nor shared (a scenario's own, to revoke or let expire). */
+  oauth2Fresh(actor: OAuth2Actor, base: string): Promise<TokenResult>;
   /** OAuth 1 token credentials approved by `user` (the way the target takes approvals: oauth/approval.ts). */
   oauth1(user: string, base: string): Promise<TokenResult>;
   /** The run's way of approving OAuth 1 temporary credentials (shared with the scenarios' `approve` steps). */
@@ -87,11 +89,20 @@ export function createTokenSource(deps: Deps): TokenSource {
     return sent;
   };
 
+  const oauth2Fresh: TokenSource['oauth2Fresh'] = async (actor, base) => (await fetchToken(actor, base)).result;
   const oauth2As: TokenSource['oauth2As'] = (actor, base) =>
-    cached(`oauth2 ${base} ${actor.clientId} ${actor.grant} ${actor.user ?? ''}`, async () => {
+    cached(`oauth2 ${base} ${actor.clientId} ${actor.grant} ${actor.user ?? ''}`, () => fetchToken(actor, base));
+  const fetchToken = async (actor: OAuth2Actor, base: string): Promise<{ result: TokenResult; ttl?: number }> => {
+    {
       const exchanges: TokenExchange[] = [];
       const got = await requestToken(
-        { client: deps.client, profile: deps.profile, authenticator: deps.authenticator },
+        {
+          client: deps.client,
+          profile: deps.profile,
+          authenticator: deps.authenticator,
+          secret: deps.secret,
+          exchanges,
+        },
         actor,
         base,
         (request) => send(exchanges, request),
@@ -110,7 +121,8 @@ export function createTokenSource(deps: Deps): TokenSource {
         },
         ...(ttl !== undefined ? { ttl } : {}),
       };
-    });
+    }
+  };
 
   const oauth2: TokenSource['oauth2'] = (user, base) => {
     if (!deps.profile.auth.oauth2)
@@ -174,5 +186,5 @@ export function createTokenSource(deps: Deps): TokenSource {
     });
   };
 
-  return { oauth2, oauth2As, oauth1, approver };
+  return { oauth2, oauth2As, oauth2Fresh, oauth1, approver };
 }

@@ -2,6 +2,7 @@
  * Capabilities a scenario may `require`. Each is computed from the resolved profile; a missing one skips the
  * scenario with a reason that names the profile key. `!name` requires its absence.
  */
+import { oauth2Actors } from './oauth2-actors.js';
 import { recordsPathOf, type ResolvedProfile } from './schema.js';
 
 interface Capability {
@@ -98,6 +99,12 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
     test: (p) => p.auth.oauth2?.actor?.path !== undefined,
     key: "auth.oauth2 clients whose grants give a token that opens a protected path (a user's records, or a path a user-less token opens)",
   },
+  'auth.oauth2.tokenRequest': {
+    test: (p) =>
+      p.auth.oauth2 !== undefined &&
+      oauth2Actors(p).some((a) => a.grant !== 'authorization_code' && a.path !== undefined),
+    key: 'auth.oauth2 a client taking the client credentials or password grant (a token from one token request) whose token opens a protected path',
+  },
   'auth.oauth2.userToken': {
     test: (p) => p.auth.oauth2?.actor?.user !== undefined,
     key: 'auth.oauth2 clients whose grants give a token acting for a user (client credentials with a user, or the password grant)',
@@ -109,6 +116,16 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
   'auth.oauth2.password': {
     test: (p) => p.auth.oauth2?.password !== undefined,
     key: 'auth.oauth2 a client taking the password grant (grants: [password]) and a user with a password',
+  },
+  'auth.oauth2.code': {
+    test: (p) => p.auth.oauth2?.code !== undefined,
+    key: 'auth.oauth2 a client taking the authorization code grant (grants: [authorization_code]) and auth.oauth2.authorizeEndpoint',
+  },
+  'auth.oauth2.pkce': { test: (p) => p.auth.oauth2?.pkce === true, key: 'auth.oauth2.pkce: true' },
+  'auth.oauth2.redirectUri': { test: (p) => p.auth.oauth2?.redirectUri !== undefined, key: 'auth.oauth2.redirectUri' },
+  'auth.oauth2.refresh': {
+    test: (p) => p.auth.oauth2?.refresh !== undefined,
+    key: 'auth.oauth2 a client taking the refresh grant beside the password or authorization code grant (grants: [password, refresh_token])',
   },
   'auth.oauth2.userless': {
     test: (p) => p.auth.oauth2?.userless !== undefined,

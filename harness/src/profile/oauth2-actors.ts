@@ -46,6 +46,7 @@ export function oauth2Actors(p: ActorsView): OAuth2Actor[] {
         user = named(c, (u) => u.password !== undefined);
         if (user === undefined) continue;
       } else if (grant === 'authorization_code') {
+        if (o.authorizeEndpoint === undefined) continue;
         user = named(c, (u) => u.password !== undefined || u.secret !== undefined);
         if (user === undefined) continue;
       } else continue;
@@ -77,7 +78,17 @@ export function finishOAuth2(p: ActorsView): void {
   const waitable = actors
     .filter((a) => a.path !== undefined && a.ttl !== undefined && a.ttl <= EXPIRY_WAIT_MAX)
     .sort((a, b) => a.ttl! - b.ttl!);
-  for (const k of ['actor', 'shortest', 'user', 'clientCredentials', 'password', 'userless'] as const) delete o[k];
+  for (const k of [
+    'actor',
+    'shortest',
+    'user',
+    'clientCredentials',
+    'password',
+    'userless',
+    'code',
+    'refresh',
+  ] as const)
+    delete o[k];
   if (actor) o.actor = actor;
   if (waitable[0]) o.shortest = waitable[0];
   const cc = actors.find((a) => a.grant === 'client_credentials');
@@ -88,6 +99,14 @@ export function finishOAuth2(p: ActorsView): void {
   if (cc) o.clientCredentials = cc;
   if (password) o.password = password;
   if (userless) o.userless = userless;
+  const code = actors.find((a) => a.grant === 'authorization_code');
+  const refresh = actors.find(
+    (a) =>
+      a.grant !== 'client_credentials' &&
+      o.clients.find((c) => c.clientId === a.clientId)?.grants?.includes('refresh_token'),
+  );
+  if (code) o.code = code;
+  if (refresh) o.refresh = refresh;
   if (actor?.user !== undefined) o.user = actor.user;
   o.ttl = o.clients[0]?.ttl ?? o.ttl;
 }

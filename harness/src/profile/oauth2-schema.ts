@@ -54,6 +54,21 @@ export const OAuth2Schema = z
       ),
     ttl: z.number().positive().optional().describe("clientId's token lifetime, seconds."),
     revokeEndpoint: PathTemplate.optional().describe('Token revocation (RFC 7009).'),
+    authorizeEndpoint: PathTemplate.optional().describe(
+      "The authorization endpoint (RFC 6749 §3.1) of the authorization code grant: the resource owner approves there, the harness's way (Basic, a signed request, the page's form), and the code comes back in the redirect's Location.",
+    ),
+    pkce: z
+      .boolean()
+      .optional()
+      .describe(
+        'The target verifies PKCE (RFC 7636): a code exchanged with a wrong code_verifier is refused. Unset: not checked (the harness still sends S256).',
+      ),
+    redirectUri: z
+      .string()
+      .optional()
+      .describe(
+        'The redirect URI the clients registered (RFC 6749 §3.1.2), sent in authorization and token requests. Unset: none is sent.',
+      ),
     otherClient: z
       .strictObject({
         clientId: z.string(),
@@ -111,6 +126,9 @@ export interface ResolvedOAuth2 {
   tokenEndpoint: string;
   clientAuth: Array<'basic' | 'form'>;
   revokeEndpoint?: string;
+  authorizeEndpoint?: string;
+  redirectUri?: string;
+  pkce?: boolean;
   /** Every client: clientId's first, then otherClient's, then the list's. */
   clients: ResolvedOAuth2Client[];
   /** The first client (clientId, or the first of clients). */
@@ -131,6 +149,10 @@ export interface ResolvedOAuth2 {
   password?: OAuth2Actor;
   /** The first client-credentials actor whose tokens act for no user. */
   userless?: OAuth2Actor;
+  /** The first authorization-code actor (a client taking that grant, and an authorization endpoint). */
+  code?: OAuth2Actor;
+  /** The first actor whose client also takes the refresh grant (its token answers carry a refresh token). */
+  refresh?: OAuth2Actor;
 }
 
 /** `auth.oauth2` with its clients listed; the actors are filled in by {@link finishOAuth2} (oauth2-actors.ts). */
@@ -156,6 +178,13 @@ export function resolveOAuth2(o: z.infer<typeof OAuth2Schema>): ResolvedOAuth2 {
     clients,
     clientId: first.clientId,
     clientSecret: first.clientSecret,
-    ...stripUndefined({ revokeEndpoint: o.revokeEndpoint, otherClient: o.otherClient, ttl: first.ttl }),
+    ...stripUndefined({
+      revokeEndpoint: o.revokeEndpoint,
+      authorizeEndpoint: o.authorizeEndpoint,
+      redirectUri: o.redirectUri,
+      pkce: o.pkce,
+      otherClient: o.otherClient,
+      ttl: first.ttl,
+    }),
   };
 }

@@ -212,6 +212,13 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
       ...(auth.client !== undefined ? { client: text(auth.client)! } : {}),
       ...(auth.grant !== undefined ? { grant: text(auth.grant) as Grant } : {}),
       ...(auth.refreshToken !== undefined ? { refreshToken: text(auth.refreshToken)! } : {}),
+      ...(auth.code !== undefined ? { code: text(auth.code)! } : {}),
+      ...(auth.redirectUri !== undefined && text(auth.redirectUri) !== ''
+        ? { redirectUri: text(auth.redirectUri)! }
+        : {}),
+      ...(auth.codeVerifier !== undefined && text(auth.codeVerifier) !== ''
+        ? { codeVerifier: text(auth.codeVerifier)! }
+        : {}),
       ...(auth.clientSecret !== undefined
         ? { clientSecret: text(auth.clientSecret) === 'omit' ? ('omit' as const) : ('empty' as const) }
         : {}),

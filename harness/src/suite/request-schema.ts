@@ -101,6 +101,13 @@ export const AuthSpec = z.union([
       "oauth2-client: add the parameters of this grant (client_credentials, password, refresh_token) to the form body: grant_type, and for password the user's username and password (TLS only).",
     ),
     refreshToken: Template.optional().describe('oauth2-client, grant refresh_token: the refresh token.'),
+    code: Template.optional().describe('oauth2-client, grant authorization_code: the code.'),
+    redirectUri: Template.optional().describe(
+      'oauth2-client, grant authorization_code: the redirect_uri (sent only when given and not empty).',
+    ),
+    codeVerifier: Template.optional().describe(
+      'oauth2-client, grant authorization_code: the PKCE code_verifier (sent only when given and not empty).',
+    ),
     clientSecret: z
       .union([z.enum(['omit', 'empty']), z.string().regex(/^\{\{.*\}\}$/)])
       .optional()

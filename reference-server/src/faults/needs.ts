@@ -8,4 +8,20 @@ import type { VariantName } from '../variants.js';
 export const NEEDED_VARIANTS: Readonly<Record<string, readonly VariantName[]>> = {
   'oauth2-password-unchecked': ['oauth2-password-only'],
   'oauth2-client-token-acts-for-user': ['oauth2-client-no-user'],
+  'oauth2-code-reusable': ['oauth2-code-pkce-only'],
+  'oauth2-code-reuse-keeps-tokens': ['oauth2-code-pkce-only'],
+  'oauth2-code-redirect-unchecked': ['oauth2-code-pkce-only'],
+  'oauth2-pkce-unchecked': ['oauth2-code-pkce-only'],
 };
+
+/** The faults of the OAuth 2 grants the variants offer (spread into registry.ts's FAULTS in place). */
+export const OAUTH2_GRANT_FAULTS = {
+  'oauth2-password-unchecked': 'Under oauth2-password-only, a known username gets a token whatever the password.',
+  'oauth2-code-reusable': 'An authorization code can be exchanged again: each exchange issues new tokens.',
+  'oauth2-code-reuse-keeps-tokens':
+    'A second exchange of a code is refused, but the tokens issued from it keep working.',
+  'oauth2-code-redirect-unchecked': "A code is exchanged whatever the token request's redirect_uri, or without one.",
+  'oauth2-pkce-unchecked': 'A code is exchanged whatever the code_verifier: the PKCE challenge is never compared.',
+  'oauth2-client-token-acts-for-user':
+    "Under the oauth2-client-no-user variant, client-credentials tokens still act for the client's registered user: they open that user's records.",
+} as const;

@@ -37,6 +37,10 @@ export const OAUTH_FAULTS = {
   'oauth2-password-unchecked': {
     rules: { oauth2: () => ({ ownerPasswordMatches: (_given, account) => account !== undefined }) },
   },
+  'oauth2-code-reusable': { rules: { oauth2: () => ({ codeReusable: true }) } },
+  'oauth2-code-reuse-keeps-tokens': { rules: { oauth2: () => ({ codeReused: () => {} }) } },
+  'oauth2-code-redirect-unchecked': { rules: { oauth2: () => ({ redirectMatches: () => true }) } },
+  'oauth2-pkce-unchecked': { rules: { oauth2: () => ({ verifierMatches: () => true }) } },
   'oauth2-client-token-acts-for-user': { rules: { oauth2: () => ({ clientTokenUser: (client) => client.user }) } },
   'oauth1-ignores-query': { rules: { oauth1: () => ({ readsQuery: false }) } },
   'oauth1-query-placement-others-unsigned': { rules: { oauth1: () => ({ signsQueryBesideProtocol: false }) } },

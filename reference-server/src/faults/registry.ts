@@ -4,7 +4,7 @@
  */
 import { ReferenceServerError } from '../errors.js';
 import type { VariantName } from '../variants.js';
-import { NEEDED_VARIANTS } from './needs.js';
+import { NEEDED_VARIANTS, OAUTH2_GRANT_FAULTS } from './needs.js';
 
 export const FAULTS = {
   'post-200': 'POST create answers 200 instead of 201 (still with Location).',
@@ -193,9 +193,7 @@ export const FAULTS = {
     'The OAuth 1 temporary-credential endpoint issues temporary credentials to a known oauth_consumer_key without checking the signature.',
   'oauth1-callback-unconfirmed':
     'The temporary-credential answer leaves out oauth_callback_confirmed=true (as an OAuth 1.0 server, before 1.0a, did).',
-  'oauth2-password-unchecked': 'Under oauth2-password-only, a known username gets a token whatever the password.',
-  'oauth2-client-token-acts-for-user':
-    "Under the oauth2-client-no-user variant, client-credentials tokens still act for the client's registered user: they open that user's records.",
+  ...OAUTH2_GRANT_FAULTS,
   'oauth2-any-grant':
     'The token endpoint issues a token whatever the grant_type (password, refresh_token, …), as if it were client_credentials.',
   'digest-any-user-secret':

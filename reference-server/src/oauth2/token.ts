@@ -1,4 +1,4 @@
-import { randomToken } from '../oauth/state.js';
+import { REFRESH_TTL, randomToken } from '../oauth/state.js';
 import { rulesOf } from '../rules.js';
 import type { RequestRecord, ResponseRecord } from '../records.js';
 import type { HandlerDeps, ServerState } from '../types.js';
@@ -56,9 +56,21 @@ export function tokenEndpoint(req: RequestRecord, state: ServerState, deps: Hand
       'retry-after': retry,
     });
   }
+  const refresh = granted.refreshable && offered.includes('refresh_token') ? randomToken(deps.random) : undefined;
+  if (refresh !== undefined) {
+    state.oauth2.refresh.add(refresh, { client: auth.client.id, user: granted.user }, now + REFRESH_TTL * 1000, now);
+    if (granted.refreshed !== undefined && deps.variants.has('oauth2-refresh-rotation'))
+      rules.rotate(state.oauth2.refresh, granted.refreshed);
+  }
+  granted.code?.issued.push(token, ...(refresh !== undefined ? [refresh] : []));
   return {
     status: 200,
     headers: { 'content-type': JSON_TYPE, ...NO_STORE },
-    body: JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: ttl }),
+    body: JSON.stringify({
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: ttl,
+      ...(refresh !== undefined ? { refresh_token: refresh } : {}),
+    }),
   };
 }
