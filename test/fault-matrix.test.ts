@@ -276,7 +276,8 @@ describe('clean reference server', () => {
     for (const id of CLUSTER_SCENARIOS)
       expect(run.scenarios.find((x) => x.id === id)?.reason).toMatch(/profile lacks target\.instances/);
     expect(run.summary.passed).toBeGreaterThan(0);
-  });
+    // A whole-suite run: bounded, with room for a loaded machine (no timing is asserted).
+  }, 180_000);
 
   it.each(Object.entries(VARIANT_SCENARIOS))('%s passes on the clean server with %s', async (id, variants) => {
     await withReferenceServer({ variants }, async (s) => {
