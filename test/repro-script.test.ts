@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import type { RunResult } from '../harness/src/runner/types.js';
-import type { RunningServer } from '../reference-server/src/index.js';
+import type { FaultName, RunningServer } from '../reference-server/src/index.js';
 import { runCli } from './cli-helpers.js';
 import { test } from './fixtures.js';
 import { REFERENCE_PROFILE, ROOT } from './helpers.js';
@@ -49,7 +49,7 @@ interface Case {
   family: string;
   /** The scheme `conform sign` signs the script's requests with. */
   scheme: string;
-  fault: string;
+  fault: FaultName;
   scenario: string;
   /** What the replayed failing request answers, as the script prints it. */
   shows: RegExp;
