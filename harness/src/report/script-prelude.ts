@@ -66,7 +66,8 @@ export function scriptHeader(
     '#',
     '# Article ids the scenario chose get $CONFORM_SUFFIX appended (default: fresh on every run of the script), so it',
     "# runs again, and beside what the run kept; CONFORM_SUFFIX= sends the run's paths. A URL the target chose (a",
-    "# POST's Location) is taken from the script's own answers. The target: " +
+    "# POST's Location) is taken from the script's own answers. CONFORM_CURL_OPTIONS adds options to every curl (-k for a\n" +
+      '# self-signed certificate the run trusted in memory, as --embedded does). The target: ' +
       [...origins].map(([o, v]) => `CONFORM_${v} (default ${o})`).join(', ') +
       '.',
     ...(options.kept && options.kept.length > 0
@@ -124,7 +125,8 @@ export const PRELUDE = [
   'send() {',
   '  local k=$1 label=$2 run=$3 rc',
   '  shift 3',
-  '  STATUS=$(curl -sS --path-as-is -g -o "$tmp/$k.body" -D "$tmp/$k.headers" -w \'%{http_code}\' "$@")',
+  '  # shellcheck disable=SC2086 # CONFORM_CURL_OPTIONS is split into words on purpose',
+  '  STATUS=$(curl -sS --path-as-is -g $CONFORM_CURL_OPTIONS -o "$tmp/$k.body" -D "$tmp/$k.headers" -w \'%{http_code}\' "$@")',
   '  rc=$?',
   '  if [ $rc -ne 0 ]; then',
   '    STATUS=error',
