@@ -59,7 +59,12 @@ export function replayCommand(
 }
 
 /** `--json`: the run's verdict and counts, and where the reports are — for a script, on stdout. */
-function jsonSummary(run: RunResult, verdict: RunVerdictInfo, reports: string[]): Record<string, unknown> {
+function jsonSummary(
+  run: RunResult,
+  verdict: RunVerdictInfo,
+  reports: string[],
+  scripts: string[],
+): Record<string, unknown> {
   const rules: Record<string, number> = {};
   for (const r of run.rules) rules[r.status] = (rules[r.status] ?? 0) + 1;
   return {
@@ -81,6 +86,8 @@ function jsonSummary(run: RunResult, verdict: RunVerdictInfo, reports: string[])
       .filter((x) => x.status === 'failed' || x.status === 'errored')
       .map((x) => ({ id: x.id, level: x.level, status: x.status })),
     reports,
+    // The replay scripts of the failed and errored scenarios (REPORT-DIR/repro/, docs/ci.md).
+    ...(scripts.length > 0 ? { scripts } : {}),
   };
 }
 
@@ -248,7 +255,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const verdict = runVerdict(run);
     if (verdict.verdict === 'INCONCLUSIVE' || verdict.verdict === 'INTERRUPTED')
       io.stderr.write(`conform run: ${verdict.why}\n`);
-    if (options.json) io.stdout.write(`${JSON.stringify(jsonSummary(run, verdict, written), null, 2)}\n`);
+    if (options.json) io.stdout.write(`${JSON.stringify(jsonSummary(run, verdict, written, scripts), null, 2)}\n`);
     return verdict.exitCode;
   } finally {
     await server?.close();

@@ -15,7 +15,7 @@ import { oauth2Open } from '../learn/oauth2.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../suite/types.js';
-import { cleanUp, createLedger, recordingClient, type Ledger } from '../runner/cleanup.js';
+import { cleanUp, createLedger, keptOf, recordingClient } from '../runner/cleanup.js';
 import type { Bases, ExecDeps } from '../runner/exec-types.js';
 import { createApprover, createTokenSource, type TokenSource } from '../oauth/index.js';
 import { oobUnreachable } from '../runner/oob.js';
@@ -266,28 +266,6 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     },
   };
   return session;
-}
-
-/**
- * What each failed or errored scenario's reported run created, by scenario id: the articles its request URLs name
- * among those its requests created (the ledger's paths are below the base URL, so a URL ending with one names it).
- */
-function keptOf(failed: ReadonlyMap<number, ScenarioResult>, ledger: Ledger): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [index, result] of failed) {
-    const named = new Set(
-      result.transcript.flatMap((x) => {
-        try {
-          return [new URL(x.request.url).pathname];
-        } catch {
-          return [];
-        }
-      }),
-    );
-    const paths = ledger.createdBy(index).filter((p) => [...named].some((n) => n === p || n.endsWith(p)));
-    if (paths.length > 0) out[result.id] = paths.sort();
-  }
-  return out;
 }
 
 /**

@@ -93,7 +93,10 @@ export function record(real: Real, x: Omit<RawExchange, 'step'>): RawExchange {
 
 export async function send(real: Real, built: BuiltRequest, concurrent = false): Promise<HttpResponse> {
   const sent = await real.deps.client.send(built.request, concurrent ? { concurrent: true } : undefined);
-  const exchange = record(real, { request: built.request });
+  const exchange = record(real, {
+    request: built.request,
+    ...(built.credential ? { credential: built.credential } : {}),
+  });
   if (!sent.ok) {
     exchange.error = sent.error;
     throw new ModelError(`${built.request.method} ${new URL(built.request.url).pathname}: ${sent.error.message}`);

@@ -178,7 +178,7 @@ function details(
     if (failing) {
       lines.push(`the request it ${r.status} at (step ${failing.step}), as curl:`);
       lines.push(
-        ...curlCommand(failing.request, tls)
+        ...curlCommand(failing.request, tls, failing.credential)
           .split('\n')
           .map((l) => `  ${l}`),
       );

@@ -6,28 +6,21 @@
  */
 import { CREDENTIAL_HEADERS, MASK } from '../runner/redact.js';
 import { credentialVariable } from '../auth/env.js';
-import type { Exchange, RunTls, ScenarioResult } from '../runner/types.js';
+import type { Exchange, ScenarioResult } from '../runner/types.js';
 import { FRAMING, failingExchange, shellQuote, unsendableBody, withPlaceholders } from './curl.js';
+import { PRELUDE, oneLine, placeholderWhat, scriptHeader, type ScriptOptions } from './script-prelude.js';
+
+export type { ScriptOptions } from './script-prelude.js';
+import { chosenIds, pathOf, pathPieces, serverChosen, word } from './script-paths.js';
 import { reasonsOf } from '../runner/verdict.js';
 
-/** What a script says about the run it comes from, and how it trusts TLS. */
-export interface ScriptOptions {
-  /** How the run trusted TLS: `-k` (insecure) or `--cacert FILE` on every curl (default: neither). */
-  tls?: RunTls;
-  seed?: number;
-  /** The run's target, as the report names it. */
-  target?: string;
-  startedAt?: string;
-  /** What the run left on the target for this scenario (`--keep-failed`), for the curl copies of the report. */
-  kept?: string[];
-}
+/** A command printing `s` on a line. */
+const echo = (s: string) => `printf '%s\\n' ${shellQuote(oneLine(s))}`;
 
 /** The schemes `conform sign` signs afresh. */
 const SIGNABLE = new Set(['basic', 'hmac', 'hmac-nonce']);
 /** Knobs a fresh signature reproduces: the run's nonce is mapped to a fresh one, the run's Date is sent again. */
 const REPRODUCED_KNOBS = new Set(['nonce', 'date']);
-/** Most characters of the answer's body the script prints at the failing request. */
-const SHOWN_BODY = 2000;
 
 /**
  * Where a scenario's script goes below the report directory: `repro/` and its id as a path (`articles/put-replace` →
@@ -39,97 +32,6 @@ export function scriptPath(id: string): string {
     .map((s) => s.replace(/[^A-Za-z0-9._-]/g, '_'))
     .map((s) => (s === '' || /^\.+$/.test(s) ? s.replace(/\./g, '_') || '_' : s));
   return `repro/${segments.join('/')}.sh`;
-}
-
-/** A piece of shell text: a literal (quoted, its masks as placeholders) or a variable expanded as it is. */
-type Piece = { text: string } | { variable: string };
-
-/** Pieces as one shell word. */
-function word(pieces: readonly Piece[], used: Set<string>): string {
-  const out = pieces
-    .filter((p) => !('text' in p) || p.text !== '')
-    .map((p) => ('text' in p ? withPlaceholders(p.text, used) : `"$${p.variable}"`))
-    .join('');
-  return out === '' ? "''" : out;
-}
-
-const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').slice(0, 1000);
-const echo = (s: string) => `printf '%s\\n' ${shellQuote(oneLine(s))}`;
-
-function pathOf(url: string): { origin: string; path: string } | undefined {
-  try {
-    const u = new URL(url);
-    return { origin: u.origin, path: url.slice(u.origin.length) || '/' };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The id (last path segment) of each article a PUT of the transcript created: the script makes it fresh. */
-function chosenIds(xs: readonly Exchange[]): string[] {
-  const seen = new Set<string>();
-  const ids = new Set<string>();
-  for (const x of xs) {
-    const p = pathOf(x.request.url)?.path.replace(/[?#].*$/s, '');
-    if (p === undefined) continue;
-    const status = x.response?.status ?? 0;
-    const id = p.split('/').at(-1) ?? '';
-    if (x.request.method === 'PUT' && !seen.has(p) && id !== '' && status >= 200 && status < 300) ids.add(id);
-    seen.add(p);
-  }
-  return [...ids];
-}
-
-/** Where a POST's answer named a server-chosen URL (a Location other than the request's own path). */
-function serverChosen(x: Exchange): string | undefined {
-  const location = [x.response?.headers['location'] ?? []].flat()[0];
-  if (location === undefined) return undefined;
-  let path: string;
-  try {
-    const u = new URL(location, x.request.url);
-    path = `${u.pathname}${u.search}`;
-  } catch {
-    return undefined;
-  }
-  const own = pathOf(x.request.url)?.path;
-  return path === own || path === '/' ? undefined : path;
-}
-
-/** A path as pieces: earlier Locations captured afresh (`$LOC_k`), client-chosen ids with `$SUFFIX`. */
-function pathPieces(
-  path: string,
-  locations: ReadonlyArray<{ k: number; path: string }>,
-  ids: readonly string[],
-): Piece[] {
-  for (const loc of [...locations].reverse()) {
-    const rest = path.slice(loc.path.length);
-    if (path.startsWith(loc.path) && (rest === '' || /^[/?#]/.test(rest)))
-      return [{ variable: `LOC_${loc.k}` }, ...pathPieces(rest, [], ids)];
-  }
-  const out: Piece[] = [];
-  let rest = path;
-  for (;;) {
-    let best: { at: number; id: string } | undefined;
-    for (const id of ids) {
-      let from = 0;
-      for (;;) {
-        const at = rest.indexOf(`/${id}`, from);
-        if (at < 0) break;
-        const after = rest[at + id.length + 1];
-        if (after === undefined || after === '/' || after === '?' || after === '#') {
-          if (!best || at < best.at) best = { at, id };
-          break;
-        }
-        from = at + 1;
-      }
-    }
-    if (!best) break;
-    const end = best.at + best.id.length + 1;
-    out.push({ text: rest.slice(0, end) }, { variable: 'SUFFIX' });
-    rest = rest.slice(end);
-  }
-  out.push({ text: rest });
-  return out;
 }
 
 /** The status the run got, as the script compares it: the number, or `error` when no answer came. */
@@ -307,7 +209,7 @@ export function renderScript(result: ScenarioResult, options: ScriptOptions = {}
   });
   if (failingAt < 0) unreplayable = true;
   return [
-    ...header(result, options, messages, needs, used, origins),
+    ...scriptHeader(result, options, messages, needs, used, origins),
     ...PRELUDE,
     ...[...origins].map(([origin, v]) => `${v}=\${CONFORM_${v}:-${shellQuote(origin)}}`),
     ...[...needs].map(([n, what]) => `need ${n} ${shellQuote(what)}`),
@@ -320,63 +222,6 @@ export function renderScript(result: ScenarioResult, options: ScriptOptions = {}
       : 'case $REPRODUCED in yes) exit 1 ;; no) exit 0 ;; *) exit 2 ;; esac',
     '',
   ].join('\n');
-}
-
-/** What a placeholder variable must hold. */
-function placeholderWhat(name: string): string {
-  if (name === 'CONFORM_ACCESS_TOKEN') return 'a fresh OAuth 2 access token for the client the run used';
-  return 'a value the report redacted';
-}
-
-/** The comment block at the top: what the script replays, what it needs, how it ends. */
-function header(
-  result: ScenarioResult,
-  options: ScriptOptions,
-  messages: readonly string[],
-  needs: ReadonlyMap<string, string>,
-  used: ReadonlySet<string>,
-  origins: ReadonlyMap<string, string>,
-): string[] {
-  const where =
-    result.status === 'failed'
-      ? `failed at step ${result.failure.step}${result.failure.stepName ? ` (${result.failure.stepName})` : ''}`
-      : `errored${result.precondition ? ` at step ${result.precondition.step}` : ''}`;
-  const run = [
-    options.startedAt ? `of ${options.startedAt}` : '',
-    options.seed !== undefined ? `(seed ${options.seed})` : '',
-    options.target ? `against ${options.target}` : '',
-  ].filter(Boolean);
-  const vars = [
-    ...[...needs].map(([n, what]) => `#   ${n}: ${what} (conform sign reads it)`),
-    ...[...used].map((n) => `#   ${n}: ${placeholderWhat(n)}`),
-  ];
-  return [
-    '#!/usr/bin/env bash',
-    `# conform: scenario ${result.id} ${where} in the run${run.length ? ` ${run.join(' ')}` : ''}.`,
-    `#   ${oneLine(result.title)}`,
-    ...messages.map((m) => `#   ${m}`),
-    '#',
-    "# Replays the scenario's requests in order (those of its failing run, as report.json holds them), each",
-    '# authenticated when it is sent: conform sign makes a fresh Date, nonce and digest (a signature of the run would',
-    '# not replay). Needs bash and curl; signing runs $CONFORM (default: npx conform).',
-    '#',
-    '# Secrets are not in this file: they are read from the environment, as conform init names them.',
-    ...(vars.length > 0 ? vars : ['#   (none: no request of this scenario carried credentials the script makes)']),
-    '# OAuth 1 requests are not replayed: their signature needs the token the run obtained (three-legged flow).',
-    '#',
-    '# Article ids the scenario chose get $CONFORM_SUFFIX appended (default: fresh on every run of the script), so it',
-    "# runs again, and beside what the run kept; CONFORM_SUFFIX= sends the run's paths. A URL the target chose (a",
-    "# POST's Location) is taken from the script's own answers. The target: " +
-      [...origins].map(([o, v]) => `CONFORM_${v} (default ${o})`).join(', ') +
-      '.',
-    ...(options.kept && options.kept.length > 0
-      ? [`# What the run kept on the target for this scenario (--keep-failed): ${options.kept.join(', ')}`]
-      : []),
-    '#',
-    "# Exit status: 1 when the request the run failed at gets the run's answer again (the failure reproduces), 0 when",
-    '# it gets another, 2 when it could not be replayed.',
-    '',
-  ];
 }
 
 /** After the request the run failed at: the run's failure, and whether the answer is the run's again. */
@@ -410,86 +255,3 @@ function verdictLines(
   );
   return lines;
 }
-
-/** The functions every script defines: `need`, `sign`, `nonce_of`, `send`, `location_of`, `show_body`. */
-const PRELUDE = [
-  'CONFORM=${CONFORM:-npx conform}',
-  'SUFFIX=${CONFORM_SUFFIX-r$$$RANDOM}',
-  'tmp=$(mktemp -d "${TMPDIR:-/tmp}/conform-repro.XXXXXX") || exit 2',
-  'trap \'rm -rf "$tmp"\' EXIT',
-  '',
-  '# need VARIABLE WHAT: stops (exit 2) when VARIABLE is not set.',
-  'need() {',
-  '  if [ -z "${!1+x}" ]; then',
-  '    printf \'set %s (%s) and run again\\n\' "$1" "$2" >&2',
-  '    exit 2',
-  '  fi',
-  '}',
-  '',
-  '# sign SCHEME USER HEADER METHOD PATH [conform sign options…]: CRED is the credential line, DATE the Date line.',
-  'sign() {',
-  '  local out line',
-  "  CRED='' DATE=''",
-  '  out=$($CONFORM sign --scheme "$1" --user "$2" --header "$3" --method "$4" --path "$5" "${@:6}" 2>"$tmp/sign.err") || {',
-  '    printf \'conform sign failed for %s (%s); CONFORM is: %s\\n%s\\n\' "$2" "$1" "$CONFORM" "$(<"$tmp/sign.err")" >&2',
-  '    exit 2',
-  '  }',
-  '  while IFS= read -r line; do',
-  '    case $line in',
-  '      Date:*) DATE=$line ;;',
-  '      ?*) [ -n "$CRED" ] || CRED=$line ;;',
-  '    esac',
-  '  done <<EOF',
-  '$out',
-  'EOF',
-  '}',
-  '',
-  '# nonce_of LINE: the nonce of an hmac credential line (NAME: hmac USER:NONCE:DIGEST).',
-  'nonce_of() {',
-  '  local v=${1#*: }',
-  '  v=${v#* }',
-  '  v=${v#*:}',
-  '  printf \'%s\' "${v%%:*}"',
-  '}',
-  '',
-  "# send K LABEL RUN_ANSWER curl-arguments…: sends request K, prints its answer beside the run's; STATUS is it.",
-  'send() {',
-  '  local k=$1 label=$2 run=$3 rc',
-  '  shift 3',
-  '  STATUS=$(curl -sS --path-as-is -g -o "$tmp/$k.body" -D "$tmp/$k.headers" -w \'%{http_code}\' "$@")',
-  '  rc=$?',
-  '  if [ $rc -ne 0 ]; then',
-  '    STATUS=error',
-  '    printf \'%s → no answer (curl exit %s); the run got %s\\n\' "$label" "$rc" "$run"',
-  '  elif [ "$STATUS" = "$run" ]; then',
-  '    printf \'%s → %s, as in the run\\n\' "$label" "$STATUS"',
-  '  else',
-  '    printf \'%s → %s; the run got %s\\n\' "$label" "$STATUS" "$run"',
-  '  fi',
-  '}',
-  '',
-  '# location_of FILE: the path of the Location header in the answer headers FILE (its origin left out).',
-  'location_of() {',
-  "  local line v=''",
-  '  while IFS= read -r line || [ -n "$line" ]; do',
-  "    line=${line%$'\\r'}",
-  '    case $line in',
-  '      [Ll][Oo][Cc][Aa][Tt][Ii][Oo][Nn]:*) v=${line#*:} ;;',
-  '    esac',
-  '  done <"$1"',
-  '  v=${v#"${v%%[! ]*}"}',
-  '  case $v in',
-  '    http://*/* | https://*/*) v=${v#*://}; v=/${v#*/} ;;',
-  '    http://* | https://*) v=/ ;;',
-  '  esac',
-  '  printf \'%s\' "$v"',
-  '}',
-  '',
-  "# show_body K: the start of request K's answer body.",
-  'show_body() {',
-  '  local b',
-  '  b=$(<"$tmp/$1.body")',
-  `  [ -z "$b" ] || printf '  its body: %s\\n' "\${b:0:${SHOWN_BODY}}"`,
-  '}',
-  '',
-];

@@ -9,6 +9,7 @@ import type { HttpClient, HttpRequest, HttpResponse, SendOptions } from '../http
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { ExecDeps } from './exec-types.js';
 import { buildRequest } from './request.js';
+import type { ScenarioResult } from './types.js';
 
 /** The articles a run created, by path below the base URL, in the order they were made. */
 export interface Ledger {
@@ -119,4 +120,26 @@ export async function cleanUp(paths: readonly string[], deps: ExecDeps): Promise
   };
   await Promise.all(Array.from({ length: Math.min(CLEANUP_CONCURRENCY, paths.length) }, worker));
   return { deleted, left: left.sort() };
+}
+
+/**
+ * What each failed or errored scenario's reported run created, by scenario id: the articles its request URLs name
+ * among those its requests created (the ledger's paths are below the base URL, so a URL ending with one names it).
+ */
+export function keptOf(failed: ReadonlyMap<number, ScenarioResult>, ledger: Ledger): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [index, result] of failed) {
+    const named = new Set(
+      result.transcript.flatMap((x) => {
+        try {
+          return [new URL(x.request.url).pathname];
+        } catch {
+          return [];
+        }
+      }),
+    );
+    const paths = ledger.createdBy(index).filter((p) => [...named].some((n) => n === p || n.endsWith(p)));
+    if (paths.length > 0) out[result.id] = paths.sort();
+  }
+  return out;
 }

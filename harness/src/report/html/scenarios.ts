@@ -87,7 +87,7 @@ function statusClass(code: number): string {
 
 /** The request as a curl command, collapsed; the page's script adds a Copy button to the `.cmd` box. */
 function curl(x: Exchange, tls: RunTls): string {
-  return `<details class="curl"><summary>copy as curl</summary><div class="cmd"><code data-testid="curl">${esc(curlCommand(x.request, tls))}</code></div></details>`;
+  return `<details class="curl"><summary>copy as curl</summary><div class="cmd"><code data-testid="curl">${esc(curlCommand(x.request, tls, x.credential))}</code></div></details>`;
 }
 
 function exchange(x: Exchange, tls: RunTls): string {
