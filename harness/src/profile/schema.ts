@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AuthSchema, resolveAuth, type ResolvedAuth } from './auth-schema.js';
 import { PathTemplate, Url, declaredKeys, stripUndefined } from './fields.js';
 import { finishOAuth2 } from './oauth2-actors.js';
+import { OptionsResourceSchema, resolveOob, resolveOptions, type OptionsResource } from './resolve-parts.js';
 
 import {
   DEFAULT_BOUNDS,
@@ -17,6 +18,7 @@ import {
 } from './defaults.js';
 export * from './defaults.js';
 export { declaredKeys } from './fields.js';
+export { OptionsResourceSchema, resolveOptionsOn } from './resolve-parts.js';
 export {
   INT64_MAX,
   SchemeSchema,
@@ -36,9 +38,6 @@ export const InstanceSchema = z
     https: Url.optional().describe("This instance's TLS base URL."),
   })
   .refine((i) => i.http !== undefined || i.https !== undefined, 'an instance needs http or https (or both)');
-
-/** Resources OPTIONS may be implemented on: the article collection and items, `/`, the per-user records. */
-export const OptionsResourceSchema = z.enum(['collection', 'item', 'root', 'records']);
 
 /** A target's profile (format v1): what the service offers where the spec leaves room; the source of `profile.v1.schema.json` and `docs/profile-keys.md`. */
 export const ProfileSchema = z.strictObject({
@@ -189,19 +188,7 @@ export const ProfileSchema = z.strictObject({
 });
 
 export type ProfileData = z.infer<typeof ProfileSchema>;
-export type OptionsResource = z.infer<typeof OptionsResourceSchema>;
-
-const OPTIONS_RESOURCES: readonly OptionsResource[] = ['collection', 'item', 'root', 'records'];
-
-/** `oob.listen` ("host:port", brackets around an IPv6 host) and `oob.url`, resolved. */
-function resolveOob(o: { listen?: string | undefined; url?: string | undefined } | undefined): ResolvedProfile['oob'] {
-  const m = /^\[?(.*?)\]?:([0-9]+)$/.exec(o?.listen ?? '127.0.0.1:0');
-  return {
-    host: m?.[1] ?? '127.0.0.1',
-    port: Number(m?.[2] ?? 0),
-    ...(o?.url !== undefined ? { url: o.url.replace(/\/+$/, '') } : {}),
-  };
-}
+export type { OptionsResource } from './resolve-parts.js';
 
 /** A profile with every default filled. */
 export interface ResolvedProfile {
@@ -294,18 +281,4 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
   };
   finishOAuth2(resolved);
   return resolved;
-}
-
-function resolveOptions(
-  implemented: boolean | OptionsResource[],
-): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
-  return resolveOptionsOn(implemented === true ? [...OPTIONS_RESOURCES] : implemented === false ? [] : implemented);
-}
-
-/** `options.implemented` and `options.on` for the resources OPTIONS is implemented on. */
-export function resolveOptionsOn(
-  on: readonly OptionsResource[],
-): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
-  const list = OPTIONS_RESOURCES.filter((r) => on.includes(r));
-  return { implemented: list.includes('collection') && list.includes('item'), on: list };
 }

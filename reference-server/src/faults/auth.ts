@@ -217,33 +217,6 @@ export const AUTH_FAULTS = {
       }),
     },
   },
-  // A server whose message builder maps HEAD to GET (a framework that serves HEAD through the GET route): a correctly
-  // signed HEAD is refused, and a digest made for GET opens a HEAD (issue 37).
-  'hmac-head-as-get': {
-    rules: {
-      auth: (prev) => ({
-        signedMessages: (req, server) =>
-          prev.signedMessages(req.method === 'HEAD' ? { ...req, method: 'GET' } : req, server),
-      }),
-    },
-  },
-  // A cache of digests that verified once (issue 37): a later request carrying one is taken without rebuilding the
-  // message, so a digest made for GET of one path opens any verb and path afterwards.
-  'digest-cache': {
-    rules: {
-      auth: (prev) => {
-        const verified = new Set<string>();
-        return {
-          digestMatches: (given, expected, equal) => {
-            if (verified.has(given)) return true;
-            const match = prev.digestMatches(given, expected, equal);
-            if (match) verified.add(given);
-            return match;
-          },
-        };
-      },
-    },
-  },
   'body-hash-optional': {
     rules: {
       auth: (prev) => ({

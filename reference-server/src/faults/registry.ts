@@ -43,12 +43,9 @@ export const FAULTS = {
   'title-gt-unescaped':
     'Titles are escaped for & and < only: a title holding "]]>" is served raw, which XML 1.0 forbids in character data.',
   'price-float': 'Price goes through Number() and String(), losing digits and trailing zeros.',
-  'hmac-head-as-get':
-    'The hmac message of a HEAD request is rebuilt as GET+<path>…: a correctly signed HEAD is refused, and a digest made for GET opens a HEAD.',
-  'digest-cache':
-    'A digest that verified once is remembered and taken again without rebuilding the message: after one success it opens any verb, path and query.',
-  'price-double':
-    'Prices are kept as binary doubles and printed back with a fractional part: ordinary prices survive, one with 17 or more significant digits or an integer part past 2^53 comes back altered.',
+  'hmac-head-as-get': 'The hmac message of a HEAD is rebuilt as GET+<path>: a GET digest opens a HEAD.',
+  'digest-cache': 'A digest that verified once opens any verb, path and query afterwards (a cache).',
+  'price-double': 'Prices are binary doubles: 17+ significant digits, or past 2^53, come back altered.',
   'currency-uppercase': 'Currency is stored and served uppercased.',
   'price-rounded':
     'Prices with more than two fraction digits are rounded to two (half-up) and stored, instead of refused.',
@@ -248,11 +245,8 @@ export type RestartFaultName = (typeof RESTART_FAULTS)[number];
  * Faults only a cluster of several instances shows (a single server has one set of everything): `conform serve
  * --instances N` switches them on, and `test/cluster.test.ts` catches them with the cluster scenarios.
  */
-export const CLUSTER_FAULTS = [
-  'nonce-per-instance',
-  'tokens-per-instance',
-  'articles-per-instance',
-] as const satisfies readonly FaultName[];
+// prettier-ignore
+export const CLUSTER_FAULTS = ['nonce-per-instance', 'tokens-per-instance', 'articles-per-instance'] as const satisfies readonly FaultName[];
 
 /** A fault of {@link CLUSTER_FAULTS}. */
 export type ClusterFaultName = (typeof CLUSTER_FAULTS)[number];
