@@ -1218,6 +1218,20 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: 400,
     faulty: 200,
   },
+  'oauth1-hmac-sha256-unverified': {
+    observe: (s) => {
+      const token = oauth1Tokens(s);
+      const bad = oauth1Raw(s, {
+        target: RECORDS,
+        token: { ...token, secret: `${token.secret}x` },
+        method: 'HMAC-SHA256',
+      });
+      return [oauth1Raw(s, { target: RECORDS, token, method: 'HMAC-SHA256' }).status, bad.status];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    oauth1: true,
+  },
   'oauth2-refresh-refused': {
     observe: (s) => {
       const refresh = (JSON.parse(text(exchangeCode(s, authorizeCode(s).code))) as { refresh_token: string })

@@ -189,7 +189,9 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
         : {}),
       ...(auth.asConsumer !== undefined ? { asConsumer: text(auth.asConsumer)! } : {}),
       ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
-      ...(auth.signatureMethod !== undefined ? { signatureMethod: auth.signatureMethod } : {}),
+      ...(auth.signatureMethod !== undefined
+        ? { signatureMethod: text(auth.signatureMethod) as 'HMAC-SHA1' | 'HMAC-SHA256' | 'PLAINTEXT' }
+        : {}),
       ...(auth.omitParams !== undefined ? { omitParams: auth.omitParams } : {}),
       ...(auth.omitRealm ? { omitRealm: true } : {}),
     };

@@ -67,7 +67,7 @@ export const AuthSpec = z.union([
       .optional()
       .describe('oauth1: where the protocol parameters go (default header).'),
     signatureMethod: z
-      .enum(['HMAC-SHA1', 'PLAINTEXT'])
+      .union([z.enum(['HMAC-SHA1', 'HMAC-SHA256', 'PLAINTEXT']), z.string().regex(/^\{\{.*\}\}$/)])
       .optional()
       .describe(
         'oauth1: HMAC-SHA1 (default), or PLAINTEXT (RFC 5849 §3.4.4: oauth_signature is enc(consumer secret)&enc(token secret); digestMutation then changes that text).',

@@ -127,6 +127,14 @@ export const OAUTH_FAULTS = {
       }),
     },
   },
+  'oauth1-hmac-sha256-unverified': {
+    rules: {
+      oauth1: (prev) => ({
+        signatureVerifies: (check) =>
+          check.params.protocol.get('oauth_signature_method') === 'HMAC-SHA256' || prev.signatureVerifies(check),
+      }),
+    },
+  },
   'oauth1-nonce-optional': {
     rules: { oauth1: (prev) => ({ required: prev.required.filter((name) => name !== 'oauth_nonce') }) },
   },
