@@ -82,6 +82,9 @@ export const AuthSpec = z.union([
       .describe(
         "oauth1: send no realm in the Authorization header, although the profile's auth.oauth1.realm names one.",
       ),
+    actor: Template.optional().describe(
+      'oauth2: obtain the token of this OAuth 2 actor ({ clientId, grant, user }, e.g. "{{ profile.auth.oauth2.code }}"), kept for the run.',
+    ),
     tokenMutation: Template.optional().describe(
       'oauth2: a mutation applied to the token sent (forged, truncated tokens).',
     ),
