@@ -162,6 +162,11 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth2-code-reuse-keeps-tokens': ['auth/oauth2-code-exchanged-once'],
   'oauth2-code-redirect-unchecked': ['auth/oauth2-code-redirect-bound'],
   'oauth2-pkce-unchecked': ['auth/oauth2-pkce-verified'],
+  'oauth2-refresh-refused': ['auth/oauth2-refresh-used'],
+  'oauth1-hmac-sha256-unverified': ['auth/oauth1-signature-methods'],
+  'oauth2-refresh-any-client': ['auth/oauth2-refresh-bound-to-client'],
+  'oauth2-refresh-rotation-keeps-old': ['auth/oauth2-refresh-rotated'],
+  'oauth2-refresh-revocation-ignored': ['auth/oauth2-refresh-revoked'],
   'digest-any-user-secret': ['auth/hmac-secret-bound-to-user'],
   'basic-any-user-password': ['auth/basic-password-bound-to-user'],
   'records-owner-hmac-only': [
@@ -233,6 +238,10 @@ const VARIANT_SCENARIOS: Record<string, VariantName[]> = {
   'auth/oauth2-code-exchanged-once': ['oauth2-code-pkce-only'],
   'auth/oauth2-code-redirect-bound': ['oauth2-code-pkce-only'],
   'auth/oauth2-pkce-verified': ['oauth2-code-pkce-only'],
+  'auth/oauth2-refresh-used': ['oauth2-code-pkce-only'],
+  'auth/oauth2-refresh-bound-to-client': ['oauth2-code-pkce-only'],
+  'auth/oauth2-refresh-rotated': ['oauth2-code-pkce-only', 'oauth2-refresh-rotation'],
+  'auth/oauth2-refresh-revoked': ['oauth2-code-pkce-only'],
 };
 
 const SEEDS = [1, 20261122];

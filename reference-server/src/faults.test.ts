@@ -1246,6 +1246,62 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: 400,
     faulty: 200,
   },
+  'oauth1-hmac-sha256-unverified': {
+    observe: (s) => {
+      const token = oauth1Tokens(s);
+      const bad = oauth1Raw(s, {
+        target: RECORDS,
+        token: { ...token, secret: `${token.secret}x` },
+        method: 'HMAC-SHA256',
+      });
+      return [oauth1Raw(s, { target: RECORDS, token, method: 'HMAC-SHA256' }).status, bad.status];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    oauth1: true,
+  },
+  'oauth2-refresh-refused': {
+    observe: (s) => {
+      const refresh = (JSON.parse(text(exchangeCode(s, authorizeCode(s).code))) as { refresh_token: string })
+        .refresh_token;
+      return tokenRequest(s, { body: `grant_type=refresh_token&refresh_token=${encodeURIComponent(refresh)}` }).status;
+    },
+    correct: 200,
+    faulty: 400,
+  },
+  'oauth2-refresh-any-client': {
+    observe: (s) => {
+      const refresh = (JSON.parse(text(exchangeCode(s, authorizeCode(s).code))) as { refresh_token: string })
+        .refresh_token;
+      return tokenRequest(s, {
+        body: `grant_type=refresh_token&refresh_token=${encodeURIComponent(refresh)}`,
+        authorization: clientBasic(SPECIAL_CLIENT.id, SPECIAL_CLIENT.secret),
+      }).status;
+    },
+    correct: 400,
+    faulty: 200,
+  },
+  'oauth2-refresh-rotation-keeps-old': {
+    observe: (s) => {
+      const refresh = (JSON.parse(text(exchangeCode(s, authorizeCode(s).code))) as { refresh_token: string })
+        .refresh_token;
+      const again = () =>
+        tokenRequest(s, { body: `grant_type=refresh_token&refresh_token=${encodeURIComponent(refresh)}` }).status;
+      return [again(), again()];
+    },
+    correct: [200, 400],
+    faulty: [200, 200],
+  },
+  'oauth2-refresh-revocation-ignored': {
+    observe: (s) => {
+      const refresh = (JSON.parse(text(exchangeCode(s, authorizeCode(s).code))) as { refresh_token: string })
+        .refresh_token;
+      revoke(s, refresh);
+      return tokenRequest(s, { body: `grant_type=refresh_token&refresh_token=${encodeURIComponent(refresh)}` }).status;
+    },
+    correct: 400,
+    faulty: 200,
+  },
   'oauth2-client-token-acts-for-user': {
     observe: (s) => {
       const token = issueToken(s);

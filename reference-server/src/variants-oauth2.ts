@@ -11,7 +11,7 @@ export const OAUTH2_GRANT_VARIANTS = {
   'oauth2-password-only': {
     description:
       "The OAuth 2 token endpoint offers the resource owner password grant only (RFC 6749 §4.3), to every client: grant_type=password with a user's username and password gives a token acting for that user; a wrong password answers 400 invalid_grant; client_credentials answers 400 unsupported_grant_type (§5.3 leaves token endpoints and parameters open; first-party apps of Django OAuth Toolkit, Keycloak and node-oauth2-server run so).",
-    profile: { auth: { oauth2: { grants: ['password'], otherClient: null } } },
+    profile: { auth: { oauth2: { grants: ['password', 'refresh_token'], otherClient: null } } },
     excludes: ['oauth2-client-no-user', 'oauth2-unauthorized-client', 'oauth2-code-pkce-only'],
   },
   'oauth2-client-no-user': {
@@ -37,7 +37,7 @@ export const OAUTH2_GRANT_VARIANTS = {
         oauth2: {
           grants: ['authorization_code', 'refresh_token'],
           pkce: true,
-          otherClient: null,
+          otherClient: { grants: ['authorization_code', 'refresh_token'] },
         },
       },
     },
@@ -46,6 +46,6 @@ export const OAUTH2_GRANT_VARIANTS = {
   'oauth2-refresh-rotation': {
     description:
       'A refresh (RFC 6749 §6) issues a new refresh token and forgets the one sent: the old one is refused from then on (§6: the server MAY issue a new refresh token and revoke the old one).',
-    profile: {},
+    profile: { auth: { oauth2: { refreshRotation: true } } },
   },
 } as const;

@@ -83,6 +83,7 @@ const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
   'oauth1-any-approver': 'oauth1/variants.test.ts',
   'oauth1-header-only': 'oauth1/variants.test.ts',
   'oauth1-realm-configured': 'oauth1/variants.test.ts',
+  'oauth1-methods-extra': 'oauth1/variants.test.ts',
   'oauth2-unauthorized-client': 'auth-variants.test.ts',
   'oauth2-code-pkce-only': 'oauth2/grants.test.ts',
   'oauth2-refresh-rotation': 'oauth2/grants.test.ts',

@@ -141,6 +141,11 @@ export const VARIANTS = {
       'OAuth 1 protocol parameters are read from the Authorization: OAuth header only: oauth_* parameters in the query or a form body are ordinary parameters, so a request carrying them only there is unauthenticated (RFC 5849 §3.5 lets the server choose where it takes them).',
     profile: { auth: { oauth1: { placements: ['header'] } } },
   },
+  'oauth1-methods-extra': {
+    description:
+      'OAuth 1 requests are also taken signed with PLAINTEXT (RFC 5849 §3.4.4, over TLS as every OAuth 1 request here) and HMAC-SHA256 (the §3.4.2 construction with SHA-256), beside HMAC-SHA1 (§3.4 leaves the methods to the server).',
+    profile: { auth: { oauth1: { signatureMethods: ['HMAC-SHA1', 'PLAINTEXT', 'HMAC-SHA256'] } } },
+  },
   'oauth1-realm-configured': {
     description:
       'The OAuth 1 endpoints and resources are configured with the realm "photos": a request whose Authorization header names another realm is refused (401), one naming "photos" or no realm is taken, as oauthlib\'s validator does with the realms it is given (RFC 5849 §3.5.1: the realm is OPTIONAL and interpreted per RFC 2617 §1.2, a protection space of the server).',

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { basicAuthorization } from '../src/auth/sign.js';
 import { formBody, parseFormBytes, percentEncode, wireBytes } from '../src/oauth/encoding.js';
-import { baseStringUri, encodeParam, hmacSha1Signature, signatureBaseString } from '../src/oauth1/base-string.js';
+import { baseStringUri, encodeParam, signatureBaseString, signatureFor } from '../src/oauth1/base-string.js';
 import { signOAuth1 } from '../src/oauth1/sign.js';
 import type { OAuth1Signed } from '../src/oauth1/sign.js';
 import { text } from './index.js';
@@ -192,13 +192,15 @@ export function oauth1Raw(
     omit?: readonly string[];
     plaintext?: string;
     consumer?: { key: string; secret: string };
+    /** An HMAC method: HMAC-SHA1 (default) or HMAC-SHA256. */
+    method?: 'HMAC-SHA1' | 'HMAC-SHA256';
   },
 ): ResponseRecord {
   const consumer = r.consumer ?? CONSUMER;
   const all: Array<[string, string]> = [
     ['oauth_consumer_key', consumer.key],
     ['oauth_token', r.token.key],
-    ['oauth_signature_method', r.plaintext === undefined ? 'HMAC-SHA1' : 'PLAINTEXT'],
+    ['oauth_signature_method', r.plaintext === undefined ? (r.method ?? 'HMAC-SHA1') : 'PLAINTEXT'],
     ['oauth_timestamp', String(Math.floor(s.clock.now().getTime() / 1000))],
     ['oauth_nonce', `raw-nonce-${++nonces}`],
     ['oauth_version', '1.0'],
@@ -211,7 +213,8 @@ export function oauth1Raw(
     ...protocol.map(([n, v]) => encodeParam(n, v)),
   ];
   const signature =
-    r.plaintext ?? hmacSha1Signature(signatureBaseString('GET', uri, params), consumer.secret, r.token.secret);
+    r.plaintext ??
+    signatureFor(r.method ?? 'HMAC-SHA1', signatureBaseString('GET', uri, params), consumer.secret, r.token.secret)!;
   const authorization = `OAuth ${[...protocol, ['oauth_signature', signature]].map(([n, v]) => `${percentEncode(n!)}="${percentEncode(v!)}"`).join(', ')}`;
   return s.send({ method: 'GET', target: r.target, headers: { host: TLS_HOST, authorization }, secure: true });
 }

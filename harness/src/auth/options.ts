@@ -72,7 +72,7 @@ export interface AuthOptions {
   /** oauth1: sign for this path and query instead of the request's own. */
   signUrl?: string;
   /** oauth1: HMAC-SHA1 (default) or PLAINTEXT (RFC 5849 §3.4.4). */
-  signatureMethod?: 'HMAC-SHA1' | 'PLAINTEXT';
+  signatureMethod?: 'HMAC-SHA1' | 'HMAC-SHA256' | 'PLAINTEXT';
   /** oauth1: protocol parameters left out of the request and of the base string. */
   omitParams?: ReadonlyArray<'oauth_nonce' | 'oauth_timestamp' | 'oauth_version'>;
   /** oauth1: send no `realm` in the header although the profile declares one (RFC 5849 §3.5.1: it is OPTIONAL). */

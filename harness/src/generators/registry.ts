@@ -190,6 +190,13 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
     make: (_o, p) => fc.constantFrom(...tokenActors(p)),
     cases: (_o, p) => tokenActors(p).map((a) => fc.constant(a)),
   },
+  oauth1Method: {
+    description:
+      'An OAuth 1 signature method the target takes: one of auth.oauth1.signatureMethods (HMAC-SHA1, PLAINTEXT, HMAC-SHA256), every one drawn first.',
+    options: NoOptions,
+    make: (_o, p) => fc.constantFrom(...(p.auth.oauth1?.signatureMethods ?? ['HMAC-SHA1'])),
+    cases: (_o, p) => (p.auth.oauth1?.signatureMethods ?? ['HMAC-SHA1']).map((m) => fc.constant(m)),
+  },
   oauth1Placement: {
     description:
       "Where OAuth 1 protocol parameters travel: one of the profile's auth.oauth1.placements (default: the Authorization header only). Option body: false, for a request with no form-encoded body (a GET): form is left out, as RFC 5849 §3.5.2 puts them in the body only when the request's body is form-encoded.",

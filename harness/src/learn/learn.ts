@@ -25,6 +25,7 @@ import { createTokenSource, type ApprovalWay } from '../oauth/index.js';
 import type { Redactor } from '../runner/redact.js';
 import { learnArticles } from './articles.js';
 import { notOfferedEvidence } from './credentials.js';
+import { learnOAuth1Methods } from './oauth1-methods.js';
 import { learnOAuth2Clients, oauth2Open } from './oauth2.js';
 import { join, ok, schemeUser } from './common.js';
 
@@ -74,6 +75,7 @@ export const LEARNABLE_KEYS = [
   'articles.deletable',
   'options.implemented',
   'auth.oauth2.ttl',
+  'auth.oauth1.signatureMethods',
 ] as const;
 
 export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
@@ -241,6 +243,18 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
       }
     }
   }
+
+  // --- the OAuth 1 signature methods beyond HMAC-SHA1 (RFC 5849 §3.4 leaves them to the server)
+  if (silent('auth.oauth1.signatureMethods'))
+    await learnOAuth1Methods({
+      p,
+      learn,
+      send,
+      line,
+      withCredentials,
+      url: (path) => join(baseFor('oauth1'), path),
+      resourceFor,
+    });
 
   // --- articles
   const leftovers: string[] = [];

@@ -14,7 +14,7 @@ import {
   oauth1BaseString,
   oauth1Header,
   oauth1Plaintext,
-  oauth1Signature,
+  oauth1SignWith,
   oauthEncode,
 } from './signature.js';
 
@@ -171,7 +171,7 @@ export function applyOAuth1(request: HttpRequest, options: AuthOptions, clock: O
     signature = oauth1Plaintext(signer.consumerSecret, options.tokenSecret ?? '');
     if (options.digestMutation) signature = mutatePlaintext(signature, options.digestMutation);
   } else {
-    signature = oauth1Signature(base, signer.consumerSecret, options.tokenSecret ?? '');
+    signature = oauth1SignWith(method, base, signer.consumerSecret, options.tokenSecret ?? '');
     if (options.digestMutation) signature = applyDigestMutation(signature, options.digestMutation);
   }
   const all: Array<[string, string]> = [...protocol, ['oauth_signature', signature]];

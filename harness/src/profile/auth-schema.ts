@@ -134,6 +134,13 @@ export const AuthSchema = z.strictObject({
         .describe(
           'A second consumer of the target: its secret must not verify a request naming consumerKey (identity binding).',
         ),
+      signatureMethods: z
+        .array(z.enum(['HMAC-SHA1', 'HMAC-SHA256', 'PLAINTEXT']))
+        .min(1)
+        .optional()
+        .describe(
+          'The signature methods the target takes (RFC 5849 §3.4 leaves them to the server; PLAINTEXT only over TLS). Unset: learned (HMAC-SHA1, and PLAINTEXT and HMAC-SHA256 where a request signed with them is taken).',
+        ),
       realm: z
         .string()
         .optional()
@@ -186,6 +193,8 @@ export interface ResolvedAuth {
     placements: Array<'header' | 'query' | 'form'>;
     /** The realm of the `Authorization: OAuth` header; absent: none is sent. */
     realm?: string;
+    /** The signature methods the target takes (declared or learned; default HMAC-SHA1). */
+    signatureMethods: Array<'HMAC-SHA1' | 'HMAC-SHA256' | 'PLAINTEXT'>;
   };
 }
 
@@ -213,6 +222,7 @@ export function resolveAuth(auth: AuthData, firstUser: string | undefined): Reso
         ...auth.oauth1,
         user: auth.oauth1.user ?? firstUser,
         placements: auth.oauth1.placements ?? ['header'],
+        signatureMethods: auth.oauth1.signatureMethods ?? ['HMAC-SHA1'],
       },
       nonceScope: auth.nonceScope,
     }),

@@ -127,6 +127,14 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
     test: (p) => p.auth.oauth2?.refresh !== undefined,
     key: 'auth.oauth2 a client taking the refresh grant beside the password or authorization code grant (grants: [password, refresh_token])',
   },
+  'auth.oauth2.refreshRotation': {
+    test: (p) => p.auth.oauth2?.refreshRotation === true && p.auth.oauth2.refresh !== undefined,
+    key: 'auth.oauth2.refreshRotation: true (and a client taking the refresh grant)',
+  },
+  'auth.oauth2.refreshOther': {
+    test: (p) => p.auth.oauth2?.refreshOther !== undefined,
+    key: 'auth.oauth2 a second client, beside the one taking the refresh grant',
+  },
   'auth.oauth2.userless': {
     test: (p) => p.auth.oauth2?.userless !== undefined,
     key: 'auth.oauth2 a client-credentials client whose tokens act for no user (user: null, or learned)',

@@ -107,6 +107,8 @@ export function finishOAuth2(p: ActorsView): void {
   );
   if (code) o.code = code;
   if (refresh) o.refresh = refresh;
+  const other = refresh && o.clients.find((c) => c.clientId !== refresh.clientId);
+  if (other) o.refreshOther = other.clientId;
   if (actor?.user !== undefined) o.user = actor.user;
   o.ttl = o.clients[0]?.ttl ?? o.ttl;
 }

@@ -57,6 +57,12 @@ export const OAuth2Schema = z
     authorizeEndpoint: PathTemplate.optional().describe(
       "The authorization endpoint (RFC 6749 §3.1) of the authorization code grant: the resource owner approves there, the harness's way (Basic, a signed request, the page's form), and the code comes back in the redirect's Location.",
     ),
+    refreshRotation: z
+      .boolean()
+      .optional()
+      .describe(
+        'A refresh replaces the refresh token and the old one is refused from then on (RFC 6749 §6: MAY). Unset: not checked.',
+      ),
     pkce: z
       .boolean()
       .optional()
@@ -129,6 +135,9 @@ export interface ResolvedOAuth2 {
   authorizeEndpoint?: string;
   redirectUri?: string;
   pkce?: boolean;
+  refreshRotation?: boolean;
+  /** A client other than the refresh actor's (a refresh token must not work for it). */
+  refreshOther?: string;
   /** Every client: clientId's first, then otherClient's, then the list's. */
   clients: ResolvedOAuth2Client[];
   /** The first client (clientId, or the first of clients). */
@@ -183,6 +192,7 @@ export function resolveOAuth2(o: z.infer<typeof OAuth2Schema>): ResolvedOAuth2 {
       authorizeEndpoint: o.authorizeEndpoint,
       redirectUri: o.redirectUri,
       pkce: o.pkce,
+      refreshRotation: o.refreshRotation,
       otherClient: o.otherClient,
       ttl: first.ttl,
     }),

@@ -4,7 +4,7 @@ import { applyMutation, type Mutation } from '../auth/mutations.js';
 import type { HttpRequest } from '../http/client.js';
 import { formEncode } from '../http/percent.js';
 import type { ArticleValue } from '../generators/article.js';
-import type { Grant, Scheme } from '../profile/schema.js';
+import type { Grant, OAuth2Actor, Scheme } from '../profile/schema.js';
 import type { StepData } from '../suite/schema.js';
 import { stringify, type Scope } from '../suite/template.js';
 import { serializeArticle } from '../xml/article-xml.js';
@@ -224,7 +224,9 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
         : {}),
       ...(auth.asConsumer !== undefined ? { asConsumer: text(auth.asConsumer)! } : {}),
       ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
-      ...(auth.signatureMethod !== undefined ? { signatureMethod: auth.signatureMethod } : {}),
+      ...(auth.signatureMethod !== undefined
+        ? { signatureMethod: text(auth.signatureMethod) as 'HMAC-SHA1' | 'HMAC-SHA256' | 'PLAINTEXT' }
+        : {}),
       ...(auth.omitParams !== undefined ? { omitParams: auth.omitParams } : {}),
       ...(auth.omitRealm ? { omitRealm: true } : {}),
     };
@@ -241,11 +243,17 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
       actor !== undefined &&
       actor.user === undefined &&
       (auth === 'auto' || auth.user === undefined);
-    const got = await (userless
-      ? tokensOf(deps).oauth2As(actor, picked.base)
-      : scheme === 'oauth2'
-        ? tokensOf(deps).oauth2(user, picked.base)
-        : tokensOf(deps).oauth1(user, picked.base));
+    const named =
+      scheme === 'oauth2' && auth !== 'auto' && auth.actor !== undefined
+        ? (render(auth.actor, scope) as OAuth2Actor | undefined)
+        : undefined;
+    const got = await (named !== undefined && typeof named === 'object'
+      ? tokensOf(deps).oauth2As(named, picked.base)
+      : userless
+        ? tokensOf(deps).oauth2As(actor, picked.base)
+        : scheme === 'oauth2'
+          ? tokensOf(deps).oauth2(user, picked.base)
+          : tokensOf(deps).oauth1(user, picked.base));
     obtained = got.exchanges;
     if (!got.ok) return { error: got.reason, obtained };
     options = {

@@ -67,7 +67,7 @@ export const AuthSpec = z.union([
       .optional()
       .describe('oauth1: where the protocol parameters go (default header).'),
     signatureMethod: z
-      .enum(['HMAC-SHA1', 'PLAINTEXT'])
+      .union([z.enum(['HMAC-SHA1', 'HMAC-SHA256', 'PLAINTEXT']), z.string().regex(/^\{\{.*\}\}$/)])
       .optional()
       .describe(
         'oauth1: HMAC-SHA1 (default), or PLAINTEXT (RFC 5849 §3.4.4: oauth_signature is enc(consumer secret)&enc(token secret); digestMutation then changes that text).',
@@ -82,6 +82,9 @@ export const AuthSpec = z.union([
       .describe(
         "oauth1: send no realm in the Authorization header, although the profile's auth.oauth1.realm names one.",
       ),
+    actor: Template.optional().describe(
+      'oauth2: obtain the token of this OAuth 2 actor ({ clientId, grant, user }, e.g. "{{ profile.auth.oauth2.code }}"), kept for the run.',
+    ),
     tokenMutation: Template.optional().describe(
       'oauth2: a mutation applied to the token sent (forged, truncated tokens).',
     ),

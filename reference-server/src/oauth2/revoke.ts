@@ -28,6 +28,6 @@ export function revokeEndpoint(req: RequestRecord, state: ServerState, deps: Han
   }
   if (found !== undefined) rulesOf(deps).oauth2.revoke(tokens, token);
   // RFC 7009 §2: "Implementations MUST support the revocation of refresh tokens".
-  if (refreshing !== undefined) refresh.delete(token);
+  if (refreshing !== undefined) rulesOf(deps).oauth2.revokeRefresh(refresh, token);
   return { status: 200, headers: { ...NO_STORE } };
 }

@@ -37,6 +37,8 @@ export interface OAuth2Rules {
   refreshBound(issuedTo: string, client: string): boolean;
   /** A refresh replaces the refresh token (the `oauth2-refresh-rotation` variant): the old one is then forgotten. */
   rotate(refresh: CredentialStore<RefreshToken>, old: string): void;
+  /** What revoking a refresh token does (RFC 7009 §2): it is forgotten. */
+  revokeRefresh(refresh: CredentialStore<RefreshToken>, token: string): void;
   /** Until when an access token expiring at `expiresAt` is kept and honoured: that instant. */
   tokenLifetime(expiresAt: number): number;
   /** The live access token a bearer credential names: an exact lookup. */
@@ -79,6 +81,7 @@ export const OAUTH2_RULES: OAuth2Rules = {
       textEqual(createHash('sha256').update(verifier, 'ascii').digest('base64url'), challenge)),
   refreshBound: (issuedTo, client) => issuedTo === client,
   rotate: (refresh, old) => void refresh.delete(old),
+  revokeRefresh: (refresh, token) => void refresh.delete(token),
   tokenLifetime: (expiresAt) => expiresAt,
   findToken: (tokens, token, nowMs) => tokens.get(token, nowMs),
   revoke: (tokens, token) => void tokens.delete(token),
