@@ -16,67 +16,21 @@
  * - `auth.oauth2.ttl`: the `expires_in` of the token the OAuth 2 trial obtained.
  * - how the resource owner approves OAuth 1 temporary credentials (oauth/approval.ts).
  */
-import type { AuthOptions, AuthScheme, Authenticator } from '../auth/authenticator.js';
-import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import type { AuthOptions, AuthScheme } from '../auth/authenticator.js';
+import type { HttpRequest, HttpResponse } from '../http/client.js';
 import { finishOAuth2 } from '../profile/oauth2-actors.js';
 import { recordsPathOf, type ResolvedProfile, type Scheme } from '../profile/schema.js';
-import type { Bases, RawExchange } from '../runner/exec-types.js';
-import { createTokenSource, type ApprovalWay } from '../oauth/index.js';
-import type { Redactor } from '../runner/redact.js';
+import type { RawExchange } from '../runner/exec-types.js';
+import { createTokenSource } from '../oauth/index.js';
 import { learnArticles } from './articles.js';
 import { notOfferedEvidence } from './credentials.js';
 import { learnOAuth1Methods } from './oauth1-methods.js';
 import { learnOAuth2Clients, oauth2Open } from './oauth2.js';
 import { join, ok, schemeUser } from './common.js';
+import type { LearnDeps, LearnOutcome, LearnedPoint } from './types.js';
 
-/** One open point the harness learned. */
-export interface LearnedPoint {
-  /** The profile key that would declare it. */
-  key: string;
-  value: unknown;
-  /** How it was learned, in words: the requests and what the target answered. */
-  how: string;
-}
-
-export interface LearnOutcome {
-  /** The profile with what was learned filled in (`declared` unchanged: learned keys stay undeclared). */
-  profile: ResolvedProfile;
-  learned: LearnedPoint[];
-  /** The way OAuth 1 approvals were found to work, when one was needed. */
-  approval?: ApprovalWay;
-  /** Every exchange the learning sent, in order (raw: redact before reporting). */
-  exchanges: RawExchange[];
-  /** Paths of articles the learning created and could not delete. */
-  leftovers: string[];
-}
-
-export interface LearnDeps {
-  client: HttpClient;
-  bases: Bases;
-  profile: ResolvedProfile;
-  authenticator: Authenticator;
-  redactor: Redactor;
-  /** A fresh value for each article slug the learning creates. */
-  uniq: () => string;
-  /** Also learn what only a drafted profile declares (`conform init`). */
-  draft?: boolean;
-}
-
-/** Keys the learning can fill in; a profile that declares all of these needs none. */
-export const LEARNABLE_KEYS = [
-  'auth.schemes',
-  'auth.signedPathIncludesQuery',
-  'auth.bodyHash',
-  'articles.mediaType',
-  'articles.writeAuth',
-  'articles.clientChosenPut',
-  'articles.readable',
-  'articles.textNormalization',
-  'articles.deletable',
-  'options.implemented',
-  'auth.oauth2.ttl',
-  'auth.oauth1.signatureMethods',
-] as const;
+export type { LearnDeps, LearnOutcome, LearnedPoint } from './types.js';
+export { LEARNABLE_KEYS } from './types.js';
 
 export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   const declared = deps.profile.declared;
