@@ -17,13 +17,21 @@ import { CLUSTER_FAILS_UNDER, CLUSTER_MATRIX, CLUSTER_SCENARIOS } from './cluste
 import { alive, serveCluster, type ServedCluster } from './cluster/serve.js';
 import { startAltServer } from './alt-server/server.js';
 import { it } from './fixtures.js';
+import { VARIANT_SCENARIOS } from './variant-scenarios.js';
 import { REFERENCE_PROFILE, ROOT, byStatus, runAgainst } from './helpers.js';
 import { redisMissing, startRedis, type RedisServer } from './redis/server.js';
 
 const missing = redisMissing();
 
-/** Scenarios the reference profile leaves out on any server (test/fault-matrix.test.ts says why). */
-const SKIPPED_ANYWHERE = ['auth/nonce-global', 'auth/nonce-remembered-in-window'];
+/**
+ * Scenarios the reference profile leaves out on any server (test/fault-matrix.test.ts says why), and those about a
+ * grant only a variant offers.
+ */
+const SKIPPED_ANYWHERE = [
+  'auth/nonce-global',
+  'auth/nonce-remembered-in-window',
+  ...Object.keys(VARIANT_SCENARIOS),
+].sort();
 
 function runCluster(cluster: ServedCluster, options: { filter?: string[]; seed: number }): Promise<RunResult> {
   const profile = loadProfileSync(cluster.profileFile);

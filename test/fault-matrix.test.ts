@@ -11,7 +11,6 @@ import {
   type FaultName,
   type RunningServer,
   type ScenarioFaultName,
-  type VariantName,
 } from '../reference-server/src/index.js';
 import {
   bundledSuite,
@@ -22,6 +21,7 @@ import {
   withReferenceServer,
 } from './helpers.js';
 import { CLUSTER_MATRIX, CLUSTER_SCENARIOS } from './cluster/matrix.js';
+import { VARIANT_SCENARIOS } from './variant-scenarios.js';
 
 /** Fault → the scenarios that must fail under it (others may fail too). */
 export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
@@ -226,22 +226,6 @@ const PROFILE_MISMATCHES: Record<
   (p: Awaited<ReturnType<typeof loadProfileSync>>) => Awaited<ReturnType<typeof loadProfileSync>>
 > = {
   'auth/nonce-global': (p) => ({ ...p, auth: { ...p.auth, nonceScope: 'global' } }),
-};
-
-/**
- * Scenarios about what the default reference server does not offer (a grant, a kind of token): skipped on it, and
- * run on the clean server with the variants that offer it (with their profile) — where they pass.
- */
-const VARIANT_SCENARIOS: Record<string, VariantName[]> = {
-  'auth/oauth2-password-wrong-refused': ['oauth2-password-only'],
-  'auth/oauth2-client-token-no-user': ['oauth2-client-no-user'],
-  'auth/oauth2-code-exchanged-once': ['oauth2-code-pkce-only'],
-  'auth/oauth2-code-redirect-bound': ['oauth2-code-pkce-only'],
-  'auth/oauth2-pkce-verified': ['oauth2-code-pkce-only'],
-  'auth/oauth2-refresh-used': ['oauth2-code-pkce-only'],
-  'auth/oauth2-refresh-bound-to-client': ['oauth2-code-pkce-only'],
-  'auth/oauth2-refresh-rotated': ['oauth2-code-pkce-only', 'oauth2-refresh-rotation'],
-  'auth/oauth2-refresh-revoked': ['oauth2-code-pkce-only'],
 };
 
 const SEEDS = [1, 20261122];
