@@ -669,6 +669,20 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: [200, 200, 200],
     hmac: true,
   },
+  'nonce-recorded-late': {
+    observe: async (s) => {
+      const { authentication, date = '' } = s.sign('GET', RECORDS, { user: 'alice', nonce: '7' });
+      const req = { method: 'GET', target: RECORDS, headers: { authentication, date } };
+      const together = (await Promise.all([s.sendAsync(req), s.sendAsync(req), s.sendAsync(req)])).map((r) => r.status);
+      // One after another, once the answers are out (a turn of the event loop, no clock): refused under the fault too.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const later = (await s.sendAsync(req)).status;
+      return [...together.sort(), later];
+    },
+    correct: [200, 401, 401, 401],
+    faulty: [200, 200, 200, 401],
+    hmac: true,
+  },
   'date-ignored': {
     observe: (s) => [nonceGet(s, '1', { skew: -DAY - 3 * 3600 }), nonceGet(s, '2', { skew: DAY + 3 * 3600 })],
     correct: [401, 401],
@@ -1410,6 +1424,8 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['date-ignored', 'date-time-of-day'],
   ['date-past-unlimited', 'date-time-of-day'],
   ['nonce-unchecked', 'nonce-race'],
+  ['nonce-unchecked', 'nonce-recorded-late'],
+  ['nonce-race', 'nonce-recorded-late'],
   ['nonce-unchecked', 'nonce-store-small'],
   ['nonce-unchecked', 'nonce-forgotten-early'],
   ['records-any-user', 'records-owner-hmac-only'],

@@ -86,6 +86,15 @@ export function recordingClient(client: HttpClient, ledger: Ledger, owner?: numb
       if (sent.ok) ledger.note(request, sent.response, owner);
       return sent;
     },
+    ...(client.sendTogether
+      ? {
+          sendTogether: async (requests: readonly HttpRequest[]) => {
+            const answers = await client.sendTogether!(requests);
+            for (const [k, sent] of answers.entries()) if (sent.ok) ledger.note(requests[k]!, sent.response, owner);
+            return answers;
+          },
+        }
+      : {}),
     session: () => recordingClient(client.session(), ledger, owner),
     close: () => client.close(),
   };

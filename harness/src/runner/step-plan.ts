@@ -124,10 +124,14 @@ export async function planStep(
   return { sends, concurrent: step.repeat?.concurrent === true, prefix: where(built), primary: built };
 }
 
-/** Sends a plan: all at once over separate connections, or one after another (stopping at a transport error). */
+/** Sends a plan: all together over separate connections, or one after another (stopping at a transport error). */
 export async function sendPlan(plan: Plan, deps: ExecDeps): Promise<SendResult[]> {
-  if (plan.concurrent)
-    return Promise.all(plan.sends.map((s) => deps.client.send(s.built.request, { concurrent: true })));
+  if (plan.concurrent) {
+    // Their last bytes together where the client can (last-byte synchronisation), else at once over many connections.
+    const requests = plan.sends.map((s) => s.built.request);
+    if (deps.client.sendTogether) return deps.client.sendTogether(requests);
+    return Promise.all(requests.map((r) => deps.client.send(r, { concurrent: true })));
+  }
   const out: SendResult[] = [];
   for (const s of plan.sends) {
     const r = await deps.client.send(s.built.request);

@@ -94,6 +94,8 @@ export const FAULTS = {
   'nonce-unchecked': 'Nonces of the date-and-nonce form are never checked (nor stored): replays are accepted.',
   'nonce-race':
     'Nonce check and store are not atomic (a macrotask passes between them): concurrent replays are all accepted.',
+  'nonce-recorded-late':
+    'Every nonce (hmac and OAuth 1) is checked when the request is handled and recorded only after its answer is out (one macrotask later): replays sent one after another are refused, identical requests arriving together are all accepted.',
   'date-ignored': 'The signed Date is still required and signed, but never compared with the clock.',
   'date-future-unlimited': 'Only past clock skew is bounded: a Date any distance in the future is accepted.',
   'date-past-unlimited': 'Only future clock skew is bounded: a Date any distance in the past is accepted.',
