@@ -82,7 +82,7 @@ describe.skipIf(missing !== undefined)(
         expect(s['errored'], problems(run)).toEqual([]);
         expect([...(s['skipped'] ?? [])].sort()).toEqual(SKIPPED_ANYWHERE);
         for (const id of CLUSTER_SCENARIOS) expect(s['passed']).toContain(id);
-      });
+      }, 180_000);
 
       it('names the instance of every request sent to one, in report.json', async () => {
         const run = await runCluster(cluster, { filter: ['cluster/nonce-replay-other-instances'], seed: 3 });
