@@ -969,6 +969,19 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: [200, 200],
     oauth1: true,
   },
+  'oauth1-head-as-get': {
+    // A HEAD signed as HEAD, and a HEAD carrying a signature made for GET.
+    observe: (s) => {
+      const token = oauth1Tokens(s);
+      return [
+        oauth1Request(s, { target: RECORDS, token, method: 'HEAD' }).res.status,
+        oauth1Request(s, { target: RECORDS, token, method: 'GET', sendMethod: 'HEAD' }).res.status,
+      ];
+    },
+    correct: [200, 401],
+    faulty: [401, 200],
+    oauth1: true,
+  },
   'oauth1-timestamp-unchecked': {
     observe: (s) =>
       oauth1Request(s, { target: RECORDS, token: oauth1Tokens(s), timestamp: s.clock.now().getTime() / 1000 - 3600 })

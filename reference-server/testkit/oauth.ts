@@ -85,6 +85,8 @@ export function bearerRequest(
 
 /** One OAuth 1 request to sign and send; defaults: GET over TLS, the default consumer, a fresh nonce, the clock's time. */
 export interface OAuth1TestRequest {
+  /** The method sent, when not the one signed (a signature made for GET sent on a HEAD). */
+  sendMethod?: string;
   method?: string;
   /** Raw path plus `?query`, as signed. */
   target: string;
@@ -139,7 +141,13 @@ export function oauth1Request(s: TestServer, r: OAuth1TestRequest): { res: Respo
     body = r.rawBody.body;
     headers['content-type'] = r.rawBody.contentType;
   }
-  const res = s.send({ method, target, headers, secure, ...(body === undefined ? {} : { body }) });
+  const res = s.send({
+    method: r.sendMethod ?? method,
+    target,
+    headers,
+    secure,
+    ...(body === undefined ? {} : { body }),
+  });
   return { res, signed };
 }
 

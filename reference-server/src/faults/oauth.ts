@@ -56,6 +56,14 @@ export const OAUTH_FAULTS = {
     },
   },
   'oauth1-nonce-unchecked': { rules: { oauth1: () => ({ nonce: () => undefined }) } },
+  // The base string of a HEAD is built with GET (issue 37): a signed HEAD is refused, a GET's signature opens a HEAD.
+  'oauth1-head-as-get': {
+    rules: {
+      oauth1: (prev) => ({
+        signatureVerifies: (c) => prev.signatureVerifies(c.method === 'HEAD' ? { ...c, method: 'GET' } : c),
+      }),
+    },
+  },
   'oauth1-temporary-replay': {
     rules: {
       oauth1: (prev) => ({ nonce: (pending, temporary) => (temporary ? undefined : prev.nonce(pending, temporary)) }),

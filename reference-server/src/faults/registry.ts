@@ -157,6 +157,8 @@ export const FAULTS = {
   'oauth1-query-placement-others-unsigned':
     "When the OAuth 1 protocol parameters travel in the query (RFC 5849 §3.5.3), the query's other parameters are left out of the signature base string, as if the query held the protocol parameters alone: a correctly signed request with query-placed parameters and any other query parameter is refused (401); with the header, the query is signed.",
   'oauth1-nonce-unchecked': 'OAuth 1 nonces are never checked (nor stored): replays are accepted.',
+  'oauth1-head-as-get':
+    'The OAuth 1 signature base string of a HEAD is built with GET: a correctly signed HEAD is refused, and a signature made for GET opens a HEAD.',
   'oauth1-timestamp-unchecked': 'Any oauth_timestamp is accepted, however far from the clock.',
   'oauth1-verifier-reusable':
     'Temporary credentials are kept after the token request: the same verifier yields token credentials again.',
