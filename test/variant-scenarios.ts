@@ -8,6 +8,7 @@ export const VARIANT_SCENARIOS: Record<string, VariantName[]> = {
   'auth/oauth2-password-wrong-refused': ['oauth2-password-only'],
   'auth/oauth2-client-token-no-user': ['oauth2-client-no-user'],
   'auth/oauth2-code-exchanged-once': ['oauth2-code-pkce-only'],
+  'auth/oauth2-code-concurrent-once': ['oauth2-code-pkce-only'],
   'auth/oauth2-code-redirect-bound': ['oauth2-code-pkce-only'],
   'auth/oauth2-pkce-verified': ['oauth2-code-pkce-only'],
   'auth/oauth2-refresh-used': ['oauth2-code-pkce-only'],

@@ -1250,6 +1250,17 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: [200, 400],
     faulty: [200, 200],
   },
+  'oauth2-code-spent-late': {
+    observe: async (s) => {
+      const { code } = authorizeCode(s);
+      const together = [exchangeCode(s, code).status, exchangeCode(s, code).status];
+      // A turn of the event loop (no clock): the answers are out.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return [...together, exchangeCode(s, code).status];
+    },
+    correct: [200, 400, 400],
+    faulty: [200, 200, 400],
+  },
   'oauth2-code-reuse-keeps-tokens': {
     observe: (s) => {
       const { code } = authorizeCode(s);

@@ -9,6 +9,7 @@ export const NEEDED_VARIANTS: Readonly<Record<string, readonly VariantName[]>> =
   'oauth2-password-unchecked': ['oauth2-password-only'],
   'oauth2-client-token-acts-for-user': ['oauth2-client-no-user'],
   'oauth2-code-reusable': ['oauth2-code-pkce-only'],
+  'oauth2-code-spent-late': ['oauth2-code-pkce-only'],
   'oauth2-code-reuse-keeps-tokens': ['oauth2-code-pkce-only'],
   'oauth2-code-redirect-unchecked': ['oauth2-code-pkce-only'],
   'oauth2-pkce-unchecked': ['oauth2-code-pkce-only'],
@@ -23,6 +24,8 @@ export const NEEDED_VARIANTS: Readonly<Record<string, readonly VariantName[]>> =
 export const OAUTH2_GRANT_FAULTS = {
   'oauth2-password-unchecked': 'Under oauth2-password-only, a known username gets a token whatever the password.',
   'oauth2-code-reusable': 'An authorization code can be exchanged again: each exchange issues new tokens.',
+  'oauth2-code-spent-late':
+    'A code is marked exchanged only after the answer is out (one event-loop turn later): a later exchange is refused, exchanges arriving together each get tokens.',
   'oauth2-code-reuse-keeps-tokens':
     'A second exchange of a code is refused, but the tokens issued from it keep working.',
   'oauth2-code-redirect-unchecked': "A code is exchanged whatever the token request's redirect_uri, or without one.",

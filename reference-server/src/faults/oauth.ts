@@ -38,6 +38,13 @@ export const OAUTH_FAULTS = {
     rules: { oauth2: () => ({ ownerPasswordMatches: (_given, account) => account !== undefined }) },
   },
   'oauth2-code-reusable': { rules: { oauth2: () => ({ codeReusable: true }) } },
+  // The code is marked exchanged only after the answer is out (one turn of the event loop later): exchanged again
+  // afterwards it is refused, but exchanges arriving together each get tokens (issue 37).
+  'oauth2-code-spent-late': {
+    rules: {
+      oauth2: (prev) => ({ spendCode: (code) => void setImmediate(() => prev.spendCode(code)) }),
+    },
+  },
   'oauth2-code-reuse-keeps-tokens': { rules: { oauth2: () => ({ codeReused: () => {} }) } },
   'oauth2-code-redirect-unchecked': { rules: { oauth2: () => ({ redirectMatches: () => true }) } },
   'oauth2-pkce-unchecked': { rules: { oauth2: () => ({ verifierMatches: () => true }) } },

@@ -95,7 +95,7 @@ function codeGrant(
     return invalidGrant('redirect_uri is not the one of the authorization request');
   if (!rules.verifierMatches(code.challenge, params.get('code_verifier')))
     return invalidGrant('code_verifier does not match the code_challenge');
-  code.used = true;
+  rules.spendCode(code);
   return { ok: true, user: code.user, refreshable: true, code };
 }
 

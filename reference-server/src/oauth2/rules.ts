@@ -27,6 +27,8 @@ export interface OAuth2Rules {
   clientTokenUser(client: OAuth2Client, userless: boolean): string;
   /** An authorization code may be exchanged twice: no. */
   codeReusable: boolean;
+  /** Marks a code exchanged (in place, before the answer): a second exchange is refused. */
+  spendCode(code: AuthorizationCode): void;
   /** What a second exchange of a code does: the tokens issued from it are revoked (RFC 6749 §4.1.2, SHOULD). */
   codeReused(oauth2: OAuth2State, code: AuthorizationCode): void;
   /** The token request's `redirect_uri` against the authorization request's (§4.1.3): identical when that had one. */
@@ -67,6 +69,9 @@ export const OAUTH2_RULES: OAuth2Rules = {
   ownerPasswordMatches: passwordMatches,
   clientTokenUser: (client, userless) => (userless ? `client:${client.id}` : client.user),
   codeReusable: false,
+  spendCode: (code) => {
+    code.used = true;
+  },
   codeReused: (oauth2, code) => {
     for (const t of code.issued) {
       oauth2.tokens.delete(t);
