@@ -161,6 +161,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth2-client-token-acts-for-user': ['auth/oauth2-client-token-no-user'],
   'oauth2-code-reusable': ['auth/oauth2-code-exchanged-once', 'auth/oauth2-code-concurrent-once'],
   'oauth2-code-spent-late': ['auth/oauth2-code-concurrent-once'],
+  'bearer-scope-cache': ['auth/oauth2-token-owner-only'],
   'oauth2-code-reuse-keeps-tokens': ['auth/oauth2-code-exchanged-once'],
   'oauth2-code-redirect-unchecked': ['auth/oauth2-code-redirect-bound'],
   'oauth2-pkce-unchecked': ['auth/oauth2-pkce-verified'],

@@ -780,6 +780,19 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: 401,
     faulty: 200,
   },
+  'bearer-scope-cache': {
+    // The default client's token (alice's) at bob's records, before and after it opened alice's.
+    observe: async (s) => {
+      const token = issueToken(s);
+      const at = (target: string) =>
+        s.sendAsync({ method: 'GET', target, headers: { authorization: `Bearer ${token}` }, secure: true });
+      const before = (await at('/users/bob/financialrecords')).status;
+      const own = (await at(RECORDS)).status;
+      return [before, own, (await at('/users/bob/financialrecords')).status];
+    },
+    correct: [403, 200, 403],
+    faulty: [403, 200, 200],
+  },
   'records-any-user': {
     observe: (s) =>
       s.send({ method: 'GET', target: RECORDS, headers: { ...s.sign('GET', RECORDS, { user: 'bob' }) } }).status,

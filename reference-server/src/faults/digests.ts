@@ -1,10 +1,19 @@
 /**
- * Faults of how a digest is rebuilt and remembered (issue 37): a message builder that maps one verb to another, and
- * a cache that takes a digest again once it verified. Each passes the binding checks that send their altered requests
+ * Faults of how a digest is rebuilt and remembered (issue 37): a message builder that maps one verb to another, a
+ * cache that takes a digest again once it verified, and one that spares a bearer token the owner check once it
+ * opened records. Each passes the binding checks that send their altered requests
  * first, and is caught by a check made after a success or with the verb it maps.
  */
+import type { RequestRecord } from '../records.js';
 import { remember } from './define.js';
 import type { FaultGroup } from './define.js';
+
+/** The token of an `Authorization: Bearer` field, if the request has one. */
+function bearerOf(req: RequestRecord): string | undefined {
+  const field = req.headers['authorization'];
+  const match = typeof field === 'string' ? /^bearer\s+(\S+)$/i.exec(field) : null;
+  return match?.[1];
+}
 
 export const DIGEST_FAULTS = {
   // A server whose message builder maps HEAD to GET (a framework that serves HEAD through the GET route): a correctly
@@ -33,5 +42,29 @@ export const DIGEST_FAULTS = {
         };
       },
     },
+  },
+  // A cache of bearer tokens that opened records once (issue 37): afterwards the owner check is skipped for them, so
+  // a token that opened its own user's records opens every user's.
+  'bearer-scope-cache': () => {
+    const opened = new Map<string, true>();
+    return {
+      hooks: {
+        served: async (req, state, deps, next) => {
+          const response = await next(req, state, deps);
+          const token = bearerOf(req);
+          if (token !== undefined && response.status < 300 && req.path.endsWith('/financialrecords'))
+            remember(opened, token, true);
+          return response;
+        },
+      },
+      rules: {
+        access: (prev) => ({
+          ownerOnly: (req) => {
+            const token = bearerOf(req);
+            return token !== undefined && opened.has(token) ? false : prev.ownerOnly(req);
+          },
+        }),
+      },
+    };
   },
 } as const satisfies FaultGroup;

@@ -44,6 +44,8 @@ export const FAULTS = {
     'Titles are escaped for & and < only: a title holding "]]>" is served raw, which XML 1.0 forbids in character data.',
   'price-float': 'Price goes through Number() and String(), losing digits and trailing zeros.',
   'hmac-head-as-get': 'The hmac message of a HEAD is rebuilt as GET+<path>: a GET digest opens a HEAD.',
+  'bearer-scope-cache':
+    "A bearer token that opened records once is remembered and spared the owner check afterwards: after opening its own user's records it opens every user's.",
   'digest-cache': 'A digest that verified once opens any verb, path and query afterwards (a cache).',
   'price-double': 'Prices are binary doubles: 17+ significant digits, or past 2^53, come back altered.',
   'currency-uppercase': 'Currency is stored and served uppercased.',
