@@ -1466,6 +1466,8 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['nonce-unchecked', 'nonce-store-small'],
   ['nonce-unchecked', 'nonce-forgotten-early'],
   ['records-any-user', 'records-owner-hmac-only'],
+  ['records-any-user', 'bearer-scope-cache'],
+  ['records-owner-hmac-only', 'bearer-scope-cache'],
   ['digest-ignores-path', 'digest-ignores-query'],
   ['write-digest-unchecked', 'body-hash-optional'],
   ['write-digest-unchecked', 'body-hash-prefix'],
