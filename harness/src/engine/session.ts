@@ -270,7 +270,7 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
 
 /**
  * Learns what the profile is silent on (harness/src/learn), on a connection of its own; undefined when the profile
- * declares every learnable key and pins or does not need the OAuth 1 approval.
+ * declares every learnable key and pins or does not need the OAuth 1 approval (nor how the owner denies).
  */
 async function learnSilent(
   deps: SessionDeps,
@@ -281,8 +281,8 @@ async function learnSilent(
   const silent = LEARNABLE_KEYS.filter((k) => !deps.profile.declared.has(k));
   const approvalOpen =
     deps.profile.auth.oauth1 !== undefined &&
-    deps.profile.auth.oauth1.approval === undefined &&
-    !deps.profile.declared.has('auth.schemes');
+    ((deps.profile.auth.oauth1.approval === undefined && !deps.profile.declared.has('auth.schemes')) ||
+      !deps.profile.declared.has('auth.oauth1.deny'));
   if (silent.length === 0 && !approvalOpen && !oauth2Open(deps.profile)) return undefined;
   const client = deps.client.session();
   try {
