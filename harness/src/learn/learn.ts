@@ -243,7 +243,7 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   if (silent('auth.bodyHash') && !learned.some((l) => l.key === 'auth.bodyHash'))
     p.auth.bodyHash = deps.profile.auth.bodyHash;
   // --- how the owner denies OAuth 1 temporary credentials (the authorize page's refusing button)
-  if (silent('auth.oauth1.deny'))
+  if (silent('auth.oauth1.deny') && !deps.skip?.includes('auth.oauth1.deny'))
     await learnOAuth1Deny({
       p,
       learn,
