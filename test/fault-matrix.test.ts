@@ -151,6 +151,8 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth1-token-endpoint-replay': ['auth/oauth1-endpoints-replay-refused'],
   'oauth1-authorize-any-user': ['auth/oauth1-authorize-owner-only'],
   'oauth1-authorize-twice': ['auth/oauth1-authorize-once'],
+  'oauth1-deny-approves': ['auth/oauth1-approval-denied'],
+  'oauth1-deny-empty-verifier': ['auth/oauth1-approval-denied'],
   'oauth1-any-consumer-secret': ['auth/oauth1-consumer-secret-bound'],
   'oauth1-plaintext-unverified': ['auth/oauth1-plaintext-verified'],
   'oauth1-nonce-optional': ['auth/oauth1-nonce-required'],

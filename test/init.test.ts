@@ -123,6 +123,7 @@ describe('conform init against the reference server', () => {
     ['location-other-origin', /\n {2}origins: \[ "?https:\/\/public\.example"? \]/],
     ['oauth2-password-only', /\n {4}grants: \[ password, refresh_token \]/],
     ['oauth2-client-no-user', /\n {4}user: null/],
+    ['oauth1-approve-post', /\n {4}deny: \{ fields: \{ confirm: no \} \}/],
     [
       'oauth2-code-pkce-only',
       /\n {4}authorizeEndpoint: \/oauth2\/authorize[^]*\n {4}grants: \[ authorization_code, refresh_token \]/,

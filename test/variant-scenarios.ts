@@ -1,7 +1,8 @@
 import type { VariantName } from '../reference-server/src/index.js';
 
 /**
- * Scenarios about what the default reference server does not offer (a grant, a kind of token): skipped on it, and
+ * Scenarios about what the default reference server does not offer (a grant, a kind of token, an approval page the
+ * owner can deny on): skipped on it, and
  * run on the clean server with the variants that offer it (with their profile) — where they pass.
  */
 export const VARIANT_SCENARIOS: Record<string, VariantName[]> = {
@@ -15,4 +16,5 @@ export const VARIANT_SCENARIOS: Record<string, VariantName[]> = {
   'auth/oauth2-refresh-bound-to-client': ['oauth2-code-pkce-only'],
   'auth/oauth2-refresh-rotated': ['oauth2-code-pkce-only', 'oauth2-refresh-rotation'],
   'auth/oauth2-refresh-revoked': ['oauth2-code-pkce-only'],
+  'auth/oauth1-approval-denied': ['oauth1-approve-post'],
 };

@@ -19,6 +19,7 @@ import type { FaultName, ScenarioFaultName } from './faults.js';
 import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
 import {
   CONSUMER,
+  FORM,
   authorizeCode,
   bearerRequest,
   exchangeCode,
@@ -184,6 +185,32 @@ function approved(s: TestServer): { token: { key: string; secret: string }; veri
     token: { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' },
     verifier: approval.oauth_verifier ?? '',
   };
+}
+
+/**
+ * alice denies temporary credentials with a signed POST of the approval form (`oauth1-approve-post`, confirm=no); then
+ * they are exchanged with the verifier the denial's redirect carried, or an empty one. The denial's status, whether it
+ * carried a verifier, and the exchange's status.
+ */
+function deniedThenExchanged(s: TestServer): [number, boolean, number] {
+  const temporary = formOf(temporaryRequest(s));
+  const body = `oauth_token=${encodeURIComponent(temporary.oauth_token ?? '')}&confirm=no`;
+  const denial = s.send({
+    method: 'POST',
+    target: '/oauth1/authorize',
+    body,
+    headers: { 'content-type': FORM, ...s.sign('POST', '/oauth1/authorize', { user: 'alice', body }) },
+    secure: true,
+  });
+  const verifier = new URL(String(denial.headers.location)).searchParams.get('oauth_verifier');
+  const token = { key: temporary.oauth_token ?? '', secret: temporary.oauth_token_secret ?? '' };
+  const exchanged = oauth1Request(s, {
+    method: 'POST',
+    target: '/oauth1/access_token',
+    token,
+    extra: [['oauth_verifier', verifier ?? '']],
+  }).res;
+  return [denial.status, verifier !== null, exchanged.status];
 }
 
 const ITEM_ALLOW = 'GET, HEAD, PUT, DELETE, OPTIONS';
@@ -1098,6 +1125,20 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     },
     correct: [200, 400],
     faulty: [200, 200],
+    oauth1: true,
+  },
+  'oauth1-deny-approves': {
+    observe: deniedThenExchanged,
+    correct: [302, false, 401],
+    faulty: [302, true, 200],
+    hmac: true,
+    oauth1: true,
+  },
+  'oauth1-deny-empty-verifier': {
+    observe: deniedThenExchanged,
+    correct: [302, false, 401],
+    faulty: [302, false, 200],
+    hmac: true,
     oauth1: true,
   },
   'oauth1-any-consumer-secret': {

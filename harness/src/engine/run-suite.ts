@@ -15,7 +15,8 @@ import { openSession } from './session.js';
 export { ruleResults, summarize } from './results.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 
-export { profileRedactor, scenarioUniq } from './session.js';
+export { profileRedactor } from './session.js';
+export { scenarioUniq } from './learning.js';
 export { exitCodeFor } from '../runner/verdict.js';
 
 /** How {@link runSuite} runs: bases, seed, property runs, filter, concurrency, strictness, timeouts. */
@@ -140,6 +141,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   const session = await openSession(deps, {
     bases: options.bases,
     seed: options.seed,
+    requires: new Set(selected.flatMap((s) => s.requires)),
     ...(options.credentialCheck === false ? { credentialCheck: false } : {}),
   });
   if (session.learning && session.learning.learned.length > 0) {

@@ -10,8 +10,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import { notHttp, type HttpClient } from '../http/client.js';
 import { formEncode } from '../http/percent.js';
 import { checkCredentials, describeRefusal } from '../learn/credentials.js';
-import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/learn.js';
-import { oauth2Open } from '../learn/oauth2.js';
+import type { LearnOutcome } from '../learn/learn.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../suite/types.js';
@@ -22,6 +21,7 @@ import { oobUnreachable } from '../runner/oob.js';
 import { createRedactor, type Redactor } from '../runner/redact.js';
 import { notRunResult, type ScenarioRunOptions } from '../runner/scenario.js';
 import { CREDENTIALS_REFUSED_REASON } from '../runner/verdict.js';
+import { SESSION_INDEX, learnSilent, scenarioUniq } from './learning.js';
 import { runScenario } from './run-scenario.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { Exchange, ScenarioResult } from '../runner/types.js';
@@ -38,6 +38,11 @@ export interface SessionOptions {
   seed: number;
   /** Learn what the profile is silent on before anything is judged (default true; `conform diff` compares as declared). */
   learn?: boolean;
+  /**
+   * The capabilities the selected scenarios require (default: every one). What one scenario alone needs is learned
+   * only when it is selected: how the OAuth 1 owner denies (`auth.oauth1.deny`) costs the learning a grant of its own.
+   */
+  requires?: ReadonlySet<string>;
   /** Most exchanges kept per scenario run (default: the executor's). */
   maxTranscript?: number;
   /** The harness clock, for the signers' dates. */
@@ -104,8 +109,6 @@ export interface Session {
 
 /** Most exchanges of the learning kept for the report. */
 const MAX_LEARNING_EXCHANGES = 60;
-/** The `uniq` position of the session's own values (scenarios count from 0; this never meets one of theirs). */
-const SESSION_INDEX = 36 ** 3 - 1;
 
 /** Every secret the profile holds, for redaction. */
 export function profileRedactor(profile: ResolvedProfile): Redactor {
@@ -120,17 +123,6 @@ export function profileRedactor(profile: ResolvedProfile): Redactor {
     pairs.push([formEncode(c.clientId), formEncode(c.clientSecret)]);
   }
   return createRedactor(secrets, pairs);
-}
-
-/**
- * The `uniq` values of one scenario: the run's tag, the scenario's position (three base-36 digits, so the values of
- * two scenarios never meet) and a counter. They depend on nothing another scenario does, so a run gives the same
- * values at any concurrency.
- */
-export function scenarioUniq(runTag: string, index: number): () => string {
-  const prefix = `${runTag}${index.toString(36).padStart(3, '0')}`;
-  let counter = 0;
-  return () => `${prefix}${(counter++).toString(36)}`;
 }
 
 /** Opens a session: probes the target, learns what the profile is silent on, sets up the shared credentials. */
@@ -158,7 +150,7 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
   let reached = unreachable === undefined;
   const learning =
     unreachable === undefined && options.learn !== false
-      ? await learnSilent(deps, options.bases, redactor, runTag)
+      ? await learnSilent(deps, options, redactor, runTag)
       : undefined;
   const profile = learning?.profile ?? deps.profile;
   const authenticator = learning ? deps.authenticator.withProfile(profile) : deps.authenticator;
@@ -266,35 +258,4 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     },
   };
   return session;
-}
-
-/**
- * Learns what the profile is silent on (harness/src/learn), on a connection of its own; undefined when the profile
- * declares every learnable key and pins or does not need the OAuth 1 approval.
- */
-async function learnSilent(
-  deps: SessionDeps,
-  bases: Bases,
-  redactor: Redactor,
-  runTag: string,
-): Promise<LearnOutcome | undefined> {
-  const silent = LEARNABLE_KEYS.filter((k) => !deps.profile.declared.has(k));
-  const approvalOpen =
-    deps.profile.auth.oauth1 !== undefined &&
-    deps.profile.auth.oauth1.approval === undefined &&
-    !deps.profile.declared.has('auth.schemes');
-  if (silent.length === 0 && !approvalOpen && !oauth2Open(deps.profile)) return undefined;
-  const client = deps.client.session();
-  try {
-    return await learnOpenPoints({
-      client,
-      bases,
-      profile: deps.profile,
-      authenticator: deps.authenticator,
-      redactor,
-      uniq: scenarioUniq(runTag, SESSION_INDEX),
-    });
-  } finally {
-    await client.close();
-  }
 }

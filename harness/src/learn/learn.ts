@@ -14,7 +14,8 @@
  *   with and without the body hash until one is taken; then without credentials; then PUT at a fresh URL; read
  *   back; OPTIONS on the collection, the item, `/` and the records; and the articles made are deleted.
  * - `auth.oauth2.ttl`: the `expires_in` of the token the OAuth 2 trial obtained.
- * - how the resource owner approves OAuth 1 temporary credentials (oauth/approval.ts).
+ * - how the resource owner approves OAuth 1 temporary credentials (oauth/approval.ts), and `auth.oauth1.deny`: how
+ *   they deny, from the refusing button of the authorize page's form (oauth1-deny.ts).
  */
 import type { AuthOptions, AuthScheme } from '../auth/authenticator.js';
 import type { HttpRequest, HttpResponse } from '../http/client.js';
@@ -24,6 +25,7 @@ import type { RawExchange } from '../runner/exec-types.js';
 import { createTokenSource } from '../oauth/index.js';
 import { learnArticles } from './articles.js';
 import { notOfferedEvidence } from './credentials.js';
+import { learnOAuth1Deny } from './oauth1-deny.js';
 import { learnOAuth1Methods } from './oauth1-methods.js';
 import { learnOAuth2Clients, oauth2Open } from './oauth2.js';
 import { join, ok, schemeUser } from './common.js';
@@ -240,6 +242,18 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   // could be tried with one).
   if (silent('auth.bodyHash') && !learned.some((l) => l.key === 'auth.bodyHash'))
     p.auth.bodyHash = deps.profile.auth.bodyHash;
+  // --- how the owner denies OAuth 1 temporary credentials (the authorize page's refusing button)
+  if (silent('auth.oauth1.deny') && !deps.skip?.includes('auth.oauth1.deny'))
+    await learnOAuth1Deny({
+      p,
+      learn,
+      tokens,
+      base: baseFor('oauth1'),
+      record: (xs) => {
+        for (const x of xs)
+          if (!exchanges.some((e) => e.request === x.request)) exchanges.push({ step: 0, stepName: 'learning', ...x });
+      },
+    });
   const approval = tokens.approver.way();
   if (approval && silent('auth.oauth1.approval'))
     learn(

@@ -37,6 +37,8 @@ export interface LearnDeps {
   uniq: () => string;
   /** Also learn what only a drafted profile declares (`conform init`). */
   draft?: boolean;
+  /** Keys left unlearned though silent: no selected scenario needs them (only `auth.oauth1.deny` is honoured). */
+  skip?: readonly string[];
 }
 
 /** Keys the learning can fill in; a profile that declares all of these needs none. */

@@ -1,6 +1,31 @@
+/** The approver against scripted authorize endpoints: approving, learning the page's refusal, and denying. */
 import { describe, expect, it } from 'vitest';
-import type { HttpResponse } from '../http/client.js';
-import { formOf, verifierIn } from './approval.js';
+import { stringify } from 'yaml';
+import { createAuthenticator } from '../auth/authenticator.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import { checkProfileSource } from '../profile/load.js';
+import type { ResolvedProfile } from '../profile/schema.js';
+import { parseYamlSource } from '../suite/yaml-source.js';
+import { createApprover } from './approval.js';
+
+function profile(oauth1: Record<string, unknown> = {}): ResolvedProfile {
+  const data = {
+    users: [{ name: 'alice', password: 'p' }],
+    auth: {
+      oauth1: {
+        consumerKey: 'ck',
+        consumerSecret: 'cs',
+        temporaryEndpoint: '/t',
+        authorizeEndpoint: '/authorize',
+        tokenEndpoint: '/k',
+        ...oauth1,
+      },
+    },
+  };
+  const { profile: p, issues } = checkProfileSource(parseYamlSource('p.yaml', stringify(data)));
+  if (!p) throw new Error(issues.map((i) => i.message).join('; '));
+  return p;
+}
 
 const answer = (status: number, body = '', headers: Record<string, string> = {}): HttpResponse => ({
   status,
@@ -9,68 +34,87 @@ const answer = (status: number, body = '', headers: Record<string, string> = {})
   durationMs: 0,
 });
 
-describe('verifierIn: the oauth_verifier an approval answer carries', () => {
-  it.each([
-    [
-      'a redirect to the callback, in the query',
-      answer(302, '', { location: 'https://client.example/cb?oauth_token=t&oauth_verifier=v%2B1' }),
-      'v+1',
-    ],
-    ['a redirect, in the fragment', answer(303, '', { location: '/cb#oauth_verifier=abc&oauth_token=t' }), 'abc'],
-    ['a form-encoded body (oob)', answer(200, 'oauth_token=t&oauth_verifier=xyz'), 'xyz'],
-    ['a JSON body', answer(200, '{"oauth_token":"t","oauth_verifier":"j-1"}'), 'j-1'],
-    [
-      'an HTML input',
-      answer(200, '<p>Done</p><input type="text" readonly name="oauth_verifier" value="h&amp;1">'),
-      'h&1',
-    ],
-    ['a labelled value in text', answer(200, 'Your code: oauth_verifier=ABC123'), 'ABC123'],
-  ])('%s', (_what, res, want) => {
-    expect(verifierIn(res)).toBe(want);
+const PAGE = `<form method="post" action="/authorize"><input type="hidden" name="oauth_token" value="t1">
+  <button type="submit" name="confirm" value="yes">Authorize</button>
+  <button type="submit" name="confirm" value="no">Deny</button></form>`;
+
+/** An authorize endpoint with a page: the GET shows it, the POST answers with a redirect (a verifier when confirm=yes). */
+function pageServer(): { client: HttpClient; sent: HttpRequest[] } {
+  const sent: HttpRequest[] = [];
+  const client: HttpClient = {
+    send: (request) => {
+      sent.push(request);
+      if (request.method === 'GET') return Promise.resolve({ ok: true, response: answer(200, PAGE) });
+      const body = String(request.body ?? '');
+      const location = body.includes('confirm=yes')
+        ? 'https://client.example/cb?oauth_token=t1&oauth_verifier=v1'
+        : 'https://client.example/cb?error=access_denied';
+      return Promise.resolve({ ok: true, response: answer(302, '', { location }) });
+    },
+    session: () => client,
+    close: () => Promise.resolve(),
+  };
+  return { client, sent };
+}
+
+const approverFor = (p: ResolvedProfile, client: HttpClient) =>
+  createApprover({ client, profile: p, authenticator: createAuthenticator({ profile: p }), secret: () => {} });
+
+describe('the owner denies', () => {
+  it("learns the refusal from the page's form, and denies with it in place of the approving button", async () => {
+    const { client, sent } = pageServer();
+    const approver = approverFor(profile(), client);
+    expect(approver.denial()).toBeUndefined();
+    const approved = await approver.approve('t1', 'alice', 'https://h.example');
+    expect(approved).toMatchObject({ ok: true, verifier: 'v1', way: { kind: 'form', scheme: 'basic' } });
+    expect(approver.denial()).toEqual({ fields: { confirm: 'no' } });
+    sent.length = 0;
+    const denied = await approver.deny('t1', 'alice', 'https://h.example');
+    expect(denied).toMatchObject({ ok: true });
+    expect(denied.ok && denied.verifier).toBeFalsy();
+    expect(denied.ok && denied.answer).toMatch(/302 to https:\/\/client\.example\/cb\?error=access_denied/);
+    expect(sent.map((r) => r.body ?? '')).toEqual(['', 'oauth_token=t1&confirm=no']);
   });
 
-  it.each([
-    [
-      'a page that only describes the request',
-      answer(200, '<form method="post"><input type="hidden" name="oauth_token" value="t"></form>'),
-    ],
-    ['a refusal', answer(403, 'oauth_verifier=nope')],
-    [
-      'a redirect with error=access_denied',
-      answer(302, '', { location: 'https://client.example/cb?oauth_token=t&error=access_denied' }),
-    ],
-  ])('none in %s', (_what, res) => {
-    expect(verifierIn(res)).toBeUndefined();
+  it('keeps the verifier a denial answered with', async () => {
+    const { client } = pageServer();
+    // Declared fields that the target does not take as a refusal: it approves, and the verifier is kept.
+    const approver = approverFor(profile({ deny: { fields: { confirm: 'yes' } } }), client);
+    const denied = await approver.deny('t1', 'alice', 'https://h.example');
+    expect(denied).toMatchObject({ ok: true, verifier: 'v1' });
   });
-});
 
-describe('formOf: the first form of a page, as a browser submits it', () => {
-  it('takes method, absolute action, hidden and text fields, checked boxes, and the first submit that does not refuse', () => {
-    const html = `<html><body><form method="POST" action="/oauth1/authorize?x=1">
-      <input type="hidden" name="oauth_token" value="a&amp;b">
-      <input name="note" value="hi"><input type="checkbox" name="scope" value="read" checked><input type="checkbox" name="other" value="x">
-      <button type="submit" name="confirm" value="no">Deny</button>
-      <button type="submit" name="confirm" value="yes">Authorize</button>
-      <input type="submit" name="also" value="Allow">
-    </form></body></html>`;
-    expect(formOf(html, 'https://h.example/oauth1/authorize?oauth_token=a')).toEqual({
-      method: 'POST',
-      action: 'https://h.example/oauth1/authorize?x=1',
-      fields: [
-        ['oauth_token', 'a&b'],
-        ['note', 'hi'],
-        ['scope', 'read'],
-        ['confirm', 'yes'],
-      ],
+  it('a GET that approves by itself is denied with the fields in its query; no way known, no denial', async () => {
+    const sent: HttpRequest[] = [];
+    const client: HttpClient = {
+      send: (request) => {
+        sent.push(request);
+        return Promise.resolve({ ok: true, response: answer(200, 'oauth_token=t1&oauth_verifier=v2') });
+      },
+      session: () => client,
+      close: () => Promise.resolve(),
+    };
+    expect(await approverFor(profile(), client).deny('t1', 'alice', 'https://h.example')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/auth\.oauth1\.deny/) as unknown,
     });
+    const approver = approverFor(profile({ deny: { fields: { decision: 'deny' } } }), client);
+    await approver.approve('t1', 'alice', 'https://h.example');
+    expect(await approver.deny('t1', 'alice', 'https://h.example')).toMatchObject({ ok: true, verifier: 'v2' });
+    expect(sent.at(-1)?.url).toBe('https://h.example/authorize?oauth_token=t1&decision=deny');
   });
 
-  it('a form without method or action is a GET to the page itself; no form, nothing', () => {
-    expect(formOf('<form><input type=hidden name=t value=1></form>', 'https://h.example/a')).toEqual({
-      method: 'GET',
-      action: 'https://h.example/a',
-      fields: [['t', '1']],
-    });
-    expect(formOf('<p>no form</p>', 'https://h.example/a')).toBeUndefined();
+  it('no answer is no denial', async () => {
+    const client: HttpClient = {
+      send: () => Promise.resolve({ ok: false, error: { code: 'CONNECTION_REFUSED', message: 'refused' } }),
+      session: () => client,
+      close: () => Promise.resolve(),
+    };
+    const denied = await approverFor(profile({ deny: { fields: { confirm: 'no' } } }), client).deny(
+      't1',
+      'alice',
+      'https://h.example',
+    );
+    expect(denied).toMatchObject({ ok: false, reason: expect.stringMatching(/could not be made/) as unknown });
   });
 });

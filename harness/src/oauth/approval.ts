@@ -12,12 +12,15 @@
  * Each is tried with every scheme the owner can authenticate with (Basic, then the signed forms), until one yields a
  * verifier. The profile may pin the way (`auth.oauth1.approval`). A verifier is read from a redirect's `Location`
  * (query or fragment), or from the body: form-encoded, JSON, or HTML/text holding `oauth_verifier`.
+ *
+ * The owner may also deny, the same way with the refusal's fields (`auth.oauth1.deny`, or the refusing button a page's
+ * form was seen to offer): what the target answers is kept, a verifier in it included.
  */
 import type { AuthScheme, Authenticator } from '../auth/authenticator.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
-import { formField } from '../http/form.js';
 import { formEncode } from '../http/percent.js';
-import type { ResolvedProfile } from '../profile/schema.js';
+import type { OAuth1Denial, ResolvedProfile } from '../profile/schema.js';
+import { denyingFields, formOf, verifierIn } from './approval-page.js';
 import type { TokenExchange } from './exchange.js';
 
 /** How the owner approves: which request, and which scheme authenticates the owner. */
@@ -37,11 +40,23 @@ export type ApprovalResult =
       refused: boolean;
     };
 
+/**
+ * What a denial gave: the target's answer in words, and the verifier it carried if any; or why the owner could not
+ * deny (no way to deny known, no credentials, no answer).
+ */
+export type DenialResult =
+  | { ok: true; answer: string; verifier?: string; exchanges: TokenExchange[] }
+  | { ok: false; reason: string; exchanges: TokenExchange[] };
+
 export interface Approver {
   /** The owner `user` approves temporary credentials `token` at `base` (the TLS base URL, as a rule). */
   approve(token: string, user: string, base: string): Promise<ApprovalResult>;
+  /** The owner `user` denies temporary credentials `token` at `base`, the way {@link denial} says. */
+  deny(token: string, user: string, base: string): Promise<DenialResult>;
   /** The way found so far in this run (or pinned), for reports. */
   way(): ApprovalWay | undefined;
+  /** How the owner denies: declared (`auth.oauth1.deny`), or the refusing button of a page's form seen so far. */
+  denial(): OAuth1Denial | undefined;
 }
 
 interface Deps {
@@ -54,9 +69,22 @@ interface Deps {
   known?: ApprovalWay;
 }
 
+/** One way tried once: the verifier the answer carried, the way, the answer in words. */
+interface Attempt {
+  verifier?: string;
+  way: ApprovalWay;
+  note: string;
+  /** The answer refused the owner (4xx). */
+  refused: boolean;
+  /** No answer (or no request could be made): `note` says why. */
+  broken?: true;
+}
+
 const join = (base: string, path: string) => base.replace(/\/$/, '') + path;
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 const header = (r: HttpResponse, name: string) => [r.headers[name] ?? []].flat()[0];
+const form = (pairs: ReadonlyArray<readonly [string, string]>) =>
+  pairs.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join('&');
 
 /** The owner's schemes, in the order they are tried: Basic (what a login form is), then the signed forms. */
 export function ownerSchemes(profile: ResolvedProfile, user: string): ApprovalWay['scheme'][] {
@@ -71,6 +99,8 @@ export function ownerSchemes(profile: ResolvedProfile, user: string): ApprovalWa
 export function createApprover(deps: Deps): Approver {
   const pinned = deps.profile.auth.oauth1?.approval;
   let found: ApprovalWay | undefined = deps.known;
+  let seenDenial: OAuth1Denial | undefined;
+  const denial = () => deps.profile.auth.oauth1?.deny ?? seenDenial;
 
   const send = async (
     exchanges: TokenExchange[],
@@ -89,54 +119,49 @@ export function createApprover(deps: Deps): Approver {
     return sent.ok ? sent.response : `${request.method} ${new URL(request.url).pathname}: ${sent.error.message}`;
   };
 
-  /** One way, tried once: the verifier and the way that gave it, or what the target answered instead. */
+  /** One way, tried once, approving — or denying with `deny`'s fields. */
   const attempt = async (
     way: ApprovalWay,
-    token: string,
-    user: string,
-    base: string,
-    exchanges: TokenExchange[],
-  ): Promise<{ verifier?: string; way: ApprovalWay; note: string; refused: boolean }> => {
-    const endpoint = join(base, deps.profile.auth.oauth1!.authorizeEndpoint);
-    const fields = pinned?.fields ?? { confirm: 'yes' };
-    const form = (pairs: Array<[string, string]>) =>
-      pairs.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join('&');
+    r: { token: string; user: string; base: string; exchanges: TokenExchange[]; deny?: Record<string, string> },
+  ): Promise<Attempt> => {
+    const endpoint = join(r.base, deps.profile.auth.oauth1!.authorizeEndpoint);
+    const fields = r.deny ?? pinned?.fields ?? { confirm: 'yes' };
     const post = (url: string, pairs: Array<[string, string]>): HttpRequest => ({
       method: 'POST',
       url,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: form(pairs),
     });
+    // A GET that approves by itself is denied with the refusal's fields in its query.
+    const refusal = r.deny !== undefined && way.kind === 'get' ? `&${form(Object.entries(r.deny))}` : '';
     const get: HttpRequest = {
       method: 'GET',
-      url: `${endpoint}?oauth_token=${encodeURIComponent(token)}`,
+      url: `${endpoint}?oauth_token=${encodeURIComponent(r.token)}${refusal}`,
       headers: {},
     };
     const first = await send(
-      exchanges,
-      way.kind === 'post' ? post(endpoint, [['oauth_token', token], ...Object.entries(fields)]) : get,
+      r.exchanges,
+      way.kind === 'post' ? post(endpoint, [['oauth_token', r.token], ...Object.entries(fields)]) : get,
       way.scheme,
-      user,
+      r.user,
     );
-    if (typeof first === 'string') return { way, note: first, refused: false };
+    if (typeof first === 'string') return { way, note: first, refused: false, broken: true };
+    const what = way.kind === 'post' ? 'POST' : 'GET';
     const direct = verifierIn(first);
-    if (direct !== undefined) return { verifier: direct, way, note: '', refused: false };
+    if (direct !== undefined) return { verifier: direct, way, note: describe(what, way, first), refused: false };
     // A GET that only describes the pending request: its page's form is what a person would submit.
     const page =
       way.kind === 'post' || first.status < 200 || first.status >= 300 ? undefined : formOf(text(first.body), endpoint);
-    if (!page)
-      return { way, note: describe(way.kind === 'post' ? 'POST' : 'GET', way, first), refused: isRefusal(first) };
+    if (!page) return { way, note: describe(what, way, first), refused: isRefusal(first) };
+    if (page.refusal) seenDenial ??= { fields: { [page.refusal[0]]: page.refusal[1] } };
+    const pairs = r.deny !== undefined ? denyingFields(page, r.deny) : page.fields;
     const submit: HttpRequest =
       page.method === 'GET'
-        ? {
-            method: 'GET',
-            url: `${page.action}${page.action.includes('?') ? '&' : '?'}${form(page.fields)}`,
-            headers: {},
-          }
-        : post(page.action, page.fields);
-    const second = await send(exchanges, submit, way.scheme, user);
+        ? { method: 'GET', url: `${page.action}${page.action.includes('?') ? '&' : '?'}${form(pairs)}`, headers: {} }
+        : post(page.action, pairs);
+    const second = await send(r.exchanges, submit, way.scheme, r.user);
     const submitted: ApprovalWay = { kind: 'form', scheme: way.scheme };
-    if (typeof second === 'string') return { way: submitted, note: second, refused: false };
+    if (typeof second === 'string') return { way: submitted, note: second, refused: false, broken: true };
     const verifier = verifierIn(second);
     return {
       ...(verifier !== undefined ? { verifier } : {}),
@@ -146,9 +171,9 @@ export function createApprover(deps: Deps): Approver {
     };
   };
 
-  const approve: Approver['approve'] = async (token, user, base) => {
-    const exchanges: TokenExchange[] = [];
-    const ways: ApprovalWay[] = pinned
+  /** The ways to try for `user`: the pinned one, else the one found, else every kind with every owner scheme. */
+  const waysFor = (user: string): ApprovalWay[] =>
+    pinned
       ? [
           {
             kind: pinned.method === 'GET' ? 'get' : 'post',
@@ -160,17 +185,16 @@ export function createApprover(deps: Deps): Approver {
         : ownerSchemes(deps.profile, user).flatMap((scheme) =>
             (['get', 'post'] as const).map((kind) => ({ kind, scheme })),
           );
-    if (ways.length === 0)
-      return {
-        ok: false,
-        reason: `the profile gives ${user} neither a password nor a secret to approve with`,
-        exchanges,
-        refused: false,
-      };
+  const noCredentials = (user: string) => `the profile gives ${user} neither a password nor a secret to approve with`;
+
+  const approve: Approver['approve'] = async (token, user, base) => {
+    const exchanges: TokenExchange[] = [];
+    const ways = waysFor(user);
+    if (ways.length === 0) return { ok: false, reason: noCredentials(user), exchanges, refused: false };
     const notes: string[] = [];
     let refused = true;
     for (const way of ways) {
-      const result = await attempt(way, token, user, base, exchanges);
+      const result = await attempt(way, { token, user, base, exchanges });
       if (result.verifier !== undefined) {
         deps.secret(result.verifier);
         found ??= result.way;
@@ -187,8 +211,39 @@ export function createApprover(deps: Deps): Approver {
     };
   };
 
+  // With the way known, its one answer is the denial's. Without it, each way is tried until one is not a refusal (a
+  // 4xx may be a scheme the owner cannot use there): that answer is the denial's, or the last refusal.
+  const deny: Approver['deny'] = async (token, user, base) => {
+    const exchanges: TokenExchange[] = [];
+    const how = denial();
+    if (how === undefined)
+      return { ok: false, reason: 'no way for the owner to deny is known (auth.oauth1.deny)', exchanges };
+    const ways = waysFor(user);
+    if (ways.length === 0) return { ok: false, reason: noCredentials(user), exchanges };
+    let answer: Attempt | undefined;
+    const notes: string[] = [];
+    for (const way of ways) {
+      const a = await attempt(way, { token, user, base, exchanges, deny: how.fields });
+      notes.push(a.note);
+      if (a.broken) continue;
+      answer = a;
+      if (a.verifier !== undefined) deps.secret(a.verifier);
+      if (a.verifier !== undefined || !a.refused) break;
+    }
+    if (answer === undefined)
+      return { ok: false, reason: `the denial could not be made: ${notes.join('; ')}`, exchanges };
+    return {
+      ok: true,
+      answer: answer.note,
+      ...(answer.verifier !== undefined ? { verifier: answer.verifier } : {}),
+      exchanges,
+    };
+  };
+
   return {
     approve,
+    deny,
+    denial,
     way: () =>
       found ??
       (pinned ? { kind: pinned.method === 'GET' ? 'get' : 'post', scheme: pinned.ownerScheme ?? 'basic' } : undefined),
@@ -202,87 +257,4 @@ function isRefusal(r: HttpResponse): boolean {
 function describe(what: string, way: ApprovalWay, r: HttpResponse): string {
   const where = header(r, 'location');
   return `${what} with ${way.scheme} → ${r.status}${where !== undefined ? ` to ${where.replace(/(oauth_[a-z_]+)=[^&#]*/g, '$1=…')}` : ''}`;
-}
-
-/**
- * The `oauth_verifier` an answer carries: in a redirect's Location (query or fragment), or in the body — form-encoded,
- * JSON, or HTML/text (`oauth_verifier=…`, `"oauth_verifier": "…"`, an input named oauth_verifier).
- */
-export function verifierIn(r: HttpResponse): string | undefined {
-  const location = header(r, 'location');
-  if (location !== undefined && r.status >= 300 && r.status < 400) {
-    const parts = location.split(/[?#]/).slice(1);
-    for (const part of parts) {
-      const v = formField(part, 'oauth_verifier');
-      if (v) return v;
-    }
-  }
-  if (r.status < 200 || r.status >= 300) return undefined;
-  const body = text(r.body).trim();
-  const form = formField(body, 'oauth_verifier');
-  if (form && !/[\s<>"]/.test(form)) return form;
-  try {
-    const json = JSON.parse(body) as unknown;
-    if (
-      typeof json === 'object' &&
-      json !== null &&
-      typeof (json as Record<string, unknown>)['oauth_verifier'] === 'string'
-    )
-      return (json as Record<string, string>)['oauth_verifier'];
-  } catch {
-    /* not JSON */
-  }
-  const input = /<input\b[^>]*\bname\s*=\s*["']?oauth_verifier["']?[^>]*>/i.exec(body)?.[0];
-  const value = input === undefined ? undefined : /\bvalue\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(input);
-  if (value) return decodeEntities(value[1] ?? value[2] ?? value[3] ?? '');
-  const labelled = /oauth_verifier["']?\s*[:=]\s*["']?([A-Za-z0-9._~%+/-]+)/.exec(body);
-  return labelled?.[1] !== undefined ? decodeURIComponent(labelled[1]) : undefined;
-}
-
-const REFUSING_BUTTON = /^(deny|cancel|no|reject|decline|refuse)$/i;
-
-/**
- * The first form of an HTML page as a browser submits it: method, absolute action, and the fields — hidden and text
- * inputs with their values, checked checkboxes and radios, the first submit button that does not refuse.
- */
-export function formOf(
-  html: string,
-  pageUrl: string,
-): { method: 'GET' | 'POST'; action: string; fields: Array<[string, string]> } | undefined {
-  const open = /<form\b([^>]*)>/i.exec(html);
-  if (!open) return undefined;
-  const close = html.indexOf('</form', open.index);
-  const inner = html.slice(open.index + open[0].length, close < 0 ? undefined : close);
-  const attr = (tag: string, name: string) => {
-    const m = new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag);
-    return m === null ? undefined : decodeEntities(m[1] ?? m[2] ?? m[3] ?? '');
-  };
-  const method = (attr(open[1] ?? '', 'method') ?? 'GET').toUpperCase() === 'POST' ? 'POST' : 'GET';
-  const action = new URL(attr(open[1] ?? '', 'action') ?? '', pageUrl).toString();
-  const fields: Array<[string, string]> = [];
-  let submitted = false;
-  for (const m of inner.matchAll(/<(input|button)\b([^>]*)>/gi)) {
-    const tag = m[2] ?? '';
-    const name = attr(tag, 'name');
-    const type = (attr(tag, 'type') ?? (m[1]!.toLowerCase() === 'button' ? 'submit' : 'text')).toLowerCase();
-    if (name === undefined) continue;
-    const value = attr(tag, 'value') ?? (type === 'checkbox' || type === 'radio' ? 'on' : '');
-    if (type === 'submit' || type === 'image') {
-      if (submitted || REFUSING_BUTTON.test(value) || REFUSING_BUTTON.test(name)) continue;
-      submitted = true;
-      fields.push([name, value]);
-    } else if (type === 'checkbox' || type === 'radio') {
-      if (/\bchecked\b/i.test(tag)) fields.push([name, value]);
-    } else if (type !== 'reset' && type !== 'file') fields.push([name, value]);
-  }
-  return { method, action, fields };
-}
-
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (_, e: string) => {
-    const lower = e.toLowerCase();
-    if (lower.startsWith('#x')) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16));
-    if (lower.startsWith('#')) return String.fromCodePoint(Number.parseInt(lower.slice(1), 10));
-    return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[lower] ?? '';
-  });
 }

@@ -11,7 +11,8 @@ import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import { formField } from '../http/form.js';
 import { formEncode } from '../http/percent.js';
 import type { ResolvedProfile } from '../profile/schema.js';
-import { formOf, ownerSchemes } from './approval.js';
+import { ownerSchemes } from './approval.js';
+import { formOf } from './approval-page.js';
 import type { TokenExchange } from './exchange.js';
 
 /** What an authorization request gave: the code, with the verifier and redirect URI its exchange repeats. */

@@ -115,6 +115,18 @@ export const AuthSchema = z.strictObject({
         .describe(
           "Pins how the resource owner approves (RFC 5849 §2.2 leaves it to the server). Unset: found from the target's answers, the verifier read from a redirect's Location or the body.",
         ),
+      deny: z
+        .strictObject({
+          fields: z
+            .record(z.string(), z.string())
+            .describe(
+              "The form fields of the owner's refusal, sent where the approving ones go: in place of the approving button of the authorize page's form, or of approval.fields in a POST, or beside oauth_token in the query of a GET approval. Example: { confirm: no }.",
+            ),
+        })
+        .optional()
+        .describe(
+          "How the resource owner denies at the authorize endpoint (RFC 5849 §2.2 leaves it to the server). Unset: learned where the authorize page's form has a refusing submit button (named or valued deny, cancel, reject, decline, refuse or no); else auth/oauth1-approval-denied is skipped.",
+        ),
       tokensBoundToConsumer: z
         .boolean()
         .optional()
@@ -189,6 +201,8 @@ export interface ResolvedAuth {
       ownerScheme?: 'basic' | 'hmac' | 'hmac-nonce';
       fields?: Record<string, string>;
     };
+    /** How the owner denies: the refusal's form fields (declared or learned). */
+    deny?: OAuth1Denial;
     tokensBoundToConsumer?: boolean;
     placements: Array<'header' | 'query' | 'form'>;
     /** The realm of the `Authorization: OAuth` header; absent: none is sent. */
@@ -196,6 +210,11 @@ export interface ResolvedAuth {
     /** The signature methods the target takes (declared or learned; default HMAC-SHA1). */
     signatureMethods: Array<'HMAC-SHA1' | 'HMAC-SHA256' | 'PLAINTEXT'>;
   };
+}
+
+/** How the resource owner denies OAuth 1 temporary credentials: the form fields of the refusal. */
+export interface OAuth1Denial {
+  fields: Record<string, string>;
 }
 
 /** The largest signed 64-bit integer: the default `auth.nonceMax`. */

@@ -79,6 +79,10 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
       p.users.some((u) => u.name === p.auth.oauth1?.user && (u.password !== undefined || u.secret !== undefined)),
     key: 'a password or a secret for auth.oauth1.user (the resource owner authenticates at the authorize endpoint to approve)',
   },
+  'auth.oauth1.deny': {
+    test: (p) => p.auth.oauth1?.deny !== undefined,
+    key: "auth.oauth1.deny (how the resource owner denies: declared, or learned from a refusing button of the authorize page's form)",
+  },
   'auth.signedQuery': {
     test: (p) => p.auth.signedPathIncludesQuery,
     key: 'auth.signedPathIncludesQuery: true (the default)',

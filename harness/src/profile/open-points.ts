@@ -144,6 +144,8 @@ export const PROFILE_KEYS: Readonly<Record<string, KeyClass>> = {
   'auth.oauth1.approval.method': open('learned', ['oauth1-approve-post']),
   'auth.oauth1.approval.ownerScheme': open('learned', ['oauth1-approve-post']),
   'auth.oauth1.approval.fields': open('learned', ['oauth1-approve-post']),
+  'auth.oauth1.deny': open('learned', ['oauth1-approve-post']),
+  'auth.oauth1.deny.fields': open('learned', ['oauth1-approve-post']),
   'auth.oauth1.tokensBoundToConsumer': open('not-checked', []),
   'auth.oauth1.placements': open('accepts-all', ['oauth1-header-only', 'get-content-refused']),
   'auth.oauth1.realm': open('accepts-all', ['oauth1-realm-configured']),

@@ -24,6 +24,7 @@ export {
   SchemeSchema,
   type AuthData,
   type Grant,
+  type OAuth1Denial,
   type OAuth2Actor,
   type ResolvedAuth,
   type ResolvedOAuth2,

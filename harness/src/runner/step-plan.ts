@@ -10,7 +10,7 @@ import { tokensOf } from './credentials.js';
 import type { ExecDeps } from './exec-types.js';
 import { checkResponseByCheck, type CheckContext } from './expect.js';
 import { instanceBase, instanceNumber, toInstance, type BuiltRequest } from './instances.js';
-import { authorizeCode, type ApprovalResult } from '../oauth/index.js';
+import { authorizeCode } from '../oauth/index.js';
 import type { OAuth2Actor } from '../profile/schema.js';
 import { render } from './render.js';
 import { buildRequest } from './request.js';
@@ -176,26 +176,36 @@ export async function judgeStep(
   return { messages, failedChecks };
 }
 
-/** An `approve` step: the owner approves the temporary credentials, the target's way (oauth/approval.ts). */
-export async function approveStep(step: StepData, scope: Scope, deps: ExecDeps): Promise<ApprovalResult> {
+/** What an `approve` step gave: the verifier (empty for a denial's answer without one), or why there is none. */
+export type ApproveStepResult =
+  | { ok: true; verifier: string; exchanges: TokenExchange[] }
+  | { ok: false; reason: string; exchanges: TokenExchange[] };
+
+/**
+ * An `approve` step: the owner approves the temporary credentials, the target's way (oauth/approval.ts) — or, with
+ * `deny`, denies them, and the verifier is the one the target's answer carried (empty when none).
+ */
+export async function approveStep(step: StepData, scope: Scope, deps: ExecDeps): Promise<ApproveStepResult> {
   const a = step.approve!;
   const instance = instanceOf(step.instance, scope, deps);
-  if (typeof instance === 'object') return { ok: false, reason: instance.error, exchanges: [], refused: false };
+  if (typeof instance === 'object') return { ok: false, reason: instance.error, exchanges: [] };
   const token = stringify(render(a.token, scope));
   const user = a.user !== undefined ? stringify(render(a.user, scope)) : deps.profile.auth.oauth1?.user;
-  if (!deps.profile.auth.oauth1)
-    return { ok: false, reason: 'the profile has no auth.oauth1 settings', exchanges: [], refused: false };
+  if (!deps.profile.auth.oauth1) return { ok: false, reason: 'the profile has no auth.oauth1 settings', exchanges: [] };
   if (!user)
     return {
       ok: false,
       reason: 'the profile names no resource owner (auth.oauth1.user, or a first user)',
       exchanges: [],
-      refused: false,
     };
   // Owner credentials (Basic among them) go over TLS when a TLS base URL is known; to one instance, with `instance`.
   const own = instance === undefined ? undefined : instanceBase(deps, instance, deps.bases.tls !== undefined);
-  if (own !== undefined && 'error' in own) return { ok: false, reason: own.error, exchanges: [], refused: false };
-  return tokensOf(deps).approver.approve(token, user, own?.base ?? deps.bases.tls ?? deps.bases.primary);
+  if (own !== undefined && 'error' in own) return { ok: false, reason: own.error, exchanges: [] };
+  const base = own?.base ?? deps.bases.tls ?? deps.bases.primary;
+  const { approver } = tokensOf(deps);
+  if (!a.deny) return approver.approve(token, user, base);
+  const denied = await approver.deny(token, user, base);
+  return denied.ok ? { ok: true, verifier: denied.verifier ?? '', exchanges: denied.exchanges } : denied;
 }
 
 /** What an `authorize` or `token` step gave: the names it puts in scope, or why there is nothing. */

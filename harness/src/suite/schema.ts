@@ -92,6 +92,12 @@ const StepSchema = z.strictObject({
         .boolean()
         .optional()
         .describe('No verifier is not a failure: {{ as }} is then empty (for an approval the server may refuse).'),
+      deny: z
+        .boolean()
+        .optional()
+        .describe(
+          "The owner denies instead, the way auth.oauth1.deny says (declared, or learned from the page's refusing button): {{ as }} gets the verifier the target's answer carried, empty when none. A denial that cannot be made (no answer) leaves the scenario unjudged; give the step a setup.",
+        ),
     })
     .optional()
     .describe(

@@ -15,12 +15,17 @@ export const NEEDED_VARIANTS: Readonly<Record<string, readonly VariantName[]>> =
   'oauth2-pkce-unchecked': ['oauth2-code-pkce-only'],
   'oauth2-refresh-refused': ['oauth2-code-pkce-only'],
   'oauth1-hmac-sha256-unverified': ['oauth1-methods-extra'],
+  'oauth1-deny-approves': ['oauth1-approve-post'],
+  'oauth1-deny-empty-verifier': ['oauth1-approve-post'],
   'oauth2-refresh-any-client': ['oauth2-code-pkce-only'],
   'oauth2-refresh-rotation-keeps-old': ['oauth2-code-pkce-only', 'oauth2-refresh-rotation'],
   'oauth2-refresh-revocation-ignored': ['oauth2-code-pkce-only'],
 };
 
-/** The faults of the OAuth 2 grants the variants offer (spread into registry.ts's FAULTS in place). */
+/**
+ * The faults of what only the variants offer — the OAuth 2 grants, OAuth 1's extra signature methods and its
+ * approval page (spread into registry.ts's FAULTS in place).
+ */
 export const OAUTH2_GRANT_FAULTS = {
   'oauth2-password-unchecked': 'Under oauth2-password-only, a known username gets a token whatever the password.',
   'oauth2-code-reusable': 'An authorization code can be exchanged again: each exchange issues new tokens.',
@@ -34,6 +39,10 @@ export const OAUTH2_GRANT_FAULTS = {
     "Under the oauth2-client-no-user variant, client-credentials tokens still act for the client's registered user: they open that user's records.",
   'oauth1-hmac-sha256-unverified':
     'Under oauth1-methods-extra, an HMAC-SHA256 request is taken whatever its signature.',
+  'oauth1-deny-approves':
+    "Under oauth1-approve-post, the approval form's answer approves whatever confirm says: the owner's Deny (confirm=no) issues a verifier as Authorize does, and it yields token credentials.",
+  'oauth1-deny-empty-verifier':
+    'Under oauth1-approve-post, a denial redirects with error=access_denied but keeps the temporary credentials, answered for the owner with an empty verifier: a token request carrying an empty oauth_verifier gets token credentials.',
   'oauth2-refresh-refused': 'Refresh tokens are issued, but every refresh is refused with invalid_grant.',
   'oauth2-refresh-any-client': 'A refresh token issued to one client is taken from any other authenticated client.',
   'oauth2-refresh-rotation-keeps-old':

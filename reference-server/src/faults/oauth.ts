@@ -122,6 +122,18 @@ export const OAUTH_FAULTS = {
   'oauth1-token-over-http': { rules: { tlsOnly: () => ({ oauth1Token: false }) } },
   'oauth1-authorize-any-user': { rules: { oauth1: () => ({ approval: (consumerUser) => consumerUser }) } },
   'oauth1-authorize-twice': { rules: { oauth1: () => ({ approvesOnce: false }) } },
+  'oauth1-deny-approves': { rules: { oauth1: () => ({ approves: () => true }) } },
+  'oauth1-deny-empty-verifier': {
+    // The refusal is kept as an answer whose verifier is empty, which the token endpoint then compares with.
+    rules: {
+      oauth1: () => ({
+        deny: (_temporary, _key, denied, owner) => {
+          denied.user = owner;
+          denied.verifier = '';
+        },
+      }),
+    },
+  },
   'oauth1-any-consumer-secret': {
     rules: {
       oauth1: (prev) => ({

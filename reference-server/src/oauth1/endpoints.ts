@@ -197,13 +197,13 @@ function approvalByPost(req: RequestRecord, state: ServerState, deps: HandlerDep
   const pending = pendingRequest(pairs, 'in the form body', state, deps);
   if (pending.kind === 'refused') return pending.response;
   const target = redirectTarget(pending);
-  const confirmed = pairs.some(([name, value]) => name === 'confirm' && value === 'yes');
+  const confirmed = rulesOf(deps).oauth1.approves(pairs);
   if (!confirmed) {
     if (actingUser(pending, owner, deps) === undefined)
       return problem(403, `${owner} may not answer for this client; only its user may`);
     if (pending.temporary.verifier !== undefined)
       return problem(400, 'these temporary credentials are already authorized');
-    state.oauth1.temporary.delete(pending.token);
+    rulesOf(deps).oauth1.deny(state.oauth1.temporary, pending.token, pending.temporary, owner);
     return redirect(withQuery(target, [['error', 'access_denied']]));
   }
   const refused = grant(pending, owner, deps);

@@ -64,6 +64,15 @@ export interface OAuth1Rules {
   approval(consumerUser: string, owner: string, anyApprover: boolean): string | undefined;
   /** Temporary credentials are approved once. */
   approvesOnce: boolean;
+  /** Whether the owner's answer to the approval form (`oauth1-approve-post`) approves: `confirm=yes`; else it denies. */
+  approves(pairs: ReadonlyArray<readonly [string, string]>): boolean;
+  /** What a denial does to the temporary credentials `denied` (`key` in `temporary`): they are forgotten. */
+  deny(
+    temporary: CredentialStore<TemporaryCredentials>,
+    key: string,
+    denied: TemporaryCredentials,
+    owner: string,
+  ): void;
   /** Whether an `oauth_verifier` is the one issued at approval: compared in constant time. */
   verifierMatches(given: string, expected: string): boolean;
   /** What exchanging temporary credentials does to them: they are forgotten, so they and the verifier work once. */
@@ -95,6 +104,8 @@ export const OAUTH1_RULES: OAuth1Rules = {
   tokensBound: true,
   approval: (consumerUser, owner, anyApprover) => (anyApprover || consumerUser === owner ? owner : undefined),
   approvesOnce: true,
+  approves: (pairs) => pairs.some(([name, value]) => name === 'confirm' && value === 'yes'),
+  deny: (temporary, key) => void temporary.delete(key),
   verifierMatches: textEqual,
   spendTemporary: (temporary, key) => void temporary.delete(key),
 };
