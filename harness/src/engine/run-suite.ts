@@ -12,9 +12,11 @@ import { describeUnexercised, unexercised } from '../runner/incomplete.js';
 import { notRunResult } from '../runner/scenario.js';
 import { INTERRUPTED_REASON } from '../runner/verdict.js';
 import { openSession } from './session.js';
+import { estimatedCost, waitsForClock } from './order.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 
 export { profileRedactor, scenarioUniq } from './session.js';
+export { waitsForClock } from './order.js';
 export { exitCodeFor } from '../runner/verdict.js';
 
 /** How {@link runSuite} runs: bases, seed, property runs, filter, concurrency, strictness, timeouts. */
@@ -159,7 +161,8 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     // lets the rest run; none at all, and each is reported unreachable without sending anything.
     concurrency,
     exclusive: (s) => s.exclusive,
-    priority: waitsForClock,
+    priority: (s) => waitsForClock(s, session.profile),
+    cost: (s) => estimatedCost(s, options.runs, session.profile),
     first: (s) => s.kind === 'steps' && s.steps.some((step) => step.atRunEnd === true),
     run: async (scenario, index, _lane, idle, atRunEnd) => {
       if (options.signal?.aborted) return notRunResult(scenario, 'skipped', INTERRUPTED_REASON);
@@ -178,10 +181,13 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     onOrdered: (index, result) => emit({ type: 'scenario-end', index, total: selected.length, result }),
     clock,
     stamp: (result, timing) => ({ ...result, timing: relativeTiming(timing, t0) }),
+    // What ended scenarios made is deleted in lanes no scenario wants: the cleanup overlaps the last scenarios.
+    ...(options.keep ? {} : { spare: () => session.nextDeletion() }),
   });
   let cleanupStart: number | undefined;
   const report = await session.finish({
     ...(options.keep ? { keep: true } : {}),
+    concurrency,
     onCleanup: (articles) => {
       cleanupStart = clock();
       emit({ type: 'cleanup-start', articles });
@@ -272,16 +278,6 @@ function schemeNotes(learned: ReadonlyArray<{ key: string; how: string }> | unde
     if (m) out.set(m[1]!, m[2]!);
   }
   return out;
-}
-
-/**
- * Start-order priority: scenarios that wait out a clock (`wait:` steps) or the whole run (`atRunEnd` steps) start
- * first, so their waits overlap the rest (and a request replayed at the end was signed at the start).
- */
-export function waitsForClock(scenario: Scenario): number {
-  return scenario.kind === 'steps' && scenario.steps.some((step) => step.wait !== undefined || step.atRunEnd === true)
-    ? 1
-    : 0;
 }
 
 /** Counts of scenario results by status, as `report.json`'s `summary`. */

@@ -14,7 +14,7 @@ import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/lea
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../suite/types.js';
-import { cleanUp, createLedger, recordingClient } from '../runner/cleanup.js';
+import { cleanUp, createLedger, deleteArticle, recordingClient } from '../runner/cleanup.js';
 import type { Bases, ExecDeps } from '../runner/exec-types.js';
 import { createApprover, createTokenSource, type TokenSource } from '../oauth/index.js';
 import { oobUnreachable } from '../runner/oob.js';
@@ -88,8 +88,20 @@ export interface Session {
     options: ScenarioRunOptions,
     extras?: Pick<ExecDeps, 'idle' | 'atRunEnd' | 'sleep'>,
   ): Promise<ScenarioResult>;
-  /** Deletes what the run created (unless `keep`), and says what was learned and what was left. */
-  finish(options?: { keep?: boolean; onCleanup?: (articles: number) => void }): Promise<SessionReport>;
+  /**
+   * A job deleting one article a scenario that has ended made and left, or undefined when there is none now: for a
+   * lane no scenario wants, so a run's cleanup overlaps its last scenarios (`conform run`; not with `--keep`).
+   */
+  nextDeletion(): (() => Promise<void>) | undefined;
+  /**
+   * Deletes what the run created and is still there (unless `keep`), `concurrency` at once (default 8), and says what
+   * was learned and what was left.
+   */
+  finish(options?: {
+    keep?: boolean;
+    onCleanup?: (articles: number) => void;
+    concurrency?: number;
+  }): Promise<SessionReport>;
 }
 
 /** Most exchanges of the learning kept for the report. */
@@ -143,8 +155,12 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     return redactor.text(`${base}: ${probe.error.message}${hint}`);
   };
   const tls = options.bases.tls;
-  const unreachable =
-    (await probeBase(primary)) ?? (tls !== undefined && tls !== primary ? await probeBase(tls) : undefined);
+  // Both at once (a round trip, not two); the primary's failure is the one reported.
+  const probes = await Promise.all([
+    probeBase(primary),
+    tls !== undefined && tls !== primary ? probeBase(tls) : undefined,
+  ]);
+  const unreachable = probes[0] ?? probes[1];
   let reached = unreachable === undefined;
   const learning =
     unreachable === undefined && options.learn !== false
@@ -170,9 +186,12 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
   // Every article the scenarios create is noted, to be deleted when the run ends.
   const ledger = createLedger(profile, options.bases);
   const recording = recordingClient(deps.client, ledger);
+  // The connections and count of the deletions made as the run goes (nextDeletion).
+  let cleaner: { deps: ExecDeps; close(): Promise<void> } | undefined;
+  let deletedEarly = 0;
 
   const scenarioDeps: Session['scenarioDeps'] = (index, extras = {}) => {
-    const client = recording.session();
+    const client = recording.session(index);
     const execDeps: ExecDeps = {
       client,
       bases: options.bases,
@@ -218,19 +237,36 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
         return result;
       } finally {
         await own.close();
+        ledger.ended(index);
       }
+    },
+    nextDeletion() {
+      if (!profile.articles.deletable) return undefined;
+      const path = ledger.takeEnded();
+      if (path === undefined) return undefined;
+      return async () => {
+        cleaner ??= scenarioDeps(SESSION_INDEX);
+        // A failed deletion stays in the ledger: the end of the run tries it again, and reports it if it fails.
+        if (!(await deleteArticle(path, cleaner.deps))) return;
+        ledger.gone(path);
+        deletedEarly++;
+      };
     },
     async finish(finishOptions = {}) {
       const created = ledger.created();
       let left = created;
       if (!finishOptions.keep && created.length > 0) {
         finishOptions.onCleanup?.(created.length);
-        const own = scenarioDeps(SESSION_INDEX);
+        const own = cleaner ?? scenarioDeps(SESSION_INDEX);
         try {
-          left = (await cleanUp(created, own.deps)).left;
+          left = (await cleanUp(created, own.deps, finishOptions.concurrency)).left;
         } finally {
           await own.close();
+          cleaner = undefined;
         }
+      } else if (cleaner) {
+        await cleaner.close();
+        cleaner = undefined;
       }
       const leftovers = [...(learning?.leftovers ?? []), ...left];
       const learned = learning?.learned.map((l) => ({ ...l, how: redactor.text(l.how) })) ?? [];
@@ -241,8 +277,8 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
           : {}),
         ...(leftovers.length > 0 ? { leftovers } : {}),
         cleanup: {
-          created: created.length + ledger.missed(),
-          deleted: finishOptions.keep ? 0 : created.length - left.length,
+          created: created.length + deletedEarly + ledger.missed(),
+          deleted: deletedEarly + (finishOptions.keep ? 0 : created.length - left.length),
           ...(finishOptions.keep ? { kept: true } : {}),
         },
       };

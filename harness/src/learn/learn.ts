@@ -96,14 +96,16 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
     secret: (v) => deps.redactor.add(v),
   });
 
-  const send = async (request: HttpRequest): Promise<HttpResponse | undefined> => {
-    const sent = await deps.client.send(request);
-    exchanges.push({
-      step: 0,
-      stepName: 'learning',
-      request,
-      ...(sent.ok ? { response: sent.response } : { error: sent.error }),
-    });
+  /**
+   * Sends one learning request; `together`: it goes out with others at once (each on a connection of its own).
+   * Exchanges are reported in the order they were asked for, whatever order the answers come in.
+   */
+  const send = async (request: HttpRequest, together = false): Promise<HttpResponse | undefined> => {
+    const exchange: RawExchange = { step: 0, stepName: 'learning', request };
+    exchanges.push(exchange);
+    const sent = await deps.client.send(request, together ? { concurrent: true } : {});
+    if (sent.ok) exchange.response = sent.response;
+    else exchange.error = sent.error;
     return sent.ok ? sent.response : undefined;
   };
   const line = (r: HttpRequest, res: HttpResponse | undefined) =>
@@ -147,36 +149,35 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   const doubtful: Scheme[] = [];
   const resourceFor = (user: string) => (records ?? p.protected[0]?.path)?.replace('{user}', encodeURIComponent(user));
   if (silent('auth.schemes')) {
-    const works: Scheme[] = [];
-    const notes: string[] = [];
-    for (const scheme of probe.auth.schemes) {
-      const user = schemeUser(p, scheme);
-      const path = user === undefined ? undefined : resourceFor(user);
-      if (user === undefined || path === undefined) continue;
-      if (p.auth.tlsOnly.includes(scheme) && !baseFor(scheme).startsWith('https:')) {
-        notes.push(`${scheme}: not tried — it is TLS-only (§5) and the profile gives no https base`);
-        continue;
-      }
-      const made = await withCredentials(
-        { method: 'GET', url: join(baseFor(scheme), path), headers: {} },
-        scheme,
-        user,
-      );
-      if (typeof made === 'string') {
-        doubtful.push(scheme);
-        notes.push(`${scheme}: ${made} (the credential check names it)`);
-        continue;
-      }
-      const res = await send(made);
-      // A refusal is "not offered" only on positive evidence (VERDICTS.md §3); without it, a wrong credential and a
-      // scheme the target lacks look the same, and the credential check before the scenarios stops the run on it.
-      const evidence = res === undefined || ok(res) ? undefined : notOfferedEvidence(scheme, res);
-      if (ok(res)) works.push(scheme);
-      else if (evidence === undefined) doubtful.push(scheme);
-      notes.push(
-        `${scheme}: ${line(made, res)}${evidence !== undefined ? ` — not offered here: ${evidence}; confirm it by declaring auth.schemes` : ok(res) ? '' : ' — refused with no sign that the scheme is not offered: the credential check names it'}`,
-      );
-    }
+    // Each scheme is tried on its own, all at once: one round trip (and a token's), not one per scheme.
+    const tried = await Promise.all(
+      probe.auth.schemes.map(async (scheme): Promise<{ note?: string; works?: boolean; doubtful?: boolean }> => {
+        const user = schemeUser(p, scheme);
+        const path = user === undefined ? undefined : resourceFor(user);
+        if (user === undefined || path === undefined) return {};
+        if (p.auth.tlsOnly.includes(scheme) && !baseFor(scheme).startsWith('https:'))
+          return { note: `${scheme}: not tried — it is TLS-only (§5) and the profile gives no https base` };
+        const made = await withCredentials(
+          { method: 'GET', url: join(baseFor(scheme), path), headers: {} },
+          scheme,
+          user,
+        );
+        if (typeof made === 'string')
+          return { doubtful: true, note: `${scheme}: ${made} (the credential check names it)` };
+        const res = await send(made, true);
+        // A refusal is "not offered" only on positive evidence (VERDICTS.md §3); without it, a wrong credential and a
+        // scheme the target lacks look the same, and the credential check before the scenarios stops the run on it.
+        const evidence = res === undefined || ok(res) ? undefined : notOfferedEvidence(scheme, res);
+        return {
+          works: ok(res),
+          doubtful: !ok(res) && evidence === undefined,
+          note: `${scheme}: ${line(made, res)}${evidence !== undefined ? ` — not offered here: ${evidence}; confirm it by declaring auth.schemes` : ok(res) ? '' : ' — refused with no sign that the scheme is not offered: the credential check names it'}`,
+        };
+      }),
+    );
+    const works = probe.auth.schemes.filter((_, k) => tried[k]!.works === true);
+    doubtful.push(...probe.auth.schemes.filter((_, k) => tried[k]!.doubtful === true));
+    const notes = tried.flatMap((t) => (t.note !== undefined ? [t.note] : []));
     p.auth.schemes = works;
     learn(
       'auth.schemes',

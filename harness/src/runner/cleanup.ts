@@ -1,7 +1,8 @@
 /**
  * Leaving the target as it was found (VERDICTS.md §2): every article the run creates is noted as the answers go by —
- * a POST to the collection answered 2xx (its Location), a PUT to an article path answered 2xx — and deleted when the
- * run ends, where the target deletes (`articles.deletable`, declared or learned). What cannot be deleted is reported.
+ * a POST to the collection answered 2xx (its Location), a PUT to an article path answered 2xx — and deleted, where
+ * the target deletes (`articles.deletable`, declared or learned): as the run goes, once the scenario that made it has
+ * ended, in lanes no scenario wants; the rest when the run ends. What cannot be deleted is reported.
  * `conform run --keep` leaves everything, for debugging.
  */
 import type { HttpClient, HttpRequest, HttpResponse, SendOptions } from '../http/client.js';
@@ -11,19 +12,33 @@ import { buildRequest } from './request.js';
 
 /** The articles a run created, by path below the base URL, in the order they were made. */
 export interface Ledger {
-  /** Notes what `request` created, given its answer. */
-  note(request: HttpRequest, response: HttpResponse): void;
+  /** Notes what `request` created, given its answer; `owner` is the scenario that sent it (its index), if any. */
+  note(request: HttpRequest, response: HttpResponse, owner?: number): void;
   created(): string[];
 }
 
 /** Most articles one run notes; past it the rest are counted, not kept (a run of millions of requests stays bounded). */
 const MAX_NOTED = 100_000;
 
+/** A {@link Ledger} that also knows which scenario made each article, so its articles can go once it has ended. */
+export interface OwningLedger extends Ledger {
+  missed(): number;
+  /** The scenario `owner` has ended: what it made and left may be deleted from now on. */
+  ended(owner: number): void;
+  /** The next article whose scenario has ended and that is still there, taken (undefined: none now). */
+  takeEnded(): string | undefined;
+  /** `path` is gone (deleted, or answered 404 or 410 to a DELETE). */
+  gone(path: string): void;
+}
+
 export function createLedger(
   profile: ResolvedProfile,
   bases: { primary: string; plain?: string; tls?: string },
-): Ledger & { missed(): number } {
+): OwningLedger {
   const paths = new Set<string>();
+  const owners = new Map<string, number>();
+  const ended = new Set<number>();
+  const ready: string[] = [];
   let missed = 0;
   const prefixes = [bases.primary, bases.plain, bases.tls]
     .filter((b): b is string => b !== undefined)
@@ -50,49 +65,92 @@ export function createLedger(
         path.endsWith(tail) &&
         !path.slice(head.length, path.length - tail.length).includes('/'),
     );
-  const add = (path: string | undefined) => {
+  const add = (path: string | undefined, owner: number | undefined) => {
     if (path === undefined || paths.has(path)) return;
     if (paths.size >= MAX_NOTED) missed++;
-    else paths.add(path);
+    else {
+      paths.add(path);
+      if (owner === undefined) return;
+      // Made by a scenario that has already ended (a request of its still in flight): deletable at once.
+      if (ended.has(owner)) ready.push(path);
+      else owners.set(path, owner);
+    }
   };
   return {
-    note(request, response) {
+    note(request, response, owner) {
       if (response.status < 200 || response.status >= 300) return;
       const method = request.method.toUpperCase();
       const path = below(request.url);
       if (path === undefined) return;
-      if (method === 'PUT' && isItem(path)) add(path);
+      if (method === 'PUT' && isItem(path)) add(path, owner);
       else if (method === 'POST' && (path === profile.articles.collection || isItem(path))) {
         const location = [response.headers['location'] ?? []].flat()[0];
-        if (location !== undefined) add(below(new URL(location, request.url).toString()));
-      } else if (method === 'DELETE' && isItem(path)) paths.delete(path);
+        if (location !== undefined) add(below(new URL(location, request.url).toString()), owner);
+      } else if (method === 'DELETE' && isItem(path)) {
+        paths.delete(path);
+        owners.delete(path);
+      }
     },
     created: () => [...paths],
     missed: () => missed,
+    ended(owner) {
+      ended.add(owner);
+      for (const [path, by] of owners)
+        if (by === owner) {
+          owners.delete(path);
+          ready.push(path);
+        }
+    },
+    gone(path) {
+      paths.delete(path);
+      owners.delete(path);
+    },
+    takeEnded() {
+      for (let path = ready.shift(); path !== undefined; path = ready.shift()) if (paths.has(path)) return path;
+      return undefined;
+    },
   };
 }
 
-/** `client` (and every session of it) noting into `ledger` what its requests create. */
-export function recordingClient(client: HttpClient, ledger: Ledger): HttpClient {
+/** `client` noting into `ledger` what its requests create; `session(owner)` gives one noting them as `owner`'s. */
+export interface RecordingClient extends HttpClient {
+  session(owner?: number): HttpClient;
+}
+
+/** `client` (and every session of it) noting into `ledger` what its requests create, as `owner`'s. */
+export function recordingClient(client: HttpClient, ledger: Ledger, owner?: number): RecordingClient {
   return {
     async send(request: HttpRequest, options?: SendOptions) {
       const sent = await client.send(request, options);
-      if (sent.ok) ledger.note(request, sent.response);
+      if (sent.ok) ledger.note(request, sent.response, owner);
       return sent;
     },
-    session: () => recordingClient(client.session(), ledger),
+    session: (by?: number) => recordingClient(client.session(), ledger, by ?? owner),
     close: () => client.close(),
   };
 }
 
-/** Deletions in flight at once at the end of a run. */
-const CLEANUP_CONCURRENCY = 8;
+/** Deletes one article (with the credentials a DELETE needs under the profile): whether it is gone (2xx, 404, 410). */
+export async function deleteArticle(path: string, deps: ExecDeps): Promise<boolean> {
+  const built = await buildRequest({ request: { method: 'DELETE', path } }, {}, deps);
+  const sent = 'error' in built ? undefined : await deps.client.send(built.request, { concurrent: true });
+  return (
+    sent?.ok === true &&
+    ((sent.response.status >= 200 && sent.response.status < 300) ||
+      sent.response.status === 404 ||
+      sent.response.status === 410)
+  );
+}
 
 /**
- * Deletes `paths` (with the credentials a DELETE needs under the profile) and returns those that are still there:
- * a DELETE answered 2xx, 404 or 410 removed it (or it was gone). Not deletable: every path is left.
+ * Deletes `paths`, `concurrency` at once (default 8), and returns those that are still there: a DELETE answered 2xx,
+ * 404 or 410 removed it (or it was gone). Not deletable: every path is left.
  */
-export async function cleanUp(paths: readonly string[], deps: ExecDeps): Promise<{ deleted: number; left: string[] }> {
+export async function cleanUp(
+  paths: readonly string[],
+  deps: ExecDeps,
+  concurrency = 8,
+): Promise<{ deleted: number; left: string[] }> {
   if (!deps.profile.articles.deletable) return { deleted: 0, left: [...paths] };
   const left: string[] = [];
   let deleted = 0;
@@ -100,18 +158,10 @@ export async function cleanUp(paths: readonly string[], deps: ExecDeps): Promise
   const worker = async () => {
     for (let k = next++; k < paths.length; k = next++) {
       const path = paths[k]!;
-      const built = await buildRequest({ request: { method: 'DELETE', path } }, {}, deps);
-      const sent = 'error' in built ? undefined : await deps.client.send(built.request, { concurrent: true });
-      if (
-        sent?.ok &&
-        ((sent.response.status >= 200 && sent.response.status < 300) ||
-          sent.response.status === 404 ||
-          sent.response.status === 410)
-      )
-        deleted++;
+      if (await deleteArticle(path, deps)) deleted++;
       else left.push(path);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CLEANUP_CONCURRENCY, paths.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), paths.length) }, worker));
   return { deleted, left: left.sort() };
 }

@@ -282,4 +282,45 @@ describe('runAll', () => {
     // The parked item went on after every other had ended.
     expect(byIndex.get(0)!.waits[0]!.endMs).toBe(Math.max(...[1, 2, 3].map((k) => byIndex.get(k)!.endMs)));
   });
+
+  it('runs spare jobs only in lanes no item wants, never beside an exclusive item, and returns once none is left', async () => {
+    const log: string[] = [];
+    let active = 0;
+    let exclusiveRunning = false;
+    const jobs: string[] = [];
+    await runAll(['a', 'b', 'x', 'c', 'd'], {
+      concurrency: 2,
+      exclusive: (i) => i === 'x',
+      spare: () => {
+        const job = jobs.shift();
+        if (job === undefined) return undefined;
+        return async () => {
+          expect(exclusiveRunning).toBe(false);
+          active++;
+          expect(active).toBeLessThanOrEqual(2);
+          log.push(`delete ${job}`);
+          await tick();
+          active--;
+        };
+      },
+      run: async (item) => {
+        active++;
+        expect(active).toBeLessThanOrEqual(2);
+        if (item === 'x') exclusiveRunning = true;
+        log.push(`start ${item}`);
+        await tick();
+        await tick();
+        log.push(`end ${item}`);
+        if (item === 'x') exclusiveRunning = false;
+        active--;
+        // What an item made may go once it has ended.
+        jobs.push(`${item}1`, `${item}2`);
+      },
+    });
+    // Every job ran, each after its item ended.
+    for (const item of ['a', 'b', 'x', 'c', 'd'])
+      for (const k of [1, 2]) expect(log.indexOf(`delete ${item}${k}`)).toBeGreaterThan(log.indexOf(`end ${item}`));
+    expect(jobs).toEqual([]);
+    expect(log.filter((l) => l.startsWith('end')).length).toBe(5);
+  });
 });

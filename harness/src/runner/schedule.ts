@@ -33,6 +33,8 @@ export class Lanes {
   private active = 0;
   private exclusiveHeld = false;
   private readonly queue: { kind: 'shared' | 'exclusive' | 'resume'; admit: (lane: number) => void }[] = [];
+  /** Spare work: admitted only to a lane nobody in `queue` wants. */
+  private readonly spare: Array<(lane: number) => void> = [];
 
   constructor(readonly size: number) {
     if (!Number.isInteger(size) || size < 1)
@@ -45,6 +47,14 @@ export class Lanes {
   acquire(exclusive: boolean): Promise<number> {
     return new Promise((admit) => {
       this.queue.push({ kind: exclusive ? 'exclusive' : 'shared', admit });
+      this.pump();
+    });
+  }
+
+  /** Like `acquire(false)`, but only ever admitted to a lane that no item waiting in the queue wants. */
+  acquireSpare(): Promise<number> {
+    return new Promise((admit) => {
+      this.spare.push(admit);
       this.pump();
     });
   }
@@ -97,6 +107,10 @@ export class Lanes {
       if (head.kind === 'exclusive') this.exclusiveHeld = true;
       head.admit(head.kind === 'resume' ? -1 : this.free.pop()!);
     }
+    while (this.queue.length === 0 && !this.exclusiveHeld && this.spare.length > 0 && this.free.length > 0) {
+      this.active++;
+      this.spare.shift()!(this.free.pop()!);
+    }
   }
 }
 
@@ -110,6 +124,11 @@ export interface RunAllOptions<T, R> {
    * window) — so their waits overlap the rest. Ignored at concurrency 1.
    */
   priority?: (item: T) => number;
+  /**
+   * Roughly how long an item takes (any unit): among items of the same priority and exclusivity, the costliest start
+   * first, so the last to end is not a long one started late. Ignored at concurrency 1.
+   */
+  cost?: (item: T) => number;
   /**
    * Start before every other item, at any concurrency (one after another at concurrency 1): items that wait for the
    * end of the run ({@link RunAllOptions.run}'s `atEnd`), so what happens between their start and their end is the
@@ -138,16 +157,22 @@ export interface RunAllOptions<T, R> {
   clock?: () => number;
   /** Gives an item's result its timing, as it finishes (before `onSettled`); default: the result as it is. */
   stamp?: (result: R, timing: ItemTiming) => R;
+  /**
+   * Spare work for lanes no item wants (deleting what ended items made): the next job, or undefined when there is
+   * none now (asked again as each item ends). Jobs run only in a lane no waiting item wants, never beside an exclusive
+   * item; `runAll` returns once every item has ended and no job is left.
+   */
+  spare?: () => (() => Promise<void>) | undefined;
 }
 
 /**
  * The order items start in: at concurrency 1 the items' own order; otherwise by priority (the items that mostly
  * wait first: they step aside while waiting, so even exclusive items overlap their waits), then exclusive items
- * (each alone), then the rest by position.
+ * (each alone), then the rest costliest first, then by position.
  */
 export function startOrder<T>(
   items: readonly T[],
-  options: Pick<RunAllOptions<T, unknown>, 'concurrency' | 'exclusive' | 'priority' | 'first'>,
+  options: Pick<RunAllOptions<T, unknown>, 'concurrency' | 'exclusive' | 'priority' | 'first' | 'cost'>,
 ): number[] {
   const order = items.map((_, k) => k);
   const first = (k: number) => (options.first?.(items[k]!) ? 0 : 1);
@@ -155,10 +180,15 @@ export function startOrder<T>(
   const rank = items.map((item) => ({
     exclusive: options.exclusive(item) ? 0 : 1,
     priority: -(options.priority?.(item) ?? 0),
+    cost: -(options.cost?.(item) ?? 0),
   }));
   return order.sort(
     (a, b) =>
-      first(a) - first(b) || rank[a]!.priority - rank[b]!.priority || rank[a]!.exclusive - rank[b]!.exclusive || a - b,
+      first(a) - first(b) ||
+      rank[a]!.priority - rank[b]!.priority ||
+      rank[a]!.exclusive - rank[b]!.exclusive ||
+      rank[a]!.cost - rank[b]!.cost ||
+      a - b,
   );
 }
 
@@ -182,6 +212,31 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
     if (parked.length > 0 && (failure !== undefined || done + parked.length === items.length))
       for (const wake of parked.splice(0)) wake();
   };
+  // Spare workers: each takes a job when there is one, else waits for the next item to end.
+  let ended: () => void = () => {};
+  let anEnd = new Promise<void>((resolve) => (ended = resolve));
+  const itemEnded = () => {
+    const wake = ended;
+    anEnd = new Promise<void>((resolve) => (ended = resolve));
+    wake();
+  };
+  const spareWorker = async (): Promise<void> => {
+    for (;;) {
+      const job = failure === undefined ? options.spare!() : undefined;
+      if (job === undefined) {
+        if (failure !== undefined || done === items.length) return;
+        await anEnd;
+        continue;
+      }
+      const lane = await lanes.acquireSpare();
+      try {
+        await job();
+      } finally {
+        lanes.release(lane);
+      }
+    }
+  };
+  const spares = options.spare ? Array.from({ length: lanes.size }, spareWorker) : [];
   for (const index of startOrder(items, options)) {
     const item = items[index]!;
     const exclusive = options.exclusive(item);
@@ -234,6 +289,7 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
           done++;
           options.onSettled?.(index, result, done);
           wakeParked();
+          itemEnded();
           while (next < items.length && known[next]) {
             options.onOrdered?.(next, results[next]!);
             next++;
@@ -244,11 +300,13 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
           lanes.release(lane);
           done++;
           wakeParked();
+          itemEnded();
         },
       ),
     );
   }
   await Promise.all(running);
+  await Promise.all(spares);
   if (failure) throw failure.error;
   return results;
 }
