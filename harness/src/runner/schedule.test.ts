@@ -116,6 +116,13 @@ describe('startOrder', () => {
   it('starts the slow ones first, then the exclusive items, then by position', () => {
     expect(startOrder(items, { ...options, concurrency: 8 })).toEqual([2, 1, 0, 3]);
   });
+
+  it('among the rest, the costliest first (at concurrency 1: the items order still)', () => {
+    const costs = [{ c: 1 }, { c: 50 }, { c: 5 }, { c: 50 }];
+    const order = { exclusive: () => false, cost: (i: { c: number }) => i.c };
+    expect(startOrder(costs, { ...order, concurrency: 8 })).toEqual([1, 3, 2, 0]);
+    expect(startOrder(costs, { ...order, concurrency: 1 })).toEqual([0, 1, 2, 3]);
+  });
 });
 
 describe('runAll', () => {

@@ -198,7 +198,8 @@ export function startOrder<T>(
  */
 export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T, R>): Promise<R[]> {
   const clock = options.clock ?? (() => performance.now());
-  const lanes = new Lanes(Math.max(1, Math.min(options.concurrency, items.length || 1)));
+  // As many lanes as the concurrency, even for fewer items: spare work (deleting what ended items made) uses the rest.
+  const lanes = new Lanes(Math.max(1, options.concurrency));
   const results: R[] = new Array<R>(items.length);
   const known: boolean[] = new Array<boolean>(items.length).fill(false);
   let next = 0;
@@ -215,7 +216,7 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
   // Spare workers: each takes a job when there is one, else waits for the next item to end.
   let ended: () => void = () => {};
   let anEnd = new Promise<void>((resolve) => (ended = resolve));
-  const itemEnded = () => {
+  const wakeSpares = () => {
     const wake = ended;
     anEnd = new Promise<void>((resolve) => (ended = resolve));
     wake();
@@ -289,7 +290,7 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
           done++;
           options.onSettled?.(index, result, done);
           wakeParked();
-          itemEnded();
+          wakeSpares();
           while (next < items.length && known[next]) {
             options.onOrdered?.(next, results[next]!);
             next++;
@@ -300,7 +301,7 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
           lanes.release(lane);
           done++;
           wakeParked();
-          itemEnded();
+          wakeSpares();
         },
       ),
     );
