@@ -23,6 +23,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
+          // A whole-suite run takes 20–40 s alone; on a shared 2-core CI machine beside the other workers, three
+          // times that. The bound stays (nothing hangs forever), wide enough that load alone never fails a test.
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
           // Some e2e tests run `conform` as a real process from dist/: rebuilt here when a source is newer.
           globalSetup: ['test/global-setup.ts'],
         },

@@ -10,7 +10,12 @@ import { createHttpClient } from '../dist/harness/src/http/client.js';
 import { loadProfileSync } from '../dist/harness/src/profile/load.js';
 import { runSuite } from '../dist/harness/src/engine/run-suite.js';
 import { loadRulesSync, loadSuiteSync } from '../dist/harness/src/suite/load.js';
-import { SCENARIO_FAULT_NAMES as FAULT_NAMES, startServer } from '../dist/reference-server/src/index.js';
+import { loadVariantProfile } from '../dist/cli/src/variant-profile.js';
+import {
+  FAULT_VARIANTS,
+  SCENARIO_FAULT_NAMES as FAULT_NAMES,
+  startServer,
+} from '../dist/reference-server/src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SEEDS = Number(process.argv[2] ?? 20);
@@ -34,8 +39,12 @@ let missed = 0;
 for (const fault of swept) {
   const targets = matrix[fault];
   if (!targets) throw new Error(`fault ${fault} is not in the matrix`);
-  const server = await startServer({ port: 0, httpsPort: 0, faults: [fault] });
-  const optedIn = targets.reduce((p, id) => OPT_IN[id]?.(p) ?? p, base);
+  // A fault of something the default server does not offer runs with the variants that offer it (FAULT_VARIANTS).
+  const variants = FAULT_VARIANTS[fault] ?? [];
+  const server = await startServer({ port: 0, httpsPort: 0, faults: [fault], variants });
+  const judged =
+    variants.length > 0 ? loadVariantProfile(path.join(root, 'reference-server', 'profile.yaml'), variants) : base;
+  const optedIn = targets.reduce((p, id) => OPT_IN[id]?.(p) ?? p, judged);
   const profile = { ...optedIn, target: { ...base.target, http: server.url, https: server.httpsUrl } };
   const client = createHttpClient({ ca: server.certificate });
   const misses = [];

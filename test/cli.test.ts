@@ -530,6 +530,22 @@ describe('conform CLI', () => {
     expect((await cli('sign', '--scheme', 'hmac')).code).toBe(2);
   });
 
+  it('sign takes the secret or password from CONFORM_<USER>_SECRET / _PASSWORD when none is given', async () => {
+    const args = ['sign', '--scheme', 'hmac', '--user', 'carol-d', '--method', 'GET', '--path', '/r'];
+    const given = await cli(...args, '--secret', 's3cret');
+    const fromEnv = await runCli(dir, args, { CONFORM_CAROL_D_SECRET: 's3cret' });
+    expect([fromEnv.code, fromEnv.out]).toEqual([0, given.out]);
+    const basic = await runCli(dir, ['sign', '--scheme', 'basic', '--user', 'Aladdin'], {
+      CONFORM_ALADDIN_PASSWORD: 'open sesame',
+    });
+    expect(basic.out).toBe('Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==\n');
+    const missing = await runCli(dir, args);
+    expect([missing.code, missing.err]).toEqual([
+      2,
+      expect.stringContaining('CONFORM_CAROL_D_SECRET in the environment'),
+    ]);
+  });
+
   it('refuses to judge anything when its own signers fail the known-answer vectors (exit 4)', async () => {
     const good = await readFile(path.join(ROOT, 'specs', 'vectors', 'auth.yaml'), 'utf8');
     const bad = path.join(dir, 'bad-vectors.yaml');

@@ -88,7 +88,8 @@ describe('conform diff against servers', () => {
       status: 'skipped',
       reason: expect.stringContaining('auth.nonceScope: global'),
     });
-  });
+    // A whole-suite run: bounded, with room for a loaded machine (no timing is asserted).
+  }, 180_000);
 
   it('post-200: the status of the POST differs, 201 against 200', async ({ startReference }) => {
     const target = await startReference({ faults: ['post-200'] });

@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadProfileSync } from '../harness/src/profile/load.js';
+import { loadVariantProfile } from '../cli/src/variant-profile.js';
 import {
+  FAULT_VARIANTS,
   SCENARIO_FAULT_NAMES,
   type FaultName,
   type RunningServer,
@@ -19,6 +21,7 @@ import {
   withReferenceServer,
 } from './helpers.js';
 import { CLUSTER_MATRIX, CLUSTER_SCENARIOS } from './cluster/matrix.js';
+import { VARIANT_SCENARIOS } from './variant-scenarios.js';
 
 /** Fault → the scenarios that must fail under it (others may fail too). */
 export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
@@ -35,6 +38,9 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'title-unescaped': ['articles/put-create-roundtrip'],
   'title-gt-unescaped': ['articles/put-create-roundtrip'],
   'price-float': ['articles/put-create-roundtrip'],
+  'hmac-head-as-get': ['auth/hmac-binds-verb', 'auth/hmac-each-method-signed'],
+  'digest-cache': ['auth/hmac-digest-not-remembered'],
+  'price-double': ['articles/beyond-bounds-replace', 'articles/beyond-bounds-create'],
   'price-rounded': ['articles/put-create-roundtrip', 'articles/beyond-bounds-replace', 'articles/beyond-bounds-create'],
   'title-truncated': ['articles/beyond-bounds-replace', 'articles/beyond-bounds-create'],
   'currency-uppercase': ['articles/put-create-roundtrip'],
@@ -84,7 +90,8 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
     'auth/nonce-replay-after-many',
     'auth/nonce-remembered-for-the-run',
   ],
-  'nonce-race': ['auth/nonce-concurrent-once'],
+  'nonce-race': ['auth/nonce-concurrent-once', 'auth/oauth1-nonce-concurrent-once'],
+  'nonce-recorded-late': ['auth/nonce-concurrent-once', 'auth/oauth1-nonce-concurrent-once'],
   'date-ignored': ['auth/date-outside-window'],
   'date-future-unlimited': ['auth/date-outside-window'],
   'date-past-unlimited': ['auth/date-outside-window'],
@@ -150,6 +157,17 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth1-temporary-unsigned': ['auth/oauth1-temporary-signature-verified'],
   'oauth1-callback-unconfirmed': ['auth/oauth1-callback-confirmed'],
   'oauth2-any-grant': ['auth/oauth2-unsupported-grant'],
+  'oauth2-password-unchecked': ['auth/oauth2-password-wrong-refused'],
+  'oauth2-client-token-acts-for-user': ['auth/oauth2-client-token-no-user'],
+  'oauth2-code-reusable': ['auth/oauth2-code-exchanged-once'],
+  'oauth2-code-reuse-keeps-tokens': ['auth/oauth2-code-exchanged-once'],
+  'oauth2-code-redirect-unchecked': ['auth/oauth2-code-redirect-bound'],
+  'oauth2-pkce-unchecked': ['auth/oauth2-pkce-verified'],
+  'oauth2-refresh-refused': ['auth/oauth2-refresh-used'],
+  'oauth1-hmac-sha256-unverified': ['auth/oauth1-signature-methods'],
+  'oauth2-refresh-any-client': ['auth/oauth2-refresh-bound-to-client'],
+  'oauth2-refresh-rotation-keeps-old': ['auth/oauth2-refresh-rotated'],
+  'oauth2-refresh-revocation-ignored': ['auth/oauth2-refresh-revoked'],
   'digest-any-user-secret': ['auth/hmac-secret-bound-to-user'],
   'basic-any-user-password': ['auth/basic-password-bound-to-user'],
   'records-owner-hmac-only': [
@@ -190,9 +208,12 @@ const OPT_IN: Record<string, (p: Profile) => Profile> = {
   'auth/nonce-remembered-in-window': (p) => ({ ...p, auth: { ...p.auth, nonceMemoryWait: 3 } }),
 };
 
-/** The profile a fault's targets run with: the reference one, opted in to every opt-in scenario among them. */
-async function profileFor(targets: readonly string[]): Promise<Profile> {
-  let p = loadProfileSync(REFERENCE_PROFILE);
+/**
+ * The profile a fault's targets run with: the reference one (with the profile of the variants the fault needs,
+ * FAULT_VARIANTS), opted in to every opt-in scenario among them.
+ */
+async function profileFor(targets: readonly string[], fault?: FaultName): Promise<Profile> {
+  let p = loadVariantProfile(REFERENCE_PROFILE, [...((fault && FAULT_VARIANTS[fault]) ?? [])]);
   for (const id of targets) p = OPT_IN[id]?.(p) ?? p;
   return p;
 }
@@ -222,7 +243,7 @@ const REFUSES_VALID_CREDENTIALS: ReadonlySet<ScenarioFaultName> = new Set<Scenar
 ]);
 
 const withServer = <T>(faults: FaultName[], f: (s: RunningServer) => Promise<T>): Promise<T> =>
-  withReferenceServer({ faults }, f);
+  withReferenceServer({ faults, variants: faults.flatMap((x) => FAULT_VARIANTS[x] ?? []) }, f);
 
 describe('clean reference server', () => {
   const server = useReferenceServer();
@@ -239,11 +260,29 @@ describe('clean reference server', () => {
     expect(s['errored']).toEqual([]);
     // The cluster scenarios need a profile that lists instances (test/cluster.test.ts runs them against a cluster).
     expect([...(s['skipped'] ?? [])].sort()).toEqual(
-      [...Object.keys(PROFILE_MISMATCHES), ...Object.keys(OPT_IN), ...CLUSTER_SCENARIOS].sort(),
+      [
+        ...Object.keys(PROFILE_MISMATCHES),
+        ...Object.keys(OPT_IN),
+        ...Object.keys(VARIANT_SCENARIOS),
+        ...CLUSTER_SCENARIOS,
+      ].sort(),
     );
     for (const id of CLUSTER_SCENARIOS)
       expect(run.scenarios.find((x) => x.id === id)?.reason).toMatch(/profile lacks target\.instances/);
     expect(run.summary.passed).toBeGreaterThan(0);
+    // A whole-suite run: bounded, with room for a loaded machine (no timing is asserted).
+  }, 180_000);
+
+  it.each(Object.entries(VARIANT_SCENARIOS))('%s passes on the clean server with %s', async (id, variants) => {
+    await withReferenceServer({ variants }, async (s) => {
+      const run = await runAgainst(s, {
+        filter: [id],
+        seed: 424242,
+        profile: loadVariantProfile(REFERENCE_PROFILE, variants),
+      });
+      const r = run.scenarios.find((x) => x.id === id);
+      expect(r?.status, r?.reason).toBe('passed');
+    });
   });
 
   it('passes every opt-in scenario with a profile that opts in', async () => {
@@ -280,7 +319,7 @@ describe('fault matrix', () => {
         const run = await runAgainst(server, {
           filter: targets,
           seed,
-          profile: await profileFor(targets),
+          profile: await profileFor(targets, fault),
           ...(REFUSES_VALID_CREDENTIALS.has(fault) ? { credentialCheck: false } : {}),
         });
         expect(run.credentialsRefused).toBeUndefined();

@@ -120,6 +120,12 @@ describe.skipIf(missing !== undefined)(
       expect(code, out).toBe(0);
       const text = await readFile(file, 'utf8');
       for (const secret of Object.values(CREDENTIALS)) expect(text).not.toContain(secret);
+      // Its PUT refuses the probe's optional <summary> (README §6.1: unknown elements → 400); the replace status is
+      // learned from a plain replace (issue 35), and every flag given is in the header.
+      expect(text).toMatch(/^ {2}replaceStatus: \[ ?200 ?\]/m);
+      const header = /^# Drafted by `conform init (.*)`/m.exec(text)?.[1] ?? '';
+      for (const flag of ['--oauth2 /oauth2/token', '--oauth1 /oauth1/request_token', '--ca ', '--user bob'])
+        expect(header).toContain(flag);
       const run = await runAgainst(target(), {
         profile: loadProfileSync(file, { env: CREDENTIALS }),
         seed: SEED,

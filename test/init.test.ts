@@ -121,6 +121,12 @@ describe('conform init against the reference server', () => {
     ['allow-same-for-all', /allowDependsOnAuth: false/],
     ['media-type-text-xml', /mediaType: text\/xml/],
     ['location-other-origin', /\n {2}origins: \[ "?https:\/\/public\.example"? \]/],
+    ['oauth2-password-only', /\n {4}grants: \[ password, refresh_token \]/],
+    ['oauth2-client-no-user', /\n {4}user: null/],
+    [
+      'oauth2-code-pkce-only',
+      /\n {4}authorizeEndpoint: \/oauth2\/authorize[^]*\n {4}grants: \[ authorization_code, refresh_token \]/,
+    ],
   ];
   it.for(variants)(
     'variant %s: the open point is learned as the variant chose it, and the verdicts agree',
@@ -153,6 +159,21 @@ describe('conform init: what it refuses', () => {
     );
     expect(res.code).toBe(2);
     expect(res.err).toMatch(/CONFORM_ALICE_PASSWORD.*CONFORM_ALICE_SECRET/);
+  });
+
+  it('an https target whose certificate is not trusted: exit 3 with the --ca / --insecure hint, no file', async ({
+    startReference,
+    tempDir,
+  }) => {
+    const server = await startReference();
+    const file = path.join(tempDir, 'draft.yaml');
+    const res = await cli(
+      ['init', '--target', server.url, '--target', server.httpsUrl!, '--user', 'alice', '--out', file],
+      CREDENTIALS,
+    );
+    expect(res.code, res.err).toBe(3);
+    expect(res.err).toMatch(/TLS handshake with https:\/\/127\.0\.0\.1:\d+ failed .*--ca FILE.*--insecure/);
+    await expect(readFile(file, 'utf8')).rejects.toThrow();
   });
 
   it('no target answering: exit 3 and no file', async ({ tempDir }) => {

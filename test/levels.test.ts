@@ -86,6 +86,7 @@ describe('rule catalogue: levels rest on quoted words', () => {
       .sort();
     expect(tokenRule).toEqual([
       'auth/oauth1-three-legged',
+      'auth/oauth2-code-exchanged-once',
       'auth/oauth2-token-used',
       'cluster/oauth1-credentials-any-instance',
       'cluster/oauth2-token-any-instance',

@@ -16,6 +16,8 @@ auth:
   oauth2:
     tokenEndpoint: /oauth2/token
     revokeEndpoint: /oauth2/revoke
+    authorizeEndpoint: /oauth2/authorize
+    redirectUri: https://client.example/oauth2/callback
     clientId: reporting
     clientSecret: rep-secret
     otherClient: { clientId: auditing, clientSecret: "aud secret+/:2", user: bob }

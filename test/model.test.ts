@@ -114,7 +114,11 @@ describe('one broken scheme does not sink the model (issue 23, class 6)', () => 
       auth: { ...loaded.auth, oauth1: { ...loaded.auth.oauth1!, consumerSecret: 'not-the-consumer-secret' } },
     };
     await withReferenceServer({}, async (server) => {
-      const run = await runAgainst(server, { profile, filter: [ID], seed: 4, runs: 10 });
+      // By default the run stops before any scenario on the refused consumer (VERDICTS.md §3) …
+      const stopped = await runAgainst(server, { profile, filter: [ID], seed: 4, runs: 10 });
+      expect(stopped.credentialsRefused?.[0]).toMatch(/OAuth 1 credentials were refused/);
+      // … and with --no-credential-check the model still judges the rest.
+      const run = await runAgainst(server, { profile, filter: [ID], seed: 4, runs: 10, credentialCheck: false });
       const s = run.scenarios.find((x) => x.id === ID)!;
       expect(s.status, s.reason).toBe('passed');
       expect(s.notes?.join('\n')).toMatch(/^oauth1 left out of the sequences: obtaining OAuth 1 token credentials: /);

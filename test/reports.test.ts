@@ -153,7 +153,8 @@ describe('sharding', () => {
     );
     expect(b.summary).toEqual(a.summary);
     expect(existsSync(path.join(dir, 'merged', 'junit.xml'))).toBe(true);
-  });
+    // A whole-suite run: bounded, with room for a loaded machine (no timing is asserted).
+  }, 180_000);
 
   it('refuses to merge reports of different runs, and bad --shard values', async () => {
     await runCli(dir, [

@@ -1,8 +1,9 @@
 /** Writing reports: every selected file reporter under the report dir (atomically), and GitHub's summary/annotations. */
-import { appendFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { githubAnnotations, renderMarkdown } from '../../harness/src/report/markdown.js';
 import { FILE_REPORTERS } from '../../harness/src/report/registry.js';
+import { renderScript, scriptPath } from '../../harness/src/report/script.js';
 import type { RunResult } from '../../harness/src/runner/types.js';
 import { ConformError } from '../../harness/src/errors.js';
 import type { CliIo } from './io.js';
@@ -94,6 +95,30 @@ export async function writeReports(
     if (!reporter) continue;
     const file = path.join(dir, reporter.file);
     await writeAtomic(file, reporter.render(run));
+    written.push(path.relative(io.cwd, file) || file);
+  }
+  return written;
+}
+
+/**
+ * Writes each failed or errored scenario's replay script under `dir/repro/` (executable; see report/script.ts),
+ * after removing the scripts of an earlier run there; returns the paths written (relative to cwd).
+ */
+export async function writeScripts(run: RunResult, dir: string, io: CliIo): Promise<string[]> {
+  await rm(path.join(dir, 'repro'), { recursive: true, force: true });
+  const written: string[] = [];
+  for (const r of run.scenarios) {
+    const text = renderScript(r, {
+      ...(run.options.tls ? { tls: run.options.tls } : {}),
+      seed: run.seed,
+      target: run.target,
+      startedAt: run.startedAt,
+      ...(run.keptFailed?.[r.id] ? { kept: run.keptFailed[r.id] } : {}),
+    });
+    if (text === undefined) continue;
+    const file = path.join(dir, scriptPath(r.id));
+    await writeAtomic(file, text);
+    await chmod(file, 0o755);
     written.push(path.relative(io.cwd, file) || file);
   }
   return written;

@@ -6,12 +6,22 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { test } from '../../test/temp-dir.js';
-import { FAULT_NAMES, FAULTS, SCENARIO_FAULT_NAMES, UnknownFaultError, parseFaultNames } from './faults.js';
+import {
+  FAULT_NAMES,
+  FAULT_VARIANTS,
+  FAULTS,
+  SCENARIO_FAULT_NAMES,
+  UnknownFaultError,
+  parseFaultNames,
+} from './faults.js';
+import { parseVariantNames, type VariantName } from './variants.js';
 import type { FaultName, ScenarioFaultName } from './faults.js';
 import { DEFAULT_OAUTH2_CLIENTS } from './oauth/accounts.js';
 import {
   CONSUMER,
+  authorizeCode,
   bearerRequest,
+  exchangeCode,
   clientBasic,
   formOf,
   issueToken,
@@ -21,7 +31,7 @@ import {
   revoke,
   tokenRequest,
 } from '../testkit/oauth.js';
-import { articleXml, elementText, testServer } from '../testkit/index.js';
+import { articleXml, elementText, testServer, text } from '../testkit/index.js';
 import type { TestServer } from '../testkit/index.js';
 
 /**
@@ -50,9 +60,10 @@ interface FaultCase {
  * The server every observation runs on: `call` authenticates with Basic as bob over TLS, so the article
  * observations do not depend on the hmac, nonce and Date faults; the auth observations send their own headers.
  */
-function server(faults: FaultName[] = []): TestServer {
+function server(faults: FaultName[] = [], variants: VariantName[] = []): TestServer {
   return testServer({
     faults,
+    variants: [...variants, ...faults.flatMap((f) => FAULT_VARIANTS[f] ?? [])],
     signAs: 'bob',
     signWith: 'basic-tls',
     oauth2Clients: [...DEFAULT_OAUTH2_CLIENTS, SPECIAL_CLIENT],
@@ -86,6 +97,12 @@ function simpleGet(
   const [head = '', digest = ''] = authentication.split(/:(?=[^:]*$)/);
   const header = `${head}:${signed.digest ? signed.digest(digest) : digest}`;
   return s.send({ method: 'GET', target: RECORDS, headers: { authentication: header } }).status;
+}
+
+/** HEAD of alice's records, signed (simple form) as `signedAs`. */
+function signedHead(s: TestServer, signedAs: string): number {
+  const { authentication } = s.sign(signedAs, RECORDS, { user: 'alice' });
+  return s.send({ method: 'HEAD', target: RECORDS, headers: { authentication } }).status;
 }
 
 /** GET of alice's records with Basic, over TLS unless `plain`. */
@@ -290,6 +307,14 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     observe: (s) => elementText(created(s).call('GET', '/articles/x'), 'price'),
     correct: '12.50',
     faulty: '12.5',
+  },
+  'price-double': {
+    observe: (s) =>
+      ['12.50', '9007199254740993.5', '123456789012.1234567'].map((price, i) =>
+        elementText(created(s, `/articles/d${i}`, articleXml({ price })).call('GET', `/articles/d${i}`), 'price'),
+      ),
+    correct: ['12.50', '9007199254740993.5', '123456789012.1234567'],
+    faulty: ['12.5', '9007199254740994.0', '123456789012.12346'],
   },
   'price-rounded': {
     observe: (s) =>
@@ -644,6 +669,20 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: [200, 200, 200],
     hmac: true,
   },
+  'nonce-recorded-late': {
+    observe: async (s) => {
+      const { authentication, date = '' } = s.sign('GET', RECORDS, { user: 'alice', nonce: '7' });
+      const req = { method: 'GET', target: RECORDS, headers: { authentication, date } };
+      const together = (await Promise.all([s.sendAsync(req), s.sendAsync(req), s.sendAsync(req)])).map((r) => r.status);
+      // One after another, once the answers are out (a turn of the event loop, no clock): refused under the fault too.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const later = (await s.sendAsync(req)).status;
+      return [...together.sort(), later];
+    },
+    correct: [200, 401, 401, 401],
+    faulty: [200, 200, 200, 401],
+    hmac: true,
+  },
   'date-ignored': {
     observe: (s) => [nonceGet(s, '1', { skew: -DAY - 3 * 3600 }), nonceGet(s, '2', { skew: DAY + 3 * 3600 })],
     correct: [401, 401],
@@ -678,6 +717,20 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
   },
   'digest-ignores-path': { observe: (s) => simpleGet(s, { path: '/' }), correct: 401, faulty: 200, hmac: true },
   'digest-ignores-verb': { observe: (s) => simpleGet(s, { method: 'HEAD' }), correct: 401, faulty: 200, hmac: true },
+  'digest-cache': {
+    // A GET signed and taken, then its digest on HEAD.
+    observe: (s) => [simpleGet(s), signedHead(s, 'GET')],
+    correct: [200, 401],
+    faulty: [200, 200],
+    hmac: true,
+  },
+  'hmac-head-as-get': {
+    // A HEAD signed as HEAD, and a HEAD carrying a digest made for GET.
+    observe: (s) => [signedHead(s, 'HEAD'), signedHead(s, 'GET')],
+    correct: [200, 401],
+    faulty: [401, 200],
+    hmac: true,
+  },
   'digest-case-insensitive': {
     observe: (s) => simpleGet(s, { digest: swapCase }),
     correct: 401,
@@ -1167,6 +1220,110 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: 400,
     faulty: 200,
   },
+  'oauth2-password-unchecked': {
+    observe: (s) => {
+      const grant = (password: string) =>
+        tokenRequest(s, { body: `grant_type=password&username=alice&password=${encodeURIComponent(password)}` }).status;
+      return [grant('wonder:land'), grant('wonder:lane')];
+    },
+    correct: [200, 400],
+    faulty: [200, 200],
+  },
+  'oauth2-code-reusable': {
+    observe: (s) => {
+      const { code } = authorizeCode(s);
+      return [exchangeCode(s, code).status, exchangeCode(s, code).status];
+    },
+    correct: [200, 400],
+    faulty: [200, 200],
+  },
+  'oauth2-code-reuse-keeps-tokens': {
+    observe: (s) => {
+      const { code } = authorizeCode(s);
+      const token = (JSON.parse(text(exchangeCode(s, code))) as { access_token: string }).access_token;
+      exchangeCode(s, code);
+      return bearerRequest(s, token).status;
+    },
+    correct: 401,
+    faulty: 200,
+  },
+  'oauth2-code-redirect-unchecked': {
+    observe: (s) => [
+      exchangeCode(s, authorizeCode(s).code, { redirectUri: null }).status,
+      exchangeCode(s, authorizeCode(s).code, { redirectUri: 'https://attacker.example/cb' }).status,
+    ],
+    correct: [400, 400],
+    faulty: [200, 200],
+  },
+  'oauth2-pkce-unchecked': {
+    observe: (s) => exchangeCode(s, authorizeCode(s).code, { verifier: `${'x'.repeat(43)}` }).status,
+    correct: 400,
+    faulty: 200,
+  },
+  'oauth1-hmac-sha256-unverified': {
+    observe: (s) => {
+      const token = oauth1Tokens(s);
+      const bad = oauth1Raw(s, {
+        target: RECORDS,
+        token: { ...token, secret: `${token.secret}x` },
+        method: 'HMAC-SHA256',
+      });
+      return [oauth1Raw(s, { target: RECORDS, token, method: 'HMAC-SHA256' }).status, bad.status];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    oauth1: true,
+  },
+  'oauth2-refresh-refused': {
+    observe: (s) => {
+      const refresh = (JSON.parse(text(exchangeCode(s, authorizeCode(s).code))) as { refresh_token: string })
+        .refresh_token;
+      return tokenRequest(s, { body: `grant_type=refresh_token&refresh_token=${encodeURIComponent(refresh)}` }).status;
+    },
+    correct: 200,
+    faulty: 400,
+  },
+  'oauth2-refresh-any-client': {
+    observe: (s) => {
+      const refresh = (JSON.parse(text(exchangeCode(s, authorizeCode(s).code))) as { refresh_token: string })
+        .refresh_token;
+      return tokenRequest(s, {
+        body: `grant_type=refresh_token&refresh_token=${encodeURIComponent(refresh)}`,
+        authorization: clientBasic(SPECIAL_CLIENT.id, SPECIAL_CLIENT.secret),
+      }).status;
+    },
+    correct: 400,
+    faulty: 200,
+  },
+  'oauth2-refresh-rotation-keeps-old': {
+    observe: (s) => {
+      const refresh = (JSON.parse(text(exchangeCode(s, authorizeCode(s).code))) as { refresh_token: string })
+        .refresh_token;
+      const again = () =>
+        tokenRequest(s, { body: `grant_type=refresh_token&refresh_token=${encodeURIComponent(refresh)}` }).status;
+      return [again(), again()];
+    },
+    correct: [200, 400],
+    faulty: [200, 200],
+  },
+  'oauth2-refresh-revocation-ignored': {
+    observe: (s) => {
+      const refresh = (JSON.parse(text(exchangeCode(s, authorizeCode(s).code))) as { refresh_token: string })
+        .refresh_token;
+      revoke(s, refresh);
+      return tokenRequest(s, { body: `grant_type=refresh_token&refresh_token=${encodeURIComponent(refresh)}` }).status;
+    },
+    correct: 400,
+    faulty: 200,
+  },
+  'oauth2-client-token-acts-for-user': {
+    observe: (s) => {
+      const token = issueToken(s);
+      return [bearerRequest(s, token).status, bearerRequest(s, token, { target: '/' }).status];
+    },
+    correct: [403, 200],
+    faulty: [200, 200],
+  },
   'digest-any-user-secret': {
     // Names alice, signed with bob's secret.
     observe: (s) =>
@@ -1240,6 +1397,13 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
 
 /** Pairs of faults whose observations legitimately overlap (both touch the same header or status). */
 const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
+  // A HEAD signed as GET is what both take; a price past a double's precision is what the rounding faults alter too.
+  ['hmac-head-as-get', 'digest-cache'],
+  ['hmac-head-as-get', 'digest-ignores-verb'],
+  ['digest-cache', 'digest-ignores-verb'],
+  ['price-double', 'price-rounded'],
+  ['price-double', 'price-truncated'],
+  ['price-double', 'price-float'],
   // Both leave the query's other parameters unsigned (one always, one when the protocol parameters are there).
   ['oauth1-ignores-query', 'oauth1-query-placement-others-unsigned'],
   ['post-no-location', 'post-location-nowhere'],
@@ -1260,6 +1424,8 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['date-ignored', 'date-time-of-day'],
   ['date-past-unlimited', 'date-time-of-day'],
   ['nonce-unchecked', 'nonce-race'],
+  ['nonce-unchecked', 'nonce-recorded-late'],
+  ['nonce-race', 'nonce-recorded-late'],
   ['nonce-unchecked', 'nonce-store-small'],
   ['nonce-unchecked', 'nonce-forgotten-early'],
   ['records-any-user', 'records-owner-hmac-only'],
@@ -1284,6 +1450,8 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
 
 function overlaps(a: ScenarioFaultName, b: ScenarioFaultName): boolean {
   if ((a === 'digest-base64url' && CASES[b].hmac) || (b === 'digest-base64url' && CASES[a].hmac)) return true;
+  // A fault shown under a variant (FAULT_VARIANTS) is observed beside that variant's other choices.
+  if (FAULT_VARIANTS[a] !== undefined || FAULT_VARIANTS[b] !== undefined) return true;
   // These two refuse every OAuth 1 request the test kit signs (its port, its header without a realm).
   for (const breaksOAuth1 of ['oauth1-base-uri-no-port', 'oauth1-realm-required'] as const)
     if ((a === breaksOAuth1 && CASES[b].oauth1) || (b === breaksOAuth1 && CASES[a].oauth1)) return true;
@@ -1292,9 +1460,17 @@ function overlaps(a: ScenarioFaultName, b: ScenarioFaultName): boolean {
 
 describe('fault modes', () => {
   // The restart faults (journal-on-exit, nonces-not-journaled) need a data directory: test/durability.test.ts.
+  it('FAULT_VARIANTS names faults and variants only', () => {
+    for (const [fault, variants] of Object.entries(FAULT_VARIANTS)) {
+      expect(FAULT_NAMES).toContain(fault);
+      expect(parseVariantNames([...(variants ?? [])])).toEqual(variants);
+    }
+  });
+
   it.each(SCENARIO_FAULT_NAMES)('%s switches on exactly the named defect', async (name) => {
     const c = CASES[name];
-    expect(await c.observe(server(), 'correct')).toEqual(c.correct);
+    // A fault of something only a variant offers is observed against that variant without the fault.
+    expect(await c.observe(server([], [...(FAULT_VARIANTS[name] ?? [])]), 'correct')).toEqual(c.correct);
     expect(await c.observe(server([name]), 'faulty')).toEqual(c.faulty);
   });
 

@@ -10,7 +10,7 @@ export type { RunningServer, ServerOptions, ResolvedServerOptions } from './serv
 export { ConnectionGate } from './connections.js';
 export { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './options.js';
 export type { RedisSettings } from './options.js';
-export { CLUSTER_FAULTS, FAULTS, SCENARIO_FAULT_NAMES, isClusterFault } from './faults/registry.js';
+export { CLUSTER_FAULTS, FAULTS, FAULT_VARIANTS, SCENARIO_FAULT_NAMES, isClusterFault } from './faults/registry.js';
 export type { ClusterFaultName, FaultName, ScenarioFaultName } from './faults/registry.js';
 export {
   VARIANTS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedExchange } from './recording.js';
+import { exchangeRecorder, type RecordedExchange } from './recording.js';
 import { startServer } from './server.js';
 
 describe('the onExchange recorder', () => {
@@ -42,5 +42,32 @@ describe('the onExchange recorder', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("keeps a redirect's Location and a JSON token answer's refresh_token, for the grant rules", () => {
+    const exchanges: RecordedExchange[] = [];
+    const record = exchangeRecorder((ex) => exchanges.push(ex));
+    const req = {
+      method: 'GET',
+      path: '/oauth2/authorize',
+      query: 'x=1',
+      headers: {},
+      body: new Uint8Array(),
+      secure: true,
+    };
+    const location = 'https://client.example/cb?code=c1';
+    record(req, { status: 302, headers: { location } }, 0);
+    const json = { 'content-type': 'application/json' };
+    record(req, { status: 200, headers: json, body: '{"access_token":"a","refresh_token":"r1"}' }, 0);
+    record(req, { status: 200, headers: json, body: '{"access_token":"a"}' }, 0);
+    record(req, { status: 400, headers: json, body: '{"error":"invalid_grant","refresh_token":"r2"}' }, 0);
+    record(req, { status: 200, headers: { location } }, 0);
+    expect(exchanges.map((e) => [e.location, e.refreshToken])).toEqual([
+      [location, undefined],
+      [undefined, 'r1'],
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
   });
 });

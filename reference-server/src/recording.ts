@@ -28,6 +28,16 @@ export interface RecordedExchange {
    * `oauth_token_secret`), so the judge can check the signatures the client makes with them. Secret: never reported.
    */
   formAnswer?: string;
+  /**
+   * The `Location` of a redirect: under the authorization code grant, the code the server issued (RFC 6749 §4.1.2),
+   * so the judge can tie its exchange to the authorization request. Secret: never reported.
+   */
+  location?: string;
+  /**
+   * The `refresh_token` of a JSON token answer (RFC 6749 §5.1), so the judge can tell a client that keeps using the
+   * refresh token a refresh replaced (§6). Secret: never reported.
+   */
+  refreshToken?: string;
 }
 
 /** Receives every exchange once it has been answered (see `ServerOptions.onExchange`). */
@@ -42,6 +52,8 @@ export function exchangeRecorder(
     seq += 1;
     const detail = problemDetail(res);
     const form = formAnswer(res);
+    const location = res.status >= 300 && res.status < 400 ? res.headers['location'] : undefined;
+    const refresh = refreshToken(res);
     listener({
       seq,
       method: req.method,
@@ -53,6 +65,8 @@ export function exchangeRecorder(
       status: res.status,
       ...(detail === undefined ? {} : { detail }),
       ...(form === undefined ? {} : { formAnswer: form }),
+      ...(typeof location === 'string' ? { location } : {}),
+      ...(refresh === undefined ? {} : { refreshToken: refresh }),
     });
   };
 }
@@ -75,4 +89,17 @@ function formAnswer(res: ResponseRecord): string | undefined {
   if (typeof type !== 'string' || !type.startsWith('application/x-www-form-urlencoded') || res.body === undefined)
     return undefined;
   return typeof res.body === 'string' ? res.body : Buffer.from(res.body).toString('utf8');
+}
+
+function refreshToken(res: ResponseRecord): string | undefined {
+  const type = res.headers['content-type'];
+  if (res.status !== 200 || typeof type !== 'string' || !type.startsWith('application/json') || res.body === undefined)
+    return undefined;
+  try {
+    const text = typeof res.body === 'string' ? res.body : Buffer.from(res.body).toString('utf8');
+    const parsed = JSON.parse(text) as { refresh_token?: unknown };
+    return typeof parsed.refresh_token === 'string' ? parsed.refresh_token : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { articleXml, elementText, testServer } from '../testkit/index.js';
+import { articleXml, elementText, testServer, text } from '../testkit/index.js';
+import { bearerRequest, issueToken, tokenRequest } from '../testkit/oauth.js';
 import type { TestServer } from '../testkit/index.js';
 import {
   VARIANT_NAMES,
@@ -82,7 +83,10 @@ const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
   'oauth1-any-approver': 'oauth1/variants.test.ts',
   'oauth1-header-only': 'oauth1/variants.test.ts',
   'oauth1-realm-configured': 'oauth1/variants.test.ts',
+  'oauth1-methods-extra': 'oauth1/variants.test.ts',
   'oauth2-unauthorized-client': 'auth-variants.test.ts',
+  'oauth2-code-pkce-only': 'oauth2/grants.test.ts',
+  'oauth2-refresh-rotation': 'oauth2/grants.test.ts',
   'webdav-lock': 'routes/locks.test.ts',
 };
 
@@ -100,6 +104,42 @@ const BEHAVIOUR: Partial<
     ],
     byDefault: [201, 201, 201],
     withVariant: [422, 422, 201],
+  },
+  'oauth2-password-only': {
+    observe: (s) => {
+      const ask = (body: string) => {
+        const res = tokenRequest(s, { body });
+        return [res.status, (JSON.parse(text(res)) as { error?: string }).error ?? 'token'];
+      };
+      return [
+        ask('grant_type=client_credentials'),
+        ask('grant_type=password&username=bob&password=builder'),
+        ask('grant_type=password&username=bob&password=builder2'),
+        ask('grant_type=password&username=bob'),
+      ];
+    },
+    byDefault: [
+      [200, 'token'],
+      [400, 'unsupported_grant_type'],
+      [400, 'unsupported_grant_type'],
+      [400, 'unsupported_grant_type'],
+    ],
+    withVariant: [
+      [400, 'unsupported_grant_type'],
+      [200, 'token'],
+      [400, 'invalid_grant'],
+      [400, 'invalid_request'],
+    ],
+  },
+  'oauth2-client-no-user': {
+    observe: (s) => {
+      const token = issueToken(s);
+      return ['/users/alice/financialrecords', '/', '/users/bob/financialrecords'].map(
+        (target) => bearerRequest(s, token, { target }).status,
+      );
+    },
+    byDefault: [200, 200, 403],
+    withVariant: [403, 200, 403],
   },
   'get-content-refused': {
     observe: (s) => {

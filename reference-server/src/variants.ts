@@ -5,6 +5,7 @@
  * as a patch on `reference-server/profile.yaml` (see {@link applyProfilePatch}).
  */
 import { ReferenceServerError } from './errors.js';
+import { OAUTH2_GRANT_VARIANTS } from './variants-oauth2.js';
 
 /** A deep patch of a profile: objects merge key by key, arrays and scalars replace, `null` removes the key. */
 export type ProfilePatch = { readonly [key: string]: ProfilePatchValue };
@@ -140,16 +141,17 @@ export const VARIANTS = {
       'OAuth 1 protocol parameters are read from the Authorization: OAuth header only: oauth_* parameters in the query or a form body are ordinary parameters, so a request carrying them only there is unauthenticated (RFC 5849 §3.5 lets the server choose where it takes them).',
     profile: { auth: { oauth1: { placements: ['header'] } } },
   },
+  'oauth1-methods-extra': {
+    description:
+      'OAuth 1 requests are also taken signed with PLAINTEXT (RFC 5849 §3.4.4, over TLS as every OAuth 1 request here) and HMAC-SHA256 (the §3.4.2 construction with SHA-256), beside HMAC-SHA1 (§3.4 leaves the methods to the server).',
+    profile: { auth: { oauth1: { signatureMethods: ['HMAC-SHA1', 'PLAINTEXT', 'HMAC-SHA256'] } } },
+  },
   'oauth1-realm-configured': {
     description:
       'The OAuth 1 endpoints and resources are configured with the realm "photos": a request whose Authorization header names another realm is refused (401), one naming "photos" or no realm is taken, as oauthlib\'s validator does with the realms it is given (RFC 5849 §3.5.1: the realm is OPTIONAL and interpreted per RFC 2617 §1.2, a protection space of the server).',
     profile: { auth: { oauth1: { realm: 'photos' } } },
   },
-  'oauth2-unauthorized-client': {
-    description:
-      "The OAuth 2 token endpoint knows every grant type RFC 6749 defines, but the profile's clients are registered for client_credentials only: authorization_code, password and refresh_token answer 400 unauthorized_client, other grant types 400 unsupported_grant_type (Spring Authorization Server's and node-oauth2-server's order; RFC 6749 §5.2 defines both codes).",
-    profile: {},
-  },
+  ...OAUTH2_GRANT_VARIANTS,
   'oauth2-basic-undecoded': {
     description:
       "The OAuth 2 token and revocation endpoints compare the Basic client id and secret exactly as sent, without form-urldecoding them (Authlib's default): clients whose id and secret need no encoding are served, an over-encoded one (rep%2Dsecret) is refused (§5.3 leaves the token endpoint open, and for such credentials RFC 6749 §2.3.1's encoding changes nothing).",

@@ -1,7 +1,8 @@
 /** Helpers for OAuth tests through {@link handle}: token and revocation requests, bearer use, OAuth 1 signing. */
+import { createHash } from 'node:crypto';
 import { basicAuthorization } from '../src/auth/sign.js';
 import { formBody, parseFormBytes, percentEncode, wireBytes } from '../src/oauth/encoding.js';
-import { baseStringUri, encodeParam, hmacSha1Signature, signatureBaseString } from '../src/oauth1/base-string.js';
+import { baseStringUri, encodeParam, signatureBaseString, signatureFor } from '../src/oauth1/base-string.js';
 import { signOAuth1 } from '../src/oauth1/sign.js';
 import type { OAuth1Signed } from '../src/oauth1/sign.js';
 import { text } from './index.js';
@@ -191,13 +192,15 @@ export function oauth1Raw(
     omit?: readonly string[];
     plaintext?: string;
     consumer?: { key: string; secret: string };
+    /** An HMAC method: HMAC-SHA1 (default) or HMAC-SHA256. */
+    method?: 'HMAC-SHA1' | 'HMAC-SHA256';
   },
 ): ResponseRecord {
   const consumer = r.consumer ?? CONSUMER;
   const all: Array<[string, string]> = [
     ['oauth_consumer_key', consumer.key],
     ['oauth_token', r.token.key],
-    ['oauth_signature_method', r.plaintext === undefined ? 'HMAC-SHA1' : 'PLAINTEXT'],
+    ['oauth_signature_method', r.plaintext === undefined ? (r.method ?? 'HMAC-SHA1') : 'PLAINTEXT'],
     ['oauth_timestamp', String(Math.floor(s.clock.now().getTime() / 1000))],
     ['oauth_nonce', `raw-nonce-${++nonces}`],
     ['oauth_version', '1.0'],
@@ -210,7 +213,49 @@ export function oauth1Raw(
     ...protocol.map(([n, v]) => encodeParam(n, v)),
   ];
   const signature =
-    r.plaintext ?? hmacSha1Signature(signatureBaseString('GET', uri, params), consumer.secret, r.token.secret);
+    r.plaintext ??
+    signatureFor(r.method ?? 'HMAC-SHA1', signatureBaseString('GET', uri, params), consumer.secret, r.token.secret)!;
   const authorization = `OAuth ${[...protocol, ['oauth_signature', signature]].map(([n, v]) => `${percentEncode(n!)}="${percentEncode(v!)}"`).join(', ')}`;
   return s.send({ method: 'GET', target: r.target, headers: { host: TLS_HOST, authorization }, secure: true });
+}
+
+/** The redirect URI every OAuth 2 client registers by default. */
+export const REDIRECT_URI = 'https://client.example/oauth2/callback';
+/** A PKCE verifier (43 unreserved characters) and its S256 challenge. */
+export const PKCE = {
+  verifier: 'conform-pkce-verifier-0123456789abcdefghijk',
+  challenge: createHash('sha256').update('conform-pkce-verifier-0123456789abcdefghijk').digest('base64url'),
+};
+
+/**
+ * An authorization request (GET /oauth2/authorize over TLS) for `reporting`, approved by `user` with Basic: the
+ * answer, and the code its Location carries (empty when none).
+ */
+export function authorizeCode(
+  s: TestServer,
+  o: { user?: string; query?: string } = {},
+): { res: ResponseRecord; code: string } {
+  const query =
+    o.query ??
+    `response_type=code&client_id=reporting&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&state=st&code_challenge=${PKCE.challenge}&code_challenge_method=S256`;
+  const res = s.send({
+    method: 'GET',
+    target: `/oauth2/authorize?${query}`,
+    headers: s.basic(o.user ?? 'alice'),
+    secure: true,
+  });
+  const location = String(res.headers.location ?? '');
+  const code = new URLSearchParams(location.split('?')[1] ?? '').get('code') ?? '';
+  return { res, code };
+}
+
+/** Exchanges a code (POST /oauth2/token as `reporting`): the redirect URI and verifier default to the right ones. */
+export function exchangeCode(
+  s: TestServer,
+  code: string,
+  o: { redirectUri?: string | null; verifier?: string } = {},
+): ResponseRecord {
+  const redirect = o.redirectUri === undefined ? REDIRECT_URI : o.redirectUri;
+  const body = `grant_type=authorization_code&code=${encodeURIComponent(code)}${redirect === null ? '' : `&redirect_uri=${encodeURIComponent(redirect)}`}&code_verifier=${o.verifier ?? PKCE.verifier}`;
+  return tokenRequest(s, { body });
 }

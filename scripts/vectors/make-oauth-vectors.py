@@ -24,9 +24,12 @@ def base_string(method, url, params):  # params: list of (name, value), already 
     normalized = "&".join(f"{k}={v}" for k, v in pairs)
     return "&".join([enc(method.upper()), enc(base_uri(url)), enc(normalized)])
 
-def sign(base, consumer_secret, token_secret):
+def sign(base, consumer_secret, token_secret, method="HMAC-SHA1"):
     key = f"{enc(consumer_secret)}&{enc(token_secret)}"
-    return base64.b64encode(hmac.new(key.encode(), base.encode(), hashlib.sha1).digest()).decode()
+    if method == "PLAINTEXT":  # §3.4.4: the key itself, no base string
+        return key
+    digest = {"HMAC-SHA1": hashlib.sha1, "HMAC-SHA256": hashlib.sha256}[method]
+    return base64.b64encode(hmac.new(key.encode(), base.encode(), digest).digest()).decode()
 
 def query_params(url):
     return parse_qsl(urlsplit(url).query, keep_blank_values=True)
@@ -74,7 +77,17 @@ b = base_string("GET", url, query_params(url) + oauth)
 s = sign(b, "consumer-secret-1", "token&secret é")
 cases.append(("non-ASCII values, reserved characters, a non-default port", "GET", url, "", oauth, "consumer-secret-1", "token&secret é", b, s))
 
-print("# Known-answer vectors for OAuth 1.0a HMAC-SHA1 signatures (RFC 5849 §3.4), computed OUTSIDE the project's code")
+# HMAC-SHA256 (the HMAC-SHA1 construction of §3.4.2 with SHA-256, as oauthlib and others offer it) and PLAINTEXT
+# (§3.4.4), over conform's own case.
+for method in ("HMAC-SHA256", "PLAINTEXT"):
+    oauth = [("oauth_consumer_key", "conform-consumer"), ("oauth_token", "tok-1"), ("oauth_signature_method", method),
+             ("oauth_timestamp", "1795341600"), ("oauth_nonce", "n-ü-2"), ("oauth_version", "1.0")]
+    b = base_string("GET", url, query_params(url) + oauth)
+    s = sign(b, "consumer-secret-1", "token&secret é", method)
+    cases.append((f"{method}: non-ASCII values, reserved characters, a non-default port", "GET", url, "", oauth, "consumer-secret-1", "token&secret é", b, s))
+assert cases[-1][-1] == "consumer-secret-1&token%26secret%20%C3%A9", cases[-1][-1]
+
+print("# Known-answer vectors for OAuth 1.0a signatures: HMAC-SHA1, HMAC-SHA256 and PLAINTEXT (RFC 5849 §3.4), computed OUTSIDE the project's code")
 print("# by scripts/vectors/make-oauth-vectors.py (Python hmac/hashlib/base64/urllib); the published signatures are")
 print("# asserted there. Data only: do not edit by hand.")
 print("version: 1")

@@ -32,6 +32,9 @@ export function clientEnvironment(
     env['CONFORM_OAUTH2_TOKEN_URL'] = tls + oauth2.tokenEndpoint;
     env['CONFORM_OAUTH2_CLIENT_ID'] = oauth2.clientId;
     env['CONFORM_OAUTH2_CLIENT_SECRET'] = oauth2.clientSecret;
+    // The authorization code grant (offered under the oauth2-code-pkce-only variant).
+    if (oauth2.authorizeEndpoint !== undefined) env['CONFORM_OAUTH2_AUTHORIZE_URL'] = tls + oauth2.authorizeEndpoint;
+    if (oauth2.redirectUri !== undefined) env['CONFORM_OAUTH2_REDIRECT_URI'] = oauth2.redirectUri;
   }
   if (oauth1) {
     env['CONFORM_OAUTH1_CONSUMER_KEY'] = oauth1.consumerKey;

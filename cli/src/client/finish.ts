@@ -52,12 +52,17 @@ export function learnTokens(exchanges: readonly RecordedExchange[], redactor: Re
       for (const name of ['oauth_token', 'oauth_token_secret', 'oauth_verifier'])
         for (const v of answer.getAll(name)) redactor.add(v);
     }
+    if (ex.refreshToken !== undefined) redactor.add(ex.refreshToken);
     const query = new URLSearchParams(ex.target.includes('?') ? ex.target.slice(ex.target.indexOf('?') + 1) : '');
     const body = bodyParams(ex).params;
     for (const name of ['access_token', 'refresh_token', 'oauth_token']) {
       for (const v of query.getAll(name)) redactor.add(v);
       for (const v of body.getAll(name)) redactor.add(v);
     }
+    // An authorization code and its verifier, where a code exchange sent them (not any parameter named `code`).
+    for (const params of [query, body])
+      if (params.get('grant_type') === 'authorization_code')
+        for (const name of ['code', 'code_verifier']) for (const v of params.getAll(name)) redactor.add(v);
   }
 }
 
@@ -74,6 +79,7 @@ export function judgeRecording(input: JudgeInput): ClientReport {
     oauth2Endpoints: [profile.auth.oauth2?.tokenEndpoint, profile.auth.oauth2?.revokeEndpoint].filter(
       (p): p is string => p !== undefined,
     ),
+    oauth2AuthorizeEndpoints: [profile.auth.oauth2?.authorizeEndpoint].filter((p): p is string => p !== undefined),
     oauth1Consumers: oauth1Consumers(profile),
     articleItems: [profile.articles.item, ...profile.articles.aliases],
   });

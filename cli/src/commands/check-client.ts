@@ -24,8 +24,10 @@ Starts the bundled reference server (plain HTTP and TLS on free 127.0.0.1 ports,
 (your client, its tests, a script) with the variables below, records every request the server receives, then judges
 them against the client rules of specs/rules.yaml (conform rules; docs/clients.md): the nonce changes on every
 request, no Basic or OAuth over plain HTTP, the Date and its <date_text>, the signed message, the clock within the
-window, OAuth 1 signatures (RFC 5849 §3.4), OAuth 2 client authentication (RFC 6749 §2.3) and bearer token use
-(RFC 6750 §2.1). Each rule is passed, failed (with the requests that broke it) or not exercised.
+window, OAuth 1 signatures (RFC 5849 §3.4), OAuth 2 client authentication (RFC 6749 §2.3), the grants (a code used
+once, the password over TLS only, no secret in the authorization request, the refresh token replaced, PKCE with
+S256 and its verifier) and bearer token use (RFC 6750 §2.1). Each rule is passed, failed (with the requests that
+broke it) or not exercised.
 
 Refused signed requests carry a diagnostic in their problem+json body (what the server signed, and the common
 mistake that explains your digest; never a secret): see conform serve --diagnose. --no-diagnose turns it off.
@@ -55,7 +57,10 @@ COMMAND gets, besides the caller's environment:
   CONFORM_USER2, CONFORM_PASSWORD2, CONFORM_SECRET2   a second user
   CONFORM_WINDOW (seconds), CONFORM_BODY_HASH (1: PUT and POST sign the body hash, 0: they do not, optional:
                                         either is accepted; docs/auth.md)
-  CONFORM_OAUTH2_TOKEN_URL, CONFORM_OAUTH2_CLIENT_ID, CONFORM_OAUTH2_CLIENT_SECRET
+  CONFORM_OAUTH2_TOKEN_URL, CONFORM_OAUTH2_CLIENT_ID, CONFORM_OAUTH2_CLIENT_SECRET, CONFORM_OAUTH2_AUTHORIZE_URL,
+  CONFORM_OAUTH2_REDIRECT_URI           the grant is the server's: client credentials, or with --variant
+                                        oauth2-password-only the password grant, oauth2-code-pkce-only the code
+                                        grant with PKCE (the owner approves with CONFORM_USER's Basic credentials)
   CONFORM_OAUTH1_CONSUMER_KEY, CONFORM_OAUTH1_CONSUMER_SECRET, CONFORM_OAUTH1_REQUEST_TOKEN_URL,
   CONFORM_OAUTH1_AUTHORIZE_URL, CONFORM_OAUTH1_ACCESS_TOKEN_URL
 

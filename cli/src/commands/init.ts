@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { credentialVariable } from '../../../harness/src/auth/env.js';
 import { ConformError } from '../../../harness/src/errors.js';
 import { createHttpClient } from '../../../harness/src/http/client.js';
 import { draftProfile, type DraftInput, type InitSecret, type InitUser } from '../../../harness/src/init/draft.js';
@@ -25,7 +26,9 @@ learned from. What the probes cannot settle is left commented out, with why. The
                       CONFORM_<NAME>_PASSWORD   Basic password (tried over https only: §5)
                       CONFORM_<NAME>_SECRET     signed-request secret
                     NAME upper-cased, every other character than A-Z and 0-9 as _ (alice → CONFORM_ALICE_SECRET)
-  --oauth2 PATH     The OAuth 2 token endpoint; with CONFORM_OAUTH2_CLIENT_ID and CONFORM_OAUTH2_CLIENT_SECRET
+  --oauth2 PATH     The OAuth 2 token endpoint; with CONFORM_OAUTH2_CLIENT_ID and CONFORM_OAUTH2_CLIENT_SECRET (and
+                    CONFORM_OAUTH2_REDIRECT_URI, the client's registered redirect URI, for the code grant); the
+                    authorization endpoint is read from RFC 8414 metadata where served
   --oauth1 T,A,K    The OAuth 1 temporary-credential, authorize and token paths; with CONFORM_OAUTH1_CONSUMER_KEY
                     and CONFORM_OAUTH1_CONSUMER_SECRET
   --out FILE        Where to write the draft (default conform.profile.yaml); an existing file needs --force
@@ -38,16 +41,11 @@ learned from. What the probes cannot settle is left commented out, with why. The
 The draft refers to credentials as \${NAME}: the file holds none, and \`conform run\` reads them from the
 environment. Nothing is sent but GET, PUT, POST, OPTIONS and DELETE of the articles it creates.
 
-Exit codes: 0 draft written · 2 usage, or the draft would not lint · 3 no target answered · 4 internal error
+Exit codes: 0 draft written · 2 usage, or the draft would not lint · 3 no target answered, or an https target not trusted (--ca, --insecure) · 4 internal error
 
 Example:
   CONFORM_ALICE_SECRET=… CONFORM_BOB_SECRET=… conform init --target http://localhost:8080 --user alice --user bob
 `;
-
-/** The environment variable holding `what` (PASSWORD, SECRET) of user `name`. */
-export function credentialVariable(name: string, what: 'PASSWORD' | 'SECRET'): string {
-  return `CONFORM_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${what}`;
-}
 
 export async function initCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, {
@@ -101,6 +99,7 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
             tokenEndpoint: pathOption(values.oauth2, '--oauth2'),
             clientId: required('CONFORM_OAUTH2_CLIENT_ID', '--oauth2'),
             clientSecret: required('CONFORM_OAUTH2_CLIENT_SECRET', '--oauth2'),
+            ...(io.env['CONFORM_OAUTH2_REDIRECT_URI'] ? { redirectUri: io.env['CONFORM_OAUTH2_REDIRECT_URI'] } : {}),
           },
         }
       : {}),
@@ -122,13 +121,25 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
     const draft = await draftProfile({ ...input, client });
     const redactor = createRedactor(draft.secrets);
     for (const b of draft.bases) io.stderr.write(redactor.text(`${b.answered ? '✓' : '✗'} ${b.url}: ${b.how}\n`));
+    // An https base that was given but is not trusted is a mistake to fix, not a base to leave out: a draft without it
+    // would run green with every TLS scenario skipped (issue 35).
+    const untrusted = draft.bases.filter((b) => b.untrusted);
+    if (untrusted.length > 0) {
+      io.stderr.write(
+        `conform init: the TLS handshake with ${untrusted.map((b) => b.url).join(' and ')} failed (a self-signed certificate? give --ca FILE to trust it, or --insecure); nothing was drafted\n`,
+      );
+      return 3;
+    }
     if (!draft.bases.some((b) => b.answered)) {
       io.stderr.write('conform init: no target answered; nothing was drafted\n');
       return 3;
     }
-    const command = ['conform', 'init', ...(values.target ?? []).flatMap((t) => ['--target', t])]
-      .concat((values.user ?? []).flatMap((u) => ['--user', u]))
-      .join(' ');
+    // Every flag it was given (none holds a secret: credentials come from the environment).
+    const command = [
+      'conform',
+      'init',
+      ...argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)),
+    ].join(' ');
     const text = renderDraft(draft, { command, date: new Date().toISOString().slice(0, 10) });
     // The draft must lint as written (its ${NAME} references left as they are).
     const { issues } = checkProfileSource(parseYamlSource(out, text), { env: false });

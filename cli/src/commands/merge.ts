@@ -10,7 +10,7 @@ import { exitCodeFor } from '../../../harness/src/engine/run-suite.js';
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import { listOption, parse } from '../args.js';
 import type { CliIo } from '../io.js';
-import { githubOutputs, writeReports } from '../output.js';
+import { githubOutputs, writeReports, writeScripts } from '../output.js';
 
 const HELP = `Usage: conform merge REPORT.json… [--report-dir DIR] [--reporter LIST] [--strict]
 
@@ -66,7 +66,10 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
       `these reports are not shards of one run:\n  ${merged.problems.map((p) => p.message).join('\n  ')}`,
     );
   const run = values.strict ? { ...merged.run, options: { ...merged.run.options, strict: true } } : merged.run;
-  const written = await writeReports(run, reporters, path.resolve(io.cwd, values['report-dir'] ?? 'reports'), io);
+  const dir = path.resolve(io.cwd, values['report-dir'] ?? 'reports');
+  const written = await writeReports(run, reporters, dir, io);
+  // The replay scripts of the failures, which report.html names, beside the merged reports.
+  await writeScripts(run, dir, io);
   await githubOutputs(run, io);
   if (reporters.includes('console'))
     io.stdout.write(`${renderSummary(run)}Merged ${positionals.length} reports: ${written.join(', ')}\n`);

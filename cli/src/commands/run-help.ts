@@ -48,6 +48,9 @@ Requests:
   --max-response-bytes N  Largest response body read (default ${RUN_OPTION_SPEC.maxResponseBytes.default})
   --keep                Leave the articles the run creates on the target (default: they are deleted when the run
                         ends, where the target deletes; what cannot be deleted is reported)
+  --keep-failed         Leave what a failed or errored scenario created (the articles of its reported run, listed
+                        in report.json's keptFailed and the console), so its curl copies and its script in
+                        REPORT-DIR/repro/ find them; the rest is deleted as usual
   --no-credential-check Run the scenarios even when the profile's credentials are refused (default: each user's
                         credentials of each scheme are tried once first; a refusal stops the run, exit 2, naming
                         the user, the scheme and the target's answer — a wrong password must not end green)

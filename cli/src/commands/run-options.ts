@@ -48,6 +48,8 @@ export interface RunCommandOptions {
   strict: boolean;
   /** Leave what the run created on the target. */
   keep: boolean;
+  /** Leave what the reported run of each failed or errored scenario created (`--keep-failed`). */
+  keepFailed: boolean;
   /** Run the scenarios without trying the profile's credentials first (`--no-credential-check`). */
   noCredentialCheck: boolean;
   quiet: boolean;
@@ -128,6 +130,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     'write-baseline': { type: 'string' },
     strict: { type: 'boolean' },
     keep: { type: 'boolean' },
+    'keep-failed': { type: 'boolean' },
     'no-credential-check': { type: 'boolean' },
     quiet: { type: 'boolean' },
     json: { type: 'boolean' },
@@ -208,6 +211,7 @@ export function parseRunArgs(argv: string[], io: CliIo): RunCommandOptions | 'he
     ...(values['write-baseline'] !== undefined ? { writeBaselineFile: abs(values['write-baseline']) } : {}),
     strict: values.strict ?? false,
     keep: values.keep ?? false,
+    keepFailed: values['keep-failed'] ?? false,
     noCredentialCheck: values['no-credential-check'] ?? false,
     quiet: values.quiet ?? false,
     json: values.json ?? false,

@@ -8,7 +8,14 @@ import { RUN_OPTION_SPEC } from '../../../harness/src/runner/options.js';
 import { createHttpClient } from '../../../harness/src/http/client.js';
 import { createConsoleReporter } from '../../../harness/src/report/console.js';
 import { applyBaseline, baselineFrom, loadBaseline } from '../../../harness/src/runner/baseline.js';
-import { githubOutputs, prepareOutputFile, prepareReportDir, writeAtomic, writeReports } from '../output.js';
+import {
+  githubOutputs,
+  prepareOutputFile,
+  prepareReportDir,
+  writeAtomic,
+  writeReports,
+  writeScripts,
+} from '../output.js';
 import { renderHar } from '../../../harness/src/report/har.js';
 import { runSuite, selectScenarios } from '../../../harness/src/engine/run-suite.js';
 import { runVerdict, type RunVerdictInfo } from '../../../harness/src/runner/verdict.js';
@@ -52,7 +59,12 @@ export function replayCommand(
 }
 
 /** `--json`: the run's verdict and counts, and where the reports are — for a script, on stdout. */
-function jsonSummary(run: RunResult, verdict: RunVerdictInfo, reports: string[]): Record<string, unknown> {
+function jsonSummary(
+  run: RunResult,
+  verdict: RunVerdictInfo,
+  reports: string[],
+  scripts: string[],
+): Record<string, unknown> {
   const rules: Record<string, number> = {};
   for (const r of run.rules) rules[r.status] = (rules[r.status] ?? 0) + 1;
   return {
@@ -74,6 +86,8 @@ function jsonSummary(run: RunResult, verdict: RunVerdictInfo, reports: string[])
       .filter((x) => x.status === 'failed' || x.status === 'errored')
       .map((x) => ({ id: x.id, level: x.level, status: x.status })),
     reports,
+    // The replay scripts of the failed and errored scenarios (REPORT-DIR/repro/, docs/ci.md).
+    ...(scripts.length > 0 ? { scripts } : {}),
   };
 }
 
@@ -172,6 +186,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           strict: options.strict,
           live: options.live,
           tls,
+          reportDir: path.relative(io.cwd, options.reportDir) || '.',
         })
       : undefined;
     let run: RunResult;
@@ -199,6 +214,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           ...(options.shard ? { shard: options.shard } : {}),
           replayCommand: (r) => replayCommand(options, io, r.id, r.counterexample?.path),
           ...(options.keep ? { keep: true } : {}),
+          ...(options.keepFailed ? { keepFailed: true } : {}),
           ...(options.noCredentialCheck ? { credentialCheck: false } : {}),
           tls,
         },
@@ -221,6 +237,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const written = await writeReports(run, options.reporters, options.reportDir, io);
+    const scripts = await writeScripts(run, options.reportDir, io);
     if (options.harFile !== undefined) {
       await writeAtomic(options.harFile, renderHar(run));
       written.push(path.relative(io.cwd, options.harFile) || options.harFile);
@@ -231,10 +248,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     }
     await githubOutputs(run, { ...io, stdout: human });
     if (printer) human.write(`Reports: ${written.join(', ')}\n`);
+    if (printer && scripts.length > 0)
+      human.write(
+        `Replay scripts of the failures (bash and curl; each request signed afresh): ${scripts.length} in ${path.join(path.relative(io.cwd, options.reportDir) || '.', 'repro')}${path.sep}\n`,
+      );
     const verdict = runVerdict(run);
     if (verdict.verdict === 'INCONCLUSIVE' || verdict.verdict === 'INTERRUPTED')
       io.stderr.write(`conform run: ${verdict.why}\n`);
-    if (options.json) io.stdout.write(`${JSON.stringify(jsonSummary(run, verdict, written), null, 2)}\n`);
+    if (options.json) io.stdout.write(`${JSON.stringify(jsonSummary(run, verdict, written, scripts), null, 2)}\n`);
     return verdict.exitCode;
   } finally {
     await server?.close();

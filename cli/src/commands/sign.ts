@@ -9,6 +9,7 @@ import {
   hmacHeader,
   signedMessage,
 } from '../../../harness/src/auth/signers.js';
+import { credentialVariable } from '../../../harness/src/auth/env.js';
 import { ConformError } from '../../../harness/src/errors.js';
 import { loadProfileSync } from '../../../harness/src/profile/load.js';
 import { parse } from '../args.js';
@@ -19,8 +20,9 @@ const HELP = `Usage: conform sign --scheme basic|hmac|hmac-nonce --user NAME [op
 Prints the headers that authenticate one request (docs/auth.md), and the message that was signed.
   --scheme S        basic, hmac (simple form) or hmac-nonce (date-and-nonce form)
   --user NAME       User name
-  --password P      Basic password        } or take them from a profile:
-  --secret S        HMAC shared secret    } --profile FILE
+  --password P      Basic password        } or take them from a profile: --profile FILE,
+  --secret S        HMAC shared secret    } or from CONFORM_<USER>_PASSWORD / CONFORM_<USER>_SECRET
+                    (USER upper-cased, every character other than A-Z and 0-9 as _, as conform init names them)
   --method VERB     Request method (default GET)
   --path PATH       Request-target as sent, with any ?query (default /)
   --date TEXT       Date for hmac-nonce (default: now, "DD Mon YYYY hh:mm:ss" UTC)
@@ -69,14 +71,22 @@ export async function signCommand(argv: string[], io: CliIo): Promise<number> {
   const headers: Array<[string, string]> = [];
   let message: string | undefined;
   if (scheme === 'basic') {
-    const password = values.password ?? fromProfile?.password;
+    const variable = credentialVariable(values.user, 'PASSWORD');
+    const password = values.password ?? fromProfile?.password ?? io.env[variable];
     if (password === undefined)
-      throw new ConformError('CONFORM_USAGE', "basic needs --password (or --profile with the user's password)");
+      throw new ConformError(
+        'CONFORM_USAGE',
+        `basic needs --password, --profile with the user's password, or ${variable} in the environment`,
+      );
     headers.push(['Authorization', basicHeader(values.user, password)]);
   } else {
-    const secret = values.secret ?? fromProfile?.secret;
+    const variable = credentialVariable(values.user, 'SECRET');
+    const secret = values.secret ?? fromProfile?.secret ?? io.env[variable];
     if (secret === undefined)
-      throw new ConformError('CONFORM_USAGE', `${scheme} needs --secret (or --profile with the user's secret)`);
+      throw new ConformError(
+        'CONFORM_USAGE',
+        `${scheme} needs --secret, --profile with the user's secret, or ${variable} in the environment`,
+      );
     const body =
       values['body-file'] !== undefined ? await readFile(path.resolve(io.cwd, values['body-file'])) : values.body;
     const withHash =

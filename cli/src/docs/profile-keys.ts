@@ -9,7 +9,8 @@ import { cell, code } from './markdown.js';
 
 /** The parts of a JSON Schema (draft 2020-12, as zod writes it) the page reads. */
 export interface JsonSchema {
-  type?: string;
+  /** One type, or several (a nullable key: `["string", "null"]`). */
+  type?: string | string[];
   description?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -59,12 +60,17 @@ const UNDESCRIBED: Record<string, { description: string; default?: string }> = {
   },
   'protected[].path': { description: 'Path template; `{user}` stands for a user name.' },
   auth: { description: 'Authentication (§5): the schemes the target supports and how it applies them.' },
-  'auth.oauth2': { description: 'OAuth 2.0 client credentials and bearer tokens (docs/oauth.md). Unset: no OAuth 2.' },
+  'auth.oauth2': {
+    description: 'OAuth 2.0: the clients, their grants, and bearer tokens (docs/oauth.md). Unset: no OAuth 2.',
+  },
   'auth.oauth2.clientId': { description: 'Client id.' },
   'auth.oauth2.clientSecret': { description: 'Client secret.' },
   'auth.oauth2.otherClient.clientId': { description: "The second client's id." },
   'auth.oauth2.otherClient.clientSecret': { description: "The second client's secret." },
   'auth.oauth2.otherClient.user': { description: "The user the second client acts for (not the first client's)." },
+  'auth.oauth2.otherClient.grants': { description: 'The grants the second client takes. Unset: learned.' },
+  'auth.oauth2.clients[].clientId': { description: 'Client id.' },
+  'auth.oauth2.clients[].clientSecret': { description: 'Client secret.' },
   'auth.oauth1.consumerKey': { description: 'Consumer key.' },
   'auth.oauth1.consumerSecret': { description: 'Consumer secret.' },
   'auth.oauth1.otherConsumer.consumerKey': { description: "The second consumer's key." },
@@ -77,7 +83,6 @@ const UNSTATED_DEFAULTS: Record<string, string> = {
   'articles.aliases': 'none',
   'articles.optionalFields': 'none',
   'protected[].ownerOnly': 'unset: not checked',
-  'auth.oauth2.user': 'the first user',
   'auth.oauth1': 'unset: no OAuth 1',
 };
 
@@ -170,6 +175,7 @@ const URL_PATTERN = '^https?:\\/\\/[^\\s]+$';
 
 function typeOf(s: JsonSchema): string {
   if (s.anyOf) return s.anyOf.map(typeOf).join(' or ');
+  if (Array.isArray(s.type)) return s.type.map((type) => typeOf({ ...s, type })).join(' or ');
   if (s.enum) return `one of ${s.enum.map((v) => code(String(v))).join(', ')}`;
   switch (s.type) {
     case 'string':
@@ -179,6 +185,8 @@ function typeOf(s: JsonSchema): string {
       return s.minLength ? 'non-empty text' : 'text';
     case 'boolean':
       return 'boolean';
+    case 'null':
+      return '`null`';
     case 'number':
     case 'integer':
       return `${s.type}${range(s)}`;

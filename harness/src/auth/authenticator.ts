@@ -20,11 +20,21 @@ export interface Authenticator {
     scheme: AuthScheme,
     user: string,
     options?: AuthOptions,
-  ): { ok: true; request: HttpRequest } | { ok: false; reason: string };
+  ): { ok: true; request: HttpRequest; signed?: SignedParts } | { ok: false; reason: string };
   /** A nonce no earlier request of this process used: 16 digits from the clock and a counter. */
   freshNonce(): string;
   /** The same signers (clock, nonce counter) for another profile: the one the harness learned (harness/src/learn). */
   withProfile(profile: ResolvedProfile): Authenticator;
+}
+
+/**
+ * What a Basic or hmac credential was made from, beyond the scheme and user: the header it went in and, for hmac, the
+ * path signed and whether the body hash was — what `conform sign` needs to make a fresh one for the same request.
+ */
+export interface SignedParts {
+  header: string;
+  path?: string;
+  bodyHash?: boolean;
 }
 
 export interface AuthenticatorDeps {
@@ -42,7 +52,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const freshNonce = deps.freshNonce ?? nonceCounter();
 
   const apply: Authenticator['apply'] = (request, scheme, userName, options = {}) => {
-    if (scheme === 'oauth2' || scheme === 'oauth2-client') return applyOAuth2(request, scheme, options, profile);
+    if (scheme === 'oauth2' || scheme === 'oauth2-client')
+      return applyOAuth2(request, scheme, options, profile, userName);
     if (scheme === 'oauth1') return applyOAuth1(request, options, { profile, now, freshNonce });
     const named = profile.users.find((u) => u.name === userName);
     if (!named) return { ok: false, reason: `the profile has no user "${userName}"` };
@@ -55,6 +66,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     const target = new URL(request.url);
     // Whether <path> holds the query is open in §5.2: the profile's auth.signedPathIncludesQuery says.
     const path = target.pathname + (profile.auth.signedPathIncludesQuery ? target.search : '');
+    let signed: SignedParts;
     switch (scheme) {
       case 'basic': {
         if (user.password === undefined)
@@ -63,6 +75,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
           ? applyPasswordMutation(user.password, options.passwordMutation)
           : user.password;
         headers['authorization'] = basicHeader(user.name, password);
+        signed = { header: 'Authorization' };
         break;
       }
       case 'hmac':
@@ -91,6 +104,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
         let digest = hmacDigest(user.secret, message);
         if (options.digestMutation) digest = applyDigestMutation(digest, options.digestMutation);
         headers[profile.auth.hmacHeader.toLowerCase()] = hmacHeader(user.name, digest, nonce);
+        signed = { header: profile.auth.hmacHeader, path: sign.path ?? path, bodyHash: withBody };
         break;
       }
       default: {
@@ -98,7 +112,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
         return { ok: false, reason: `unknown scheme ${String(never)}` };
       }
     }
-    return { ok: true, request: { ...request, headers } };
+    return { ok: true, request: { ...request, headers }, signed };
   };
 
   return { apply, freshNonce, withProfile: (other) => createAuthenticator({ ...deps, profile: other, freshNonce }) };

@@ -1,5 +1,5 @@
 /** The per-request options of the authenticator: what a step can authenticate as, and the knobs that probe a target. */
-import type { Scheme } from '../profile/schema.js';
+import type { Grant, Scheme } from '../profile/schema.js';
 import type { Mutation } from './mutations.js';
 
 /** What a step can authenticate as: a profile scheme, or the OAuth 2 client itself (at the token endpoint). */
@@ -50,6 +50,21 @@ export interface AuthOptions {
   clientAuth?: 'basic' | 'basic-encoded' | 'form';
   /** oauth2-client: authenticate as the profile's second client (`auth.oauth2.otherClient`). */
   otherClient?: boolean;
+  /** oauth2-client: authenticate as this client of `auth.oauth2.clients` (by id). */
+  client?: string;
+  /**
+   * oauth2-client: add this grant's parameters to the form body (RFC 6749 §4.1.3, §4.3.2, §4.4.2, §6): `grant_type`,
+   * and for `password` the user's `username` and `password` (changed by `passwordMutation`), TLS only.
+   */
+  grant?: Grant;
+  /** oauth2-client, grant refresh_token: the refresh token. */
+  refreshToken?: string;
+  /** oauth2-client, grant authorization_code: the code. */
+  code?: string;
+  /** oauth2-client, grant authorization_code: the `redirect_uri` (sent only when given). */
+  redirectUri?: string;
+  /** oauth2-client, grant authorization_code: the PKCE `code_verifier` (sent only when given). */
+  codeVerifier?: string;
   /** oauth2-client: the client id with no secret (`omit`: no password in Basic, no client_secret field) or an empty one. */
   clientSecret?: 'omit' | 'empty';
   /** oauth1: name this consumer (the profile's `auth.oauth1.otherConsumer`, by key) and sign with its own secret. */
@@ -57,7 +72,7 @@ export interface AuthOptions {
   /** oauth1: sign for this path and query instead of the request's own. */
   signUrl?: string;
   /** oauth1: HMAC-SHA1 (default) or PLAINTEXT (RFC 5849 §3.4.4). */
-  signatureMethod?: 'HMAC-SHA1' | 'PLAINTEXT';
+  signatureMethod?: 'HMAC-SHA1' | 'HMAC-SHA256' | 'PLAINTEXT';
   /** oauth1: protocol parameters left out of the request and of the base string. */
   omitParams?: ReadonlyArray<'oauth_nonce' | 'oauth_timestamp' | 'oauth_version'>;
   /** oauth1: send no `realm` in the header although the profile declares one (RFC 5849 §3.5.1: it is OPTIONAL). */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { ConformError } from '../errors.js';
-import { oauth1BaseString, oauth1Signature } from '../oauth/signature.js';
+import { oauth1BaseString, oauth1SignWith, type OAuth1Method } from '../oauth/signature.js';
 import { basicHeader, bodyHash, hmacDigest, hmacHeader, signedMessage } from './signers.js';
 
 const Signed = z.object({
@@ -67,7 +67,8 @@ export function checkOAuthSigner(v: OAuthVectors): string[] {
   for (const c of v.oauth1) {
     const base = oauth1BaseString(c.method, c.url, c.body, c.oauth);
     if (base !== c.baseString) out.push(`OAuth 1 base string: ${c.name}: got ${base}, expected ${c.baseString}`);
-    const sig = oauth1Signature(c.baseString, c.consumerSecret, c.tokenSecret);
+    const method = (c.oauth.find(([k]) => k === 'oauth_signature_method')?.[1] ?? 'HMAC-SHA1') as OAuth1Method;
+    const sig = oauth1SignWith(method, c.baseString, c.consumerSecret, c.tokenSecret);
     if (sig !== c.signature) out.push(`OAuth 1 signature: ${c.name}: got ${sig}, expected ${c.signature}`);
   }
   return out;

@@ -4,15 +4,16 @@ import type { HttpClient } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Level, Scenario, Suite } from '../suite/types.js';
 import type { Bases } from '../runner/exec-types.js';
-import { ruleReason, ruleStatus } from '../runner/rules.js';
-import type { RuleResult, RunEvent, RunResult, RunTls, ScenarioResult, RunSummary } from '../runner/types.js';
+import type { RunEvent, RunResult, RunTls, ScenarioResult } from '../runner/types.js';
 import { runAll } from '../runner/schedule.js';
 import { criticalPath, relativeTiming, type RunTimeline, type Span } from '../runner/timeline.js';
-import { describeUnexercised, unexercised } from '../runner/incomplete.js';
 import { notRunResult } from '../runner/scenario.js';
 import { INTERRUPTED_REASON } from '../runner/verdict.js';
+import { incompleteOf, ruleResults, schemeNotes, summarize } from './results.js';
 import { openSession } from './session.js';
 import { estimatedCost, waitsForClock } from './order.js';
+
+export { ruleResults, summarize } from './results.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 
 export { profileRedactor, scenarioUniq } from './session.js';
@@ -56,6 +57,11 @@ export interface RunSuiteOptions {
   replayCommand?: (scenario: ScenarioResult, seed: number) => string;
   /** Leave what the run created on the target (default: delete it at the end, where the target deletes). */
   keep?: boolean;
+  /**
+   * Leave what the reported run of each failed or errored scenario created (the articles its transcript names), so
+   * its curl copies and replay script find them; the rest is deleted as usual (`--keep-failed`).
+   */
+  keepFailed?: boolean;
   /** false: run the scenarios even when the profile's credentials are refused (`--no-credential-check`). */
   credentialCheck?: boolean;
   /** How the client trusts TLS, recorded in the report for the curl commands it shows (default: not recorded). */
@@ -137,6 +143,8 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     bases: options.bases,
     seed: options.seed,
     ...(options.credentialCheck === false ? { credentialCheck: false } : {}),
+    // A failed or errored scenario's articles wait for the end of the run, where what its reported run made is kept.
+    ...(options.keepFailed && !options.keep ? { keepFailed: true } : {}),
   });
   if (session.learning && session.learning.learned.length > 0) {
     emit({
@@ -187,6 +195,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
   let cleanupStart: number | undefined;
   const report = await session.finish({
     ...(options.keep ? { keep: true } : {}),
+    ...(options.keepFailed ? { keepFailed: true } : {}),
     concurrency,
     onCleanup: (articles) => {
       cleanupStart = clock();
@@ -251,67 +260,4 @@ function timelineOf(
         }
       : { startMs: setup.endMs, endMs: setup.endMs };
   return { setup, scenarios, ...extra, concurrency, criticalPath: criticalPath(timed) };
-}
-
-/** `incomplete` of report.json: what the profile describes that the run did not exercise (none: absent). */
-function incompleteOf(
-  selected: readonly Scenario[],
-  results: readonly ScenarioResult[],
-  file: ResolvedProfile,
-  judged: ResolvedProfile,
-  notes: ReadonlyMap<string, string>,
-  redact: (text: string) => string,
-): { incomplete?: string[] } {
-  const list = unexercised(selected, results, file, judged).map((u) => {
-    const learned = notes.get(u.capability.replace(/^auth\./, ''));
-    return redact(describeUnexercised(learned === undefined ? u : { ...u, why: `learned: ${learned}` }));
-  });
-  return list.length > 0 ? { incomplete: list } : {};
-}
-
-/** What the learning of `auth.schemes` found of each scheme it tried (`oauth2` → "GET … → 403 — not offered here: …"). */
-function schemeNotes(learned: ReadonlyArray<{ key: string; how: string }> | undefined): Map<string, string> {
-  const how = learned?.find((l) => l.key === 'auth.schemes')?.how ?? '';
-  const out = new Map<string, string>();
-  for (const part of how.split('; ')) {
-    const m = /^([a-z0-9-]+): (.*)$/s.exec(part);
-    if (m) out.set(m[1]!, m[2]!);
-  }
-  return out;
-}
-
-/** Counts of scenario results by status, as `report.json`'s `summary`. */
-export function summarize(results: readonly ScenarioResult[]): RunSummary {
-  const s: RunSummary = { total: results.length, passed: 0, failed: 0, errored: 0, skipped: 0 };
-  for (const r of results) s[r.status]++;
-  return s;
-}
-
-/** Rule status from the scenarios that cover it in this run; rules no selected scenario covers are `uncovered`. */
-export function ruleResults(suite: Suite, results: readonly ScenarioResult[]): RuleResult[] {
-  return suite.catalogue.rules
-    .filter((r) => !r.retired)
-    .map((rule) => {
-      const covering = results.filter((r) => r.rules.includes(rule.id));
-      const status = ruleStatus(covering, rule.id);
-      // Uncovered in this run only because the selection (--filter, --shard…) left out every scenario checking it.
-      const unselected =
-        covering.length === 0 ? suite.scenarios.filter((x) => x.rules.includes(rule.id)).map((x) => x.id) : [];
-      return {
-        id: rule.id,
-        section: rule.section,
-        level: rule.level,
-        text: rule.text,
-        quote: rule.quote,
-        ...(rule.source ? { source: rule.source } : {}),
-        ...(rule.subject ? { subject: rule.subject } : {}),
-        status,
-        reason:
-          unselected.length > 0
-            ? `not selected: ${unselected.join(', ')} check${unselected.length === 1 ? 's' : ''} it, outside this run's selection`
-            : ruleReason(covering, status),
-        ...(unselected.length > 0 ? { selected: false } : {}),
-        scenarios: covering.map((c) => c.id),
-      };
-    });
 }

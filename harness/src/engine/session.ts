@@ -11,10 +11,11 @@ import { notHttp, type HttpClient } from '../http/client.js';
 import { formEncode } from '../http/percent.js';
 import { checkCredentials, describeRefusal } from '../learn/credentials.js';
 import { LEARNABLE_KEYS, learnOpenPoints, type LearnOutcome } from '../learn/learn.js';
+import { oauth2Open } from '../learn/oauth2.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../suite/types.js';
-import { cleanUp, createLedger, deleteArticle, recordingClient } from '../runner/cleanup.js';
+import { recordingClient } from '../runner/cleanup.js';
 import type { Bases, ExecDeps } from '../runner/exec-types.js';
 import { createApprover, createTokenSource, type TokenSource } from '../oauth/index.js';
 import { oobUnreachable } from '../runner/oob.js';
@@ -22,6 +23,7 @@ import { createRedactor, type Redactor } from '../runner/redact.js';
 import { notRunResult, type ScenarioRunOptions } from '../runner/scenario.js';
 import { CREDENTIALS_REFUSED_REASON } from '../runner/verdict.js';
 import { runScenario } from './run-scenario.js';
+import { createTidy, type TidyOptions } from './tidy.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { Exchange, ScenarioResult } from '../runner/types.js';
 
@@ -46,6 +48,11 @@ export interface SessionOptions {
    * stops the run (`credentialsRefused`). `--no-credential-check` runs the scenarios anyway.
    */
   credentialCheck?: boolean;
+  /**
+   * `--keep-failed`: a failed or errored scenario's articles are not deleted as the run goes ({@link
+   * Session.nextDeletion}), so `finish` can keep what its reported run created (and is `finish`'s default).
+   */
+  keepFailed?: boolean;
 }
 
 /** What a session learned and left, for the run's report. */
@@ -55,6 +62,8 @@ export interface SessionReport {
   learning?: Exchange[];
   /** What the run created and could not delete (or kept). */
   leftovers?: string[];
+  /** `keepFailed`: what each failed or errored scenario's reported run created, left on the target, by scenario id. */
+  keptFailed?: Record<string, string[]>;
   cleanup?: { created: number; deleted: number; kept?: boolean };
 }
 
@@ -90,18 +99,16 @@ export interface Session {
   ): Promise<ScenarioResult>;
   /**
    * A job deleting one article a scenario that has ended made and left, or undefined when there is none now: for a
-   * lane no scenario wants, so a run's cleanup overlaps its last scenarios (`conform run`; not with `--keep`).
+   * lane no scenario wants, so a run's cleanup overlaps its last scenarios (`conform run`; not with `--keep`). With
+   * `keepFailed`, never an article of a failed or errored scenario: those wait for `finish`.
    */
   nextDeletion(): (() => Promise<void>) | undefined;
   /**
-   * Deletes what the run created and is still there (unless `keep`), `concurrency` at once (default 8), and says what
-   * was learned and what was left.
+   * Deletes what the run created and is still there (unless `keep`; with `keepFailed`, all but what the reported run
+   * of each failed or errored scenario created: the articles its transcript names), `concurrency` at once (default
+   * 8), and says what was learned and what was left.
    */
-  finish(options?: {
-    keep?: boolean;
-    onCleanup?: (articles: number) => void;
-    concurrency?: number;
-  }): Promise<SessionReport>;
+  finish(options?: TidyOptions): Promise<SessionReport>;
 }
 
 /** Most exchanges of the learning kept for the report. */
@@ -183,15 +190,11 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
       ? await checkCredentials({ client: deps.client, bases: options.bases, profile, authenticator, tokens })
       : [];
   const credentialsRefused = refusals.map((r) => redactor.text(describeRefusal(r)));
-  // Every article the scenarios create is noted, to be deleted when the run ends.
-  const ledger = createLedger(profile, options.bases);
-  const recording = recordingClient(deps.client, ledger);
-  // The connections and count of the deletions made as the run goes (nextDeletion).
-  let cleaner: { deps: ExecDeps; close(): Promise<void> } | undefined;
-  let deletedEarly = 0;
+  // Every article the scenarios create is noted, to be deleted as the run goes or when it ends (engine/tidy.ts).
+  const tidy = createTidy(profile, options.bases, options.keepFailed === true, () => scenarioDeps(SESSION_INDEX));
 
   const scenarioDeps: Session['scenarioDeps'] = (index, extras = {}) => {
-    const client = recording.session(index);
+    const client = recordingClient(deps.client.session(), tidy.ledger, index);
     const execDeps: ExecDeps = {
       client,
       bases: options.bases,
@@ -231,44 +234,20 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
       if (unreachable && !reached) return notRunResult(scenario, 'errored', `target unreachable: ${unreachable}`);
       if (credentialsRefused.length > 0) return notRunResult(scenario, 'skipped', CREDENTIALS_REFUSED_REASON);
       const own = scenarioDeps(index, extras);
+      let result: ScenarioResult | undefined;
       try {
-        const result = await runScenario(scenario, own.deps, runOptions);
+        result = await runScenario(scenario, own.deps, runOptions);
         if (result.transcript.some((x) => x.response)) reached = true;
         return result;
       } finally {
         await own.close();
-        ledger.ended(index);
+        tidy.ended(index, result);
       }
     },
-    nextDeletion() {
-      if (!profile.articles.deletable) return undefined;
-      const path = ledger.takeEnded();
-      if (path === undefined) return undefined;
-      return async () => {
-        cleaner ??= scenarioDeps(SESSION_INDEX);
-        // A failed deletion stays in the ledger: the end of the run tries it again, and reports it if it fails.
-        if (!(await deleteArticle(path, cleaner.deps))) return;
-        ledger.gone(path);
-        deletedEarly++;
-      };
-    },
+    nextDeletion: () => tidy.nextDeletion(),
     async finish(finishOptions = {}) {
-      const created = ledger.created();
-      let left = created;
-      if (!finishOptions.keep && created.length > 0) {
-        finishOptions.onCleanup?.(created.length);
-        const own = cleaner ?? scenarioDeps(SESSION_INDEX);
-        try {
-          left = (await cleanUp(created, own.deps, finishOptions.concurrency)).left;
-        } finally {
-          await own.close();
-          cleaner = undefined;
-        }
-      } else if (cleaner) {
-        await cleaner.close();
-        cleaner = undefined;
-      }
-      const leftovers = [...(learning?.leftovers ?? []), ...left];
+      const tidied = await tidy.finish(finishOptions);
+      const leftovers = [...(learning?.leftovers ?? []), ...tidied.left];
       const learned = learning?.learned.map((l) => ({ ...l, how: redactor.text(l.how) })) ?? [];
       return {
         ...(learned.length > 0 ? { learned } : {}),
@@ -276,11 +255,8 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
           ? { learning: learning.exchanges.slice(0, MAX_LEARNING_EXCHANGES).map((x) => redactExchange(x, redactor)) }
           : {}),
         ...(leftovers.length > 0 ? { leftovers } : {}),
-        cleanup: {
-          created: created.length + deletedEarly + ledger.missed(),
-          deleted: deletedEarly + (finishOptions.keep ? 0 : created.length - left.length),
-          ...(finishOptions.keep ? { kept: true } : {}),
-        },
+        ...(tidied.keptFailed ? { keptFailed: tidied.keptFailed } : {}),
+        cleanup: tidied.cleanup,
       };
     },
   };
@@ -302,7 +278,7 @@ async function learnSilent(
     deps.profile.auth.oauth1 !== undefined &&
     deps.profile.auth.oauth1.approval === undefined &&
     !deps.profile.declared.has('auth.schemes');
-  if (silent.length === 0 && !approvalOpen) return undefined;
+  if (silent.length === 0 && !approvalOpen && !oauth2Open(deps.profile)) return undefined;
   const client = deps.client.session();
   try {
     return await learnOpenPoints({

@@ -1,7 +1,8 @@
 /** Named generators that scenarios draw from in `given:`. */
 import fc from 'fast-check';
 import { z } from 'zod';
-import type { ResolvedProfile } from '../profile/schema.js';
+import { oauth2Actors } from '../profile/oauth2-actors.js';
+import type { OAuth2Actor, ResolvedProfile } from '../profile/schema.js';
 import { articleArb, currencyArb, priceArb, slugArb, titleArb } from './article.js';
 import type { ArticleOptions } from './article.js';
 import { invalidArticleArb, invalidArticleCases } from './invalid-article.js';
@@ -38,6 +39,12 @@ const NoOptions = z.strictObject({});
  * target keeps (Hawk's default is 60 s; §5.2's illustration 10 minutes). Nothing is expected refused then.
  */
 export const SILENT_WINDOW_S = 30;
+
+/** The actors a token request gives a token to, each with a path its token opens (a placeholder when none). */
+function tokenActors(p: ResolvedProfile): OAuth2Actor[] {
+  const all = oauth2Actors(p).filter((a) => a.path !== undefined && a.grant !== 'authorization_code');
+  return all.length > 0 ? all : [{ clientId: '', grant: 'client_credentials' }];
+}
 
 /** The nonces a profile's target accepts. */
 function nonceBounds(p: ResolvedProfile): NonceBounds {
@@ -175,6 +182,20 @@ export const GENERATORS: Readonly<Record<string, GeneratorDef>> = {
       "An OAuth 2 client authentication the profile's auth.oauth2.clientAuth offers: basic (id and secret form-urlencoded, RFC 6749 §2.3.1) or form.",
     options: NoOptions,
     make: (_o, p) => oauth2ClientAuthArb(p.auth.oauth2?.clientAuth ?? ['basic']),
+  },
+  oauth2Actor: {
+    description:
+      'One way to an OAuth 2 access token at the token endpoint: a client of auth.oauth2 and a grant it takes (client_credentials, password), with the user the token acts for and a protected path it opens ({ clientId, grant, user, path }). Every actor is drawn first.',
+    options: NoOptions,
+    make: (_o, p) => fc.constantFrom(...tokenActors(p)),
+    cases: (_o, p) => tokenActors(p).map((a) => fc.constant(a)),
+  },
+  oauth1Method: {
+    description:
+      'An OAuth 1 signature method the target takes: one of auth.oauth1.signatureMethods (HMAC-SHA1, PLAINTEXT, HMAC-SHA256), every one drawn first.',
+    options: NoOptions,
+    make: (_o, p) => fc.constantFrom(...(p.auth.oauth1?.signatureMethods ?? ['HMAC-SHA1'])),
+    cases: (_o, p) => (p.auth.oauth1?.signatureMethods ?? ['HMAC-SHA1']).map((m) => fc.constant(m)),
   },
   oauth1Placement: {
     description:

@@ -19,6 +19,7 @@ import {
 import type { Bases, RawExchange } from '../runner/exec-types.js';
 import { createRedactor } from '../runner/redact.js';
 
+import { oauth2Metadata } from './metadata.js';
 import { baseFor, collectSecrets, findHmacHeader, schemeFits } from './probes.js';
 import type { Draft, DraftInput, DraftKey } from './types.js';
 
@@ -59,6 +60,7 @@ export async function draftProfile(input: DraftInput): Promise<Draft> {
       url,
       answered: sent.ok,
       how: sent.ok ? `GET / → ${sent.response.status}` : `no answer: ${sent.error.message}`,
+      ...(!sent.ok && sent.error.code === 'TLS' ? { untrusted: true } : {}),
     });
   }
   const http = bases.find((b) => b.answered && b.url.startsWith('http:'))?.url;
@@ -100,6 +102,20 @@ export async function draftProfile(input: DraftInput): Promise<Draft> {
         : {}),
     },
   };
+  // RFC 8414: the authorization server's metadata, where it is served, names the endpoints the grants need.
+  if (data.auth?.oauth2 && https) {
+    const found = await oauth2Metadata(https, send, line);
+    if (found.authorizeEndpoint) {
+      data.auth.oauth2.authorizeEndpoint = found.authorizeEndpoint;
+      put('auth.oauth2.authorizeEndpoint', found.authorizeEndpoint, found.how);
+    }
+    if (found.revokeEndpoint) put('auth.oauth2.revokeEndpoint', found.revokeEndpoint, found.how);
+    if (found.pkce) put('auth.oauth2.pkce', true, `${found.how}: code_challenge_methods_supported lists S256`);
+    if (input.oauth2?.redirectUri) {
+      data.auth.oauth2.redirectUri = input.oauth2.redirectUri;
+      put('auth.oauth2.redirectUri', input.oauth2.redirectUri, 'given in CONFORM_OAUTH2_REDIRECT_URI');
+    }
+  }
   const seed = resolveProfile(data, 'conform init');
   seed.declared = new Set(['target', 'users', 'auth.oauth2', 'auth.oauth1']);
   const authenticator = createAuthenticator({ profile: seed, ...(input.now ? { now: input.now } : {}) });
@@ -147,7 +163,10 @@ export async function draftProfile(input: DraftInput): Promise<Draft> {
     else placeLearned(l, p, put);
   put(
     'auth.tlsOnly',
-    p.auth.tlsOnly.filter((s) => p.auth.schemes.includes(s)),
+    // As the comment says: all of Basic and the OAuth family (listed or not), and the signed forms where refused.
+    (['basic', 'oauth2', 'oauth1', 'hmac', 'hmac-nonce'] as const).filter(
+      (s) => p.auth.tlsOnly.includes(s) || s === 'basic' || s === 'oauth2' || s === 'oauth1',
+    ),
     signer && !p.auth.tlsOnly.includes('hmac-nonce')
       ? 'Basic and the OAuth family are TLS-only by §5; signed requests were taken over plain HTTP'
       : 'Basic and the OAuth family are TLS-only by §5; signed requests were refused over plain HTTP',
@@ -268,5 +287,7 @@ function placeLearned(
     return;
   }
   if (l.key === 'auth.oauth2.ttl' && !p.auth.oauth2) return;
+  // What a user-less token opens is learned at each run: no profile key holds it.
+  if (l.key.startsWith('auth.oauth2') && l.key.endsWith('.reads')) return;
   put(l.key, l.value, l.how);
 }

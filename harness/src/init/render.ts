@@ -143,6 +143,7 @@ function oauth(draft: Draft, keys: DraftKey[]): string[] {
       '    clientAuth: [basic]',
     );
     for (const k of sub('oauth2')) out.push(...leaf(k, 4, k.key.slice('auth.oauth2.'.length)));
+    out.push(...stubs(OAUTH2_STUBS, sub('oauth2'), 'auth.oauth2.'));
   } else
     out.push(
       ...comment(
@@ -155,6 +156,7 @@ function oauth(draft: Draft, keys: DraftKey[]): string[] {
     out.push('  oauth1:');
     for (const [k, v] of Object.entries(draft.oauth1)) out.push(`    ${k}: ${value(v)}`);
     for (const k of sub('oauth1')) out.push(...leaf(k, 4, k.key.slice('auth.oauth1.'.length)));
+    out.push(...stubs(OAUTH1_STUBS, sub('oauth1'), 'auth.oauth1.'));
   } else
     out.push(
       ...comment(
@@ -163,6 +165,36 @@ function oauth(draft: Draft, keys: DraftKey[]): string[] {
       ),
     );
   return out;
+}
+
+/** OAuth keys full coverage needs and no probe can settle: each a question to answer from the service's docs. */
+const OAUTH2_STUBS: ReadonlyArray<[string, string, string]> = [
+  [
+    'otherClient',
+    '{ clientId: ${CONFORM_OAUTH2_OTHER_CLIENT_ID}, clientSecret: ${CONFORM_OAUTH2_OTHER_CLIENT_SECRET}, user: bob }',
+    "is there a second client, acting for another user? Its tokens must not open the first user's records",
+  ],
+  ['revokeEndpoint', '/oauth2/revoke', 'does the service revoke tokens (RFC 7009)? Where?'],
+];
+const OAUTH1_STUBS: ReadonlyArray<[string, string, string]> = [
+  [
+    'otherConsumer',
+    '{ consumerKey: ${CONFORM_OAUTH1_OTHER_CONSUMER_KEY}, consumerSecret: ${CONFORM_OAUTH1_OTHER_CONSUMER_SECRET} }',
+    "is there a second consumer? Its secret must not verify the first consumer's requests",
+  ],
+  ['tokensBoundToConsumer', 'true', 'do token credentials work only with the consumer they were issued to?'],
+  [
+    'placements',
+    '[header, query, form]',
+    'where may OAuth 1 parameters travel: the Authorization header, the query, a form body?',
+  ],
+];
+
+/** The stubs a draft has not already set, commented out with their question. */
+function stubs(list: ReadonlyArray<[string, string, string]>, set: DraftKey[], prefix: string): string[] {
+  return list
+    .filter(([name]) => !set.some((k) => k.key === `${prefix}${name}`))
+    .flatMap(([name, example, question]) => [...comment(`${question} (not probed)`, 4), `    # ${name}: ${example}`]);
 }
 
 function leaf(k: DraftKey, indent: number, name: string): string[] {

@@ -21,7 +21,7 @@ export interface DraftInput {
   /** Recorded in the draft's `target.insecure`. */
   insecure: boolean;
   users: InitUser[];
-  oauth2?: { tokenEndpoint: string; clientId: InitSecret; clientSecret: InitSecret };
+  oauth2?: { tokenEndpoint: string; clientId: InitSecret; clientSecret: InitSecret; redirectUri?: string };
   oauth1?: {
     temporaryEndpoint: string;
     authorizeEndpoint: string;
@@ -43,7 +43,13 @@ export interface DraftKey {
 
 export interface Draft {
   /** What each base answered (or why it did not). */
-  bases: Array<{ url: string; answered: boolean; how: string }>;
+  bases: Array<{
+    url: string;
+    answered: boolean;
+    how: string;
+    /** The TLS handshake failed (a certificate not trusted): the draft stops, with the --ca / --insecure hint. */
+    untrusted?: boolean;
+  }>;
   /** The profile data the draft writes (credentials as references). */
   keys: DraftKey[];
   users: Array<{ name: string; password?: string; secret?: string }>;

@@ -20,8 +20,10 @@ export interface ArticleContext {
   p: ResolvedProfile;
   silent: (key: string) => boolean;
   learn: (key: string, value: unknown, how: string) => void;
-  /** `together`: it goes out with others at once, on a connection of its own. */
-  send: (r: HttpRequest, together?: boolean) => Promise<HttpResponse | undefined>;
+  /** `concurrent`: it goes out with others at once (in `together`), on a connection of its own. */
+  send: (r: HttpRequest, concurrent?: boolean) => Promise<HttpResponse | undefined>;
+  /** Independent questions asked at once, reported in the order given (together.ts). */
+  together: <T>(tasks: ReadonlyArray<() => Promise<T>>) => Promise<T[]>;
   line: (r: HttpRequest, res: HttpResponse | undefined) => string;
   withCredentials: (
     request: HttpRequest,
@@ -165,8 +167,8 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
       ['records', user === undefined ? undefined : c.resourceFor(user)],
     ];
     // Four independent questions: asked at once.
-    const asked = await Promise.all(
-      targets.map(async ([resource, path]) => {
+    const asked = await c.together(
+      targets.map(([resource, path]) => async () => {
         if (path === undefined) return undefined;
         const r = await credentialed({ method: 'OPTIONS', url: join(base, path), headers: {} });
         return { resource, r, res: await send(r, true) };
@@ -199,8 +201,8 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
   // The articles made are deleted: learning leaves the target as it found it where it can.
   const deletions: string[] = [];
   let deletable: boolean | undefined;
-  const deleted = await Promise.all(
-    created.map(async (path) => {
+  const deleted = await c.together(
+    created.map((path) => async () => {
       const r = await credentialed({ method: 'DELETE', url: join(base, path), headers: {} });
       return { path, r, res: await send(r, true) };
     }),

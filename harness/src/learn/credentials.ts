@@ -10,7 +10,11 @@ import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import type { TokenSource } from '../oauth/index.js';
 import { recordsPathOf, type ResolvedProfile, type Scheme } from '../profile/schema.js';
 import type { Bases, RawExchange } from '../runner/exec-types.js';
+import { isRefusalStatus } from '../profile/refusals.js';
+import { said } from '../runner/response-parts.js';
 import { join } from './common.js';
+
+export { said } from '../runner/response-parts.js';
 
 /** One credential the target refused where it must work. */
 export interface CredentialRefusal {
@@ -81,27 +85,6 @@ function unsupportedIn(body: string, scheme: Scheme): boolean {
   );
   const before = new RegExp(`\\b(unsupported|not supported)\\b[^.\\n]{0,40}\\b${name}\\b`, 'i');
   return window.test(body) || before.test(body);
-}
-
-/** The first line a refusal says: a problem detail, an OAuth error description, or the body's first 120 characters. */
-export function said(res: HttpResponse): string | undefined {
-  const body = text(res).trim();
-  if (body === '') return undefined;
-  try {
-    const j = JSON.parse(body) as Record<string, unknown>;
-    for (const k of ['detail', 'error_description', 'message', 'title', 'error'])
-      if (typeof j[k] === 'string' && j[k] !== '') return String(j[k]).slice(0, 200);
-  } catch {
-    // not JSON: the first line
-  }
-  const first = body.split('\n').find((l) => l.trim() !== '') ?? body;
-  return (
-    first
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 120) || undefined
-  );
 }
 
 /** Where a credential comes from, for the message: the profile key and the environment variable `conform init` names. */
@@ -179,7 +162,7 @@ async function tryCredential(
     if (!got.ok) {
       // Refused only when the target answered with a 4xx on the way (no answer says nothing of the credential).
       const refusal = got.exchanges.find(
-        (x) => x.response !== undefined && x.response.status >= 400 && x.response.status <= 499,
+        (x) => x.response !== undefined && isRefusalStatus(x.response.status, undefined),
       );
       if (refusal?.response === undefined) return {};
       return {
@@ -204,9 +187,9 @@ async function tryCredential(
     request: applied.request,
     ...(sent.ok ? { response: sent.response } : { error: sent.error }),
   };
-  // Only a 4xx refuses: no answer, a redirect or a server error says nothing of the credential (the scenarios
-  // judge those, errored or failed).
-  if (!sent.ok || sent.response.status < 400 || sent.response.status > 499) return { exchange };
+  // Only a refusing 4xx refuses: no answer, a redirect, a 404 (no such resource) or a server error says nothing of
+  // the credential (the scenarios judge those, errored or failed).
+  if (!sent.ok || !isRefusalStatus(sent.response.status, undefined)) return { exchange };
   const what = said(sent.response);
   return {
     exchange,

@@ -76,9 +76,17 @@ export async function learnDraftExtras(c: DraftExtraContext): Promise<void> {
     const summary = 'conform probe summary';
     const r = await write('PUT', article, 'conform probe replaced', { [OPTIONAL_FIELD]: summary });
     const res = await send(r);
-    if (res !== undefined && ok(res) && silent('articles.replaceStatus')) {
-      p.articles.replaceStatus = [res.status];
-      learn('articles.replaceStatus', [res.status], `a second PUT to the article: ${line(r, res)}`);
+    // A target that refuses the optional field (§2: other fields "not shown") still answers a plain replace.
+    const plain = res !== undefined && !ok(res) ? await write('PUT', article, 'conform probe replaced') : undefined;
+    const plainRes = plain === undefined ? undefined : await send(plain);
+    const [replaced, replacedBy] = ok(res) ? [res, r] : [plainRes, plain];
+    if (replaced !== undefined && replacedBy !== undefined && ok(replaced) && silent('articles.replaceStatus')) {
+      p.articles.replaceStatus = [replaced.status];
+      learn(
+        'articles.replaceStatus',
+        [replaced.status],
+        `a second PUT to the article: ${replacedBy === r ? line(r, res) : `${line(r, res)} with <${OPTIONAL_FIELD}>, ${line(plain!, plainRes)} without`}`,
+      );
     }
     if (silent('articles.optionalFields') && p.articles.readable) {
       const back = res !== undefined && ok(res) ? await read(article) : undefined;

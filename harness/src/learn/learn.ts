@@ -16,63 +16,22 @@
  * - `auth.oauth2.ttl`: the `expires_in` of the token the OAuth 2 trial obtained.
  * - how the resource owner approves OAuth 1 temporary credentials (oauth/approval.ts).
  */
-import type { AuthOptions, AuthScheme, Authenticator } from '../auth/authenticator.js';
-import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import type { AuthOptions, AuthScheme } from '../auth/authenticator.js';
+import type { HttpRequest, HttpResponse } from '../http/client.js';
+import { finishOAuth2 } from '../profile/oauth2-actors.js';
 import { recordsPathOf, type ResolvedProfile, type Scheme } from '../profile/schema.js';
-import type { Bases, RawExchange } from '../runner/exec-types.js';
-import { createTokenSource, type ApprovalWay } from '../oauth/index.js';
-import type { Redactor } from '../runner/redact.js';
+import type { RawExchange } from '../runner/exec-types.js';
+import { createTokenSource } from '../oauth/index.js';
 import { learnArticles } from './articles.js';
 import { notOfferedEvidence } from './credentials.js';
+import { learnOAuth1Methods } from './oauth1-methods.js';
+import { learnOAuth2Clients, oauth2Open } from './oauth2.js';
 import { join, ok, schemeUser } from './common.js';
+import { orderedExchanges } from './together.js';
+import type { LearnDeps, LearnOutcome, LearnedPoint } from './types.js';
 
-/** One open point the harness learned. */
-export interface LearnedPoint {
-  /** The profile key that would declare it. */
-  key: string;
-  value: unknown;
-  /** How it was learned, in words: the requests and what the target answered. */
-  how: string;
-}
-
-export interface LearnOutcome {
-  /** The profile with what was learned filled in (`declared` unchanged: learned keys stay undeclared). */
-  profile: ResolvedProfile;
-  learned: LearnedPoint[];
-  /** The way OAuth 1 approvals were found to work, when one was needed. */
-  approval?: ApprovalWay;
-  /** Every exchange the learning sent, in order (raw: redact before reporting). */
-  exchanges: RawExchange[];
-  /** Paths of articles the learning created and could not delete. */
-  leftovers: string[];
-}
-
-export interface LearnDeps {
-  client: HttpClient;
-  bases: Bases;
-  profile: ResolvedProfile;
-  authenticator: Authenticator;
-  redactor: Redactor;
-  /** A fresh value for each article slug the learning creates. */
-  uniq: () => string;
-  /** Also learn what only a drafted profile declares (`conform init`). */
-  draft?: boolean;
-}
-
-/** Keys the learning can fill in; a profile that declares all of these needs none. */
-export const LEARNABLE_KEYS = [
-  'auth.schemes',
-  'auth.signedPathIncludesQuery',
-  'auth.bodyHash',
-  'articles.mediaType',
-  'articles.writeAuth',
-  'articles.clientChosenPut',
-  'articles.readable',
-  'articles.textNormalization',
-  'articles.deletable',
-  'options.implemented',
-  'auth.oauth2.ttl',
-] as const;
+export type { LearnDeps, LearnOutcome, LearnedPoint } from './types.js';
+export { LEARNABLE_KEYS } from './types.js';
 
 export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   const declared = deps.profile.declared;
@@ -81,6 +40,37 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   const learned: LearnedPoint[] = [];
   const exchanges: RawExchange[] = [];
   const learn = (key: string, value: unknown, how: string) => learned.push({ key, value, how });
+
+  // Independent questions go out together, each on a connection of its own (`concurrent`), and are reported in the
+  // order asked, as the sequential learning reported them (together.ts).
+  const { record, together } = orderedExchanges(exchanges);
+  const send = async (request: HttpRequest, concurrent = false): Promise<HttpResponse | undefined> => {
+    const sent = await deps.client.send(request, concurrent ? { concurrent: true } : {});
+    record({
+      step: 0,
+      stepName: 'learning',
+      request,
+      ...(sent.ok ? { response: sent.response } : { error: sent.error }),
+    });
+    return sent.ok ? sent.response : undefined;
+  };
+  const line = (r: HttpRequest, res: HttpResponse | undefined) =>
+    `${r.method} ${new URL(r.url).pathname} → ${res === undefined ? 'no answer' : res.status}`;
+  // The OAuth 2 clients first: who their tokens act for decides how the schemes below are tried.
+  if (oauth2Open(p))
+    await learnOAuth2Clients({
+      p,
+      client: deps.client,
+      record: (xs) => {
+        for (const x of xs) record({ step: 0, stepName: 'learning', ...x });
+      },
+      tls: deps.bases.tls ?? (deps.bases.primary.startsWith('https:') ? deps.bases.primary : undefined),
+      authenticator: deps.authenticator,
+      learn,
+      send,
+      line,
+      secret: (v) => deps.redactor.add(v),
+    });
 
   // While learning, the signers try what the target might want: every scheme, the query in the signed path, a body
   // hash when asked for. What was learned decides afterwards.
@@ -96,20 +86,6 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
     secret: (v) => deps.redactor.add(v),
   });
 
-  /**
-   * Sends one learning request; `together`: it goes out with others at once (each on a connection of its own).
-   * Exchanges are reported in the order they were asked for, whatever order the answers come in.
-   */
-  const send = async (request: HttpRequest, together = false): Promise<HttpResponse | undefined> => {
-    const exchange: RawExchange = { step: 0, stepName: 'learning', request };
-    exchanges.push(exchange);
-    const sent = await deps.client.send(request, together ? { concurrent: true } : {});
-    if (sent.ok) exchange.response = sent.response;
-    else exchange.error = sent.error;
-    return sent.ok ? sent.response : undefined;
-  };
-  const line = (r: HttpRequest, res: HttpResponse | undefined) =>
-    `${r.method} ${new URL(r.url).pathname} → ${res === undefined ? 'no answer' : res.status}`;
   const baseFor = (scheme: Scheme | undefined) =>
     scheme !== undefined && p.auth.tlsOnly.includes(scheme) && deps.bases.tls ? deps.bases.tls : deps.bases.primary;
 
@@ -122,19 +98,26 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   ): Promise<HttpRequest | string> => {
     let extra: AuthOptions = {};
     if (scheme === 'oauth2' || scheme === 'oauth1') {
-      const got = await (scheme === 'oauth2'
-        ? tokens.oauth2(user, baseFor(scheme))
-        : tokens.oauth1(user, baseFor(scheme)));
-      for (const x of got.exchanges) exchanges.push({ step: 0, stepName: 'learning', ...x });
+      // A target whose OAuth 2 tokens act for nobody: the user-less token, for what it opens.
+      const userless =
+        scheme === 'oauth2' && probe.auth.oauth2?.actor?.user === undefined ? probe.auth.oauth2?.actor : undefined;
+      const got = await (userless
+        ? tokens.oauth2As(userless, baseFor(scheme))
+        : scheme === 'oauth2'
+          ? tokens.oauth2(user, baseFor(scheme))
+          : tokens.oauth1(user, baseFor(scheme)));
+      for (const x of got.exchanges) record({ step: 0, stepName: 'learning', ...x });
       if (!got.ok) return got.reason;
       if (
         scheme === 'oauth2' &&
         got.expiresIn !== undefined &&
         silent('auth.oauth2.ttl') &&
         p.auth.oauth2 &&
-        p.auth.oauth2.ttl === undefined
+        p.auth.oauth2.ttl === undefined &&
+        p.auth.oauth2.clients[0] !== undefined
       ) {
-        p.auth.oauth2.ttl = got.expiresIn;
+        p.auth.oauth2.clients[0].ttl = got.expiresIn;
+        finishOAuth2(p);
         learn('auth.oauth2.ttl', got.expiresIn, `the token endpoint gave expires_in ${got.expiresIn}`);
       }
       extra = { token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
@@ -149,11 +132,13 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   const doubtful: Scheme[] = [];
   const resourceFor = (user: string) => (records ?? p.protected[0]?.path)?.replace('{user}', encodeURIComponent(user));
   if (silent('auth.schemes')) {
-    // Each scheme is tried on its own, all at once: one round trip (and a token's), not one per scheme.
-    const tried = await Promise.all(
-      probe.auth.schemes.map(async (scheme): Promise<{ note?: string; works?: boolean; doubtful?: boolean }> => {
-        const user = schemeUser(p, scheme);
-        const path = user === undefined ? undefined : resourceFor(user);
+    // Each scheme is tried on its own, all at once: one round trip (and a token's), not one per scheme; what each
+    // found is taken in the profile's order, as if tried one after another.
+    const tried = await together(
+      probe.auth.schemes.map((scheme) => async (): Promise<{ note?: string; works?: boolean; doubtful?: boolean }> => {
+        const userless = scheme === 'oauth2' && p.auth.oauth2?.actor !== undefined && p.auth.oauth2.user === undefined;
+        const user = userless ? p.users[0]?.name : schemeUser(p, scheme);
+        const path = userless ? p.auth.oauth2?.actor?.path : user === undefined ? undefined : resourceFor(user);
         if (user === undefined || path === undefined) return {};
         if (p.auth.tlsOnly.includes(scheme) && !baseFor(scheme).startsWith('https:'))
           return { note: `${scheme}: not tried — it is TLS-only (§5) and the profile gives no https base` };
@@ -217,6 +202,18 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
     }
   }
 
+  // --- the OAuth 1 signature methods beyond HMAC-SHA1 (RFC 5849 §3.4 leaves them to the server)
+  if (silent('auth.oauth1.signatureMethods'))
+    await learnOAuth1Methods({
+      p,
+      learn,
+      send,
+      line,
+      withCredentials,
+      url: (path) => join(baseFor('oauth1'), path),
+      resourceFor,
+    });
+
   // --- articles
   const leftovers: string[] = [];
   const articleKeys = [
@@ -234,6 +231,7 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
       silent,
       learn,
       send,
+      together,
       line,
       withCredentials,
       deps,

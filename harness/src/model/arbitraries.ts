@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import type { ArticleValue } from '../generators/article.js';
 import type { ModelOptions } from '../suite/model-schema.js';
+import { oauth2Actors } from '../profile/oauth2-actors.js';
 import { usableSchemes } from '../runner/credentials.js';
 import type { ExecDeps } from '../runner/exec-types.js';
 import { type Cred, type Op, type Target } from './articles.js';
@@ -42,7 +43,17 @@ export function commandArbitraries(
   const article = modelArticleArb(a.optionalFields);
   // Writes that need credentials carry valid ones with each scheme the harness can use, none, or wrong ones.
   // A scheme whose credentials could not be obtained (`leftOut`) leaves the model; the others are still judged.
-  const schemes = a.writeAuth ? usableSchemes(profile, deps.bases).filter((s) => !leftOut.has(s)) : [];
+  // OAuth 2 is drawn as each of its actors acting for a user — every grant the profile's clients take, not one token:
+  // `oauth2:<clientId>:<grant>` (exchange.ts obtains that actor's token).
+  const schemes = (a.writeAuth ? usableSchemes(profile, deps.bases).filter((s) => !leftOut.has(s)) : [])
+    .flatMap((s): string[] =>
+      s === 'oauth2'
+        ? oauth2Actors(profile)
+            .filter((x) => x.user !== undefined)
+            .map((x) => `oauth2:${x.clientId}:${x.grant}`)
+        : [s],
+    )
+    .filter((s) => !leftOut.has(s));
   const scheme = schemes.length > 0 ? fc.constantFrom(...schemes) : fc.constant(undefined);
   const creds: Cred[] = a.writeAuth ? (schemes.length > 0 ? ['missing', 'wrong'] : ['missing']) : [];
   const cred = fc.oneof(

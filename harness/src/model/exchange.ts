@@ -5,6 +5,8 @@
 import type { AuthScheme } from '../auth/authenticator.js';
 import type { Mutation } from '../auth/mutations.js';
 import type { HttpResponse } from '../http/client.js';
+import { oauth2Actors } from '../profile/oauth2-actors.js';
+import type { OAuth2Actor, ResolvedProfile } from '../profile/schema.js';
 import type { CheckName, ExpectData, StepData } from '../suite/schema.js';
 import type { ExecDeps, RawExchange } from '../runner/exec-types.js';
 import { checkResponseByCheck } from '../runner/expect.js';
@@ -58,6 +60,11 @@ const MUTATION_KEY: Record<string, 'passwordMutation' | 'digestMutation' | 'toke
 function authOf(op: Extract<Op, { cred: Cred }>): NonNullable<StepData['request']>['auth'] {
   if (op.cred === 'missing') return 'none';
   if (op.scheme === undefined) return 'auto';
+  // An OAuth 2 actor (arbitraries.ts): its own token, of its grant; {{ actor }} is found in the profile.
+  if (op.scheme.startsWith('oauth2:'))
+    return op.cred === 'valid'
+      ? { scheme: 'oauth2', actor: '{{ actor }}' }
+      : { scheme: 'oauth2', actor: '{{ actor }}', tokenMutation: '{{ wrong }}' };
   const scheme = op.scheme as AuthScheme;
   if (op.cred === 'valid') return { scheme };
   return { scheme, [MUTATION_KEY[scheme] ?? 'digestMutation']: '{{ wrong }}' };
@@ -71,7 +78,7 @@ export async function build(op: Op, path: string, real: Real): Promise<BuiltRequ
   const step: StepData = { request: { method: METHOD[op.op], path, ...body, auth } };
   const built = await buildRequest(
     step,
-    { article: 'article' in op ? op.article : undefined, wrong: WRONG },
+    { article: 'article' in op ? op.article : undefined, wrong: WRONG, actor: actorOf(op, real.deps.profile) },
     real.deps,
   );
   for (const x of built.obtained ?? []) {
@@ -93,7 +100,10 @@ export function record(real: Real, x: Omit<RawExchange, 'step'>): RawExchange {
 
 export async function send(real: Real, built: BuiltRequest, concurrent = false): Promise<HttpResponse> {
   const sent = await real.deps.client.send(built.request, concurrent ? { concurrent: true } : undefined);
-  const exchange = record(real, { request: built.request });
+  const exchange = record(real, {
+    request: built.request,
+    ...(built.credential ? { credential: built.credential } : {}),
+  });
   if (!sent.ok) {
     exchange.error = sent.error;
     throw new ModelError(`${built.request.method} ${new URL(built.request.url).pathname}: ${sent.error.message}`);
@@ -150,3 +160,11 @@ export const fail = (where: string, found: Array<{ message: string; rule: string
     [...new Set(found.map((f) => f.rule))],
   );
 };
+
+/** The OAuth 2 actor an op's `oauth2:<clientId>:<grant>` scheme names, or undefined. */
+function actorOf(op: Op, profile: ResolvedProfile): OAuth2Actor | undefined {
+  const scheme = 'scheme' in op ? op.scheme : undefined;
+  if (scheme === undefined || !scheme.startsWith('oauth2:')) return undefined;
+  const [, clientId, grant] = scheme.split(':');
+  return oauth2Actors(profile).find((a) => a.clientId === clientId && a.grant === grant && a.user !== undefined);
+}

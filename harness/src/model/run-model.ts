@@ -14,6 +14,7 @@ import {
   type ScenarioRunOptions,
 } from '../runner/scenario.js';
 import { createTokenSource } from '../oauth/index.js';
+import { oauth2Actors } from '../profile/oauth2-actors.js';
 import { tokensOf, usableSchemes } from '../runner/credentials.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { ScenarioResult } from '../runner/types.js';
@@ -40,11 +41,20 @@ async function unobtainable(deps: ExecDeps): Promise<Array<{ scheme: string; rea
   if (!deps.profile.articles.writeAuth) return [];
   const out: Array<{ scheme: string; reason: string }> = [];
   for (const scheme of usableSchemes(deps.profile, deps.bases)) {
-    if (scheme !== 'oauth2' && scheme !== 'oauth1') continue;
-    const user = scheme === 'oauth2' ? deps.profile.auth.oauth2?.user : deps.profile.auth.oauth1?.user;
+    if (scheme === 'oauth2') {
+      // Each actor acting for a user (every grant of the profile's clients) is drawn by the model: each must work.
+      const base = deps.profile.auth.tlsOnly.includes('oauth2') && deps.bases.tls ? deps.bases.tls : deps.bases.primary;
+      for (const actor of oauth2Actors(deps.profile).filter((a) => a.user !== undefined)) {
+        const got = await tokensOf(deps).oauth2As(actor, base);
+        if (!got.ok) out.push({ scheme: `oauth2:${actor.clientId}:${actor.grant}`, reason: got.reason });
+      }
+      continue;
+    }
+    if (scheme !== 'oauth1') continue;
+    const user = deps.profile.auth.oauth1?.user;
     if (user === undefined) continue;
     const base = deps.profile.auth.tlsOnly.includes(scheme) && deps.bases.tls ? deps.bases.tls : deps.bases.primary;
-    const got = await (scheme === 'oauth2' ? tokensOf(deps).oauth2(user, base) : tokensOf(deps).oauth1(user, base));
+    const got = await tokensOf(deps).oauth1(user, base);
     if (!got.ok) out.push({ scheme, reason: got.reason });
   }
   return out;

@@ -14,7 +14,7 @@ import {
   oauth1BaseString,
   oauth1Header,
   oauth1Plaintext,
-  oauth1Signature,
+  oauth1SignWith,
   oauthEncode,
 } from './signature.js';
 
@@ -34,6 +34,7 @@ export function applyOAuth2(
   scheme: 'oauth2' | 'oauth2-client',
   options: AuthOptions,
   profile: ResolvedProfile,
+  user?: string,
 ): Applied {
   const settings = profile.auth.oauth2;
   if (!settings) return { ok: false, reason: 'the profile has no auth.oauth2 settings' };
@@ -45,8 +46,30 @@ export function applyOAuth2(
       `Bearer ${options.tokenMutation ? applyMutation(options.token, options.tokenMutation) : options.token}`;
     return { ok: true, request: { ...request, headers } };
   }
-  const client = options.otherClient ? settings.otherClient : settings;
-  if (!client) return { ok: false, reason: 'the profile has no auth.oauth2.otherClient' };
+  const client = options.otherClient
+    ? settings.otherClient
+    : options.client !== undefined
+      ? settings.clients.find((c) => c.clientId === options.client)
+      : settings;
+  if (!client)
+    return {
+      ok: false,
+      reason: options.otherClient
+        ? 'the profile has no auth.oauth2.otherClient'
+        : `the profile has no OAuth 2 client "${options.client ?? ''}"`,
+    };
+  if (options.grant !== undefined) {
+    const made = grantParams(options, profile, user, request.url.startsWith('https:'));
+    if (!made.ok) return made;
+    const params = made.body;
+    const body = typeof request.body === 'string' && request.body !== '' ? `${request.body}&${params}` : params;
+    request = {
+      ...request,
+      body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...request.headers },
+    };
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  }
   // Basic unless the profile offers only form fields; form fields only where the profile declares them (RFC 6749
   // §2.3.1: servers must support Basic, and may support the NOT RECOMMENDED body parameters).
   const how = options.clientAuth ?? (settings.clientAuth.includes('basic') ? 'basic' : 'form');
@@ -71,6 +94,42 @@ export function applyOAuth2(
       ? basicHeader(percentEncodeAll(client.clientId), percentEncodeAll(secret))
       : basicHeader(formEncode(client.clientId), formEncode(secret));
   return { ok: true, request: { ...request, headers } };
+}
+
+/**
+ * The form parameters of a token request for `options.grant` (RFC 6749 §4.3.2, §4.4.2, §6), or why it cannot be
+ * made: the password grant carries the resource owner's password, so it goes over TLS only (§4.3: "the client MUST
+ * discard the credentials once an access token has been obtained", and §1.6 asks for TLS).
+ */
+function grantParams(
+  options: AuthOptions,
+  profile: ResolvedProfile,
+  user: string | undefined,
+  secure: boolean,
+): { ok: true; body: string } | { ok: false; reason: string } {
+  const pairs: Array<[string, string]> = [['grant_type', options.grant ?? '']];
+  if (options.grant === 'password') {
+    if (!secure) return { ok: false, reason: 'the password grant sends a password: over TLS only' };
+    const owner = profile.users.find((u) => u.name === user);
+    if (owner?.password === undefined)
+      return { ok: false, reason: `the profile gives ${user ?? 'no user'} no password for the password grant` };
+    const mutated = options.passwordMutation
+      ? applyPasswordMutation(owner.password, options.passwordMutation)
+      : owner.password;
+    // An empty parameter is an omitted one (RFC 6749 §3.1): a wrong password is never empty.
+    const password = mutated === '' ? `${owner.password}x` : mutated;
+    pairs.push(['username', owner.name], ['password', password]);
+  } else if (options.grant === 'authorization_code') {
+    if (options.code === undefined) return { ok: false, reason: 'the authorization_code grant needs a code' };
+    pairs.push(['code', options.code]);
+    if (options.redirectUri !== undefined) pairs.push(['redirect_uri', options.redirectUri]);
+    if (options.codeVerifier !== undefined) pairs.push(['code_verifier', options.codeVerifier]);
+  } else if (options.grant === 'refresh_token') {
+    if (options.refreshToken === undefined)
+      return { ok: false, reason: 'the refresh_token grant needs a refresh token' };
+    pairs.push(['refresh_token', options.refreshToken]);
+  }
+  return { ok: true, body: pairs.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join('&') };
 }
 
 /** RFC 5849 HMAC-SHA1, protocol parameters in the header (default), the query or the form body. */
@@ -112,7 +171,7 @@ export function applyOAuth1(request: HttpRequest, options: AuthOptions, clock: O
     signature = oauth1Plaintext(signer.consumerSecret, options.tokenSecret ?? '');
     if (options.digestMutation) signature = mutatePlaintext(signature, options.digestMutation);
   } else {
-    signature = oauth1Signature(base, signer.consumerSecret, options.tokenSecret ?? '');
+    signature = oauth1SignWith(method, base, signer.consumerSecret, options.tokenSecret ?? '');
     if (options.digestMutation) signature = applyDigestMutation(signature, options.digestMutation);
   }
   const all: Array<[string, string]> = [...protocol, ['oauth_signature', signature]];

@@ -59,7 +59,7 @@ const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 const header = (r: HttpResponse, name: string) => [r.headers[name] ?? []].flat()[0];
 
 /** The owner's schemes, in the order they are tried: Basic (what a login form is), then the signed forms. */
-function ownerSchemes(profile: ResolvedProfile, user: string): ApprovalWay['scheme'][] {
+export function ownerSchemes(profile: ResolvedProfile, user: string): ApprovalWay['scheme'][] {
   const u = profile.users.find((x) => x.name === user);
   if (!u) return [];
   const out: ApprovalWay['scheme'][] = [];

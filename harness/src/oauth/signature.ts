@@ -47,6 +47,28 @@ export function oauth1Signature(baseString: string, consumerSecret: string, toke
     .digest('base64');
 }
 
+/** The signature methods the harness signs with: RFC 5849 §3.4's HMAC-SHA1 and PLAINTEXT, and HMAC-SHA256. */
+export type OAuth1Method = 'HMAC-SHA1' | 'HMAC-SHA256' | 'PLAINTEXT';
+
+/**
+ * `oauth_signature` for `method`: HMAC-SHA1 (§3.4.2), HMAC-SHA256 (the same construction with SHA-256) or PLAINTEXT
+ * (§3.4.4, the key itself).
+ */
+export function oauth1SignWith(
+  method: OAuth1Method,
+  baseString: string,
+  consumerSecret: string,
+  tokenSecret = '',
+): string {
+  if (method === 'PLAINTEXT') return oauth1Plaintext(consumerSecret, tokenSecret);
+  return createHmac(
+    method === 'HMAC-SHA256' ? 'sha256' : 'sha1',
+    `${oauthEncode(consumerSecret)}&${oauthEncode(tokenSecret)}`,
+  )
+    .update(baseString)
+    .digest('base64');
+}
+
 /** §3.5.1: `OAuth realm="…", name="value", …` with encoded names and values. */
 export function oauth1Header(params: ReadonlyArray<readonly [string, string]>, realm?: string): string {
   const parts = params.map(([k, v]) => `${oauthEncode(k)}="${oauthEncode(v)}"`);

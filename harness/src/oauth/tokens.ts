@@ -1,12 +1,14 @@
 /**
  * Temporary credentials for requests that need credentials when the only schemes the profile offers are the OAuth
- * family: an OAuth 2 access token (client credentials) or OAuth 1 token credentials (the three legs), obtained from
- * the target on first use and kept for the run, until they are about to expire.
+ * family: an OAuth 2 access token (a grant of the profile's clients: grants.ts) or OAuth 1 token credentials (the
+ * three legs), obtained from the target on first use and kept for the run, until they are about to expire.
  */
 import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient, HttpRequest } from '../http/client.js';
 import { formField } from '../http/form.js';
-import type { ResolvedProfile } from '../profile/schema.js';
+import { actorFor } from '../profile/oauth2-actors.js';
+import type { OAuth2Actor, ResolvedProfile } from '../profile/schema.js';
+import { requestToken } from './grants.js';
 import { createApprover, type Approver } from './approval.js';
 
 import type { TokenExchange } from './exchange.js';
@@ -20,13 +22,19 @@ export type TokenResult =
       tokenSecret?: string;
       /** OAuth 2: the lifetime the token endpoint gave (`expires_in`, seconds), when it gave one. */
       expiresIn?: number;
+      /** OAuth 2: the refresh token the token endpoint gave (RFC 6749 §5.1), when it gave one. */
+      refreshToken?: string;
       exchanges: TokenExchange[];
     }
   | { ok: false; reason: string; exchanges: TokenExchange[] };
 
 export interface TokenSource {
-  /** An OAuth 2 access token of the client acting for `user` (the profile's client or its `otherClient`). */
+  /** An OAuth 2 access token acting for `user`: its client's client credentials, or a grant `user` completes. */
   oauth2(user: string, base: string): Promise<TokenResult>;
+  /** An OAuth 2 access token of this actor (a client, a grant, the user it acts for, or none). */
+  oauth2As(actor: OAuth2Actor, base: string): Promise<TokenResult>;
+  /** A new OAuth 2 access token of this actor, never kept nor shared (a scenario's own, to revoke or let expire). */
+  oauth2Fresh(actor: OAuth2Actor, base: string): Promise<TokenResult>;
   /** OAuth 1 token credentials approved by `user` (the way the target takes approvals: oauth/approval.ts). */
   oauth1(user: string, base: string): Promise<TokenResult>;
   /** The run's way of approving OAuth 1 temporary credentials (shared with the scenarios' `approve` steps). */
@@ -81,57 +89,52 @@ export function createTokenSource(deps: Deps): TokenSource {
     return sent;
   };
 
-  const oauth2: TokenSource['oauth2'] = (user, base) => {
-    const settings = deps.profile.auth.oauth2;
-    if (!settings)
-      return Promise.resolve({ ok: false, reason: 'the profile has no auth.oauth2 settings', exchanges: [] });
-    const other = settings.otherClient?.user === user && settings.user !== user;
-    if (settings.user !== user && !other) {
-      return Promise.resolve({
-        ok: false,
-        reason: `the profile has no OAuth 2 client acting for ${user} (auth.oauth2.user, auth.oauth2.otherClient.user)`,
-        exchanges: [],
-      });
-    }
-    return cached(`oauth2 ${base} ${user}`, async () => {
+  const oauth2Fresh: TokenSource['oauth2Fresh'] = async (actor, base) => (await fetchToken(actor, base)).result;
+  const oauth2As: TokenSource['oauth2As'] = (actor, base) =>
+    cached(`oauth2 ${base} ${actor.clientId} ${actor.grant} ${actor.user ?? ''}`, () => fetchToken(actor, base));
+  const fetchToken = async (actor: OAuth2Actor, base: string): Promise<{ result: TokenResult; ttl?: number }> => {
+    {
       const exchanges: TokenExchange[] = [];
-      const form: HttpRequest = {
-        method: 'POST',
-        url: join(base, settings.tokenEndpoint),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'grant_type=client_credentials',
-      };
-      const applied = deps.authenticator.apply(form, 'oauth2-client', user, other ? { otherClient: true } : {});
-      if (!applied.ok) return { result: { ok: false, reason: applied.reason, exchanges } };
-      const sent = await send(exchanges, applied.request);
-      const what = `POST ${settings.tokenEndpoint}`;
-      if (!sent.ok)
-        return {
-          result: { ok: false, reason: `obtaining an OAuth 2 token: ${what}: ${sent.error.message}`, exchanges },
-        };
-      let body: { access_token?: unknown; expires_in?: unknown } = {};
-      try {
-        body = JSON.parse(text(sent.response.body)) as typeof body;
-      } catch {
-        /* reported below */
-      }
-      if (sent.response.status !== 200 || typeof body.access_token !== 'string') {
-        return {
-          result: {
-            ok: false,
-            reason: `obtaining an OAuth 2 token: ${what} answered ${sent.response.status} without an access_token`,
-            exchanges,
-          },
-        };
-      }
-      deps.secret(body.access_token);
-      const ttl = typeof body.expires_in === 'number' ? body.expires_in : settings.ttl;
-      const expiresIn = typeof body.expires_in === 'number' ? { expiresIn: body.expires_in } : {};
+      const got = await requestToken(
+        {
+          client: deps.client,
+          profile: deps.profile,
+          authenticator: deps.authenticator,
+          secret: deps.secret,
+          exchanges,
+        },
+        actor,
+        base,
+        (request) => send(exchanges, request),
+      );
+      if (!got.ok) return { result: { ok: false, reason: got.reason, exchanges } };
+      deps.secret(got.token);
+      if (got.refreshToken !== undefined) deps.secret(got.refreshToken);
+      const ttl = got.expiresIn ?? actor.ttl;
       return {
-        result: { ok: true, token: body.access_token, ...expiresIn, exchanges },
+        result: {
+          ok: true,
+          token: got.token,
+          ...(got.expiresIn !== undefined ? { expiresIn: got.expiresIn } : {}),
+          ...(got.refreshToken !== undefined ? { refreshToken: got.refreshToken } : {}),
+          exchanges,
+        },
         ...(ttl !== undefined ? { ttl } : {}),
       };
-    });
+    }
+  };
+
+  const oauth2: TokenSource['oauth2'] = (user, base) => {
+    if (!deps.profile.auth.oauth2)
+      return Promise.resolve({ ok: false, reason: 'the profile has no auth.oauth2 settings', exchanges: [] });
+    const actor = actorFor(deps.profile, user);
+    if (!actor)
+      return Promise.resolve({
+        ok: false,
+        reason: `the profile has no OAuth 2 client whose tokens act for ${user} (client credentials with auth.oauth2.user, or the password or authorization code grant with ${user}'s credentials)`,
+        exchanges: [],
+      });
+    return oauth2As(actor, base);
   };
 
   const oauth1: TokenSource['oauth1'] = (user, base) => {
@@ -183,5 +186,5 @@ export function createTokenSource(deps: Deps): TokenSource {
     });
   };
 
-  return { oauth2, oauth1, approver };
+  return { oauth2, oauth2As, oauth2Fresh, oauth1, approver };
 }

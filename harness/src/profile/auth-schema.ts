@@ -5,6 +5,16 @@
  */
 import { z } from 'zod';
 import { PathTemplate, stripUndefined } from './fields.js';
+import { OAuth2Schema, resolveOAuth2, type ResolvedOAuth2 } from './oauth2-schema.js';
+
+export {
+  GrantSchema,
+  OAuth2ClientSchema,
+  type Grant,
+  type OAuth2Actor,
+  type ResolvedOAuth2,
+  type ResolvedOAuth2Client,
+} from './oauth2-schema.js';
 
 export const SchemeSchema = z.enum(['basic', 'hmac', 'hmac-nonce', 'oauth2', 'oauth1']);
 
@@ -69,27 +79,7 @@ export const AuthSchema = z.strictObject({
     .describe(
       'The target refuses every Date of the date-and-nonce form not of the shape "DD Mon YYYY hh:mm:ss". Default false: only dates malformed under any reading are sent.',
     ),
-  oauth2: z
-    .strictObject({
-      tokenEndpoint: PathTemplate.describe('Client credentials grant (RFC 6749 §4.4).'),
-      clientAuth: z
-        .array(z.enum(['basic', 'form']))
-        .min(1)
-        .optional()
-        .describe(
-          'Client authentication methods the token endpoint supports (RFC 6749 §2.3.1: Basic is required, form fields optional). Default [basic].',
-        ),
-      clientId: z.string(),
-      clientSecret: z.string(),
-      user: z.string().optional().describe('Whose protected resources the token opens.'),
-      ttl: z.number().positive().optional().describe('Token lifetime, seconds.'),
-      revokeEndpoint: PathTemplate.optional().describe('Token revocation (RFC 7009).'),
-      otherClient: z
-        .strictObject({ clientId: z.string(), clientSecret: z.string(), user: z.string() })
-        .optional()
-        .describe("A second client acting for another user: its tokens must not open the first user's resources."),
-    })
-    .optional(),
+  oauth2: OAuth2Schema.optional(),
   oauth1: z
     .strictObject({
       consumerKey: z.string(),
@@ -144,6 +134,13 @@ export const AuthSchema = z.strictObject({
         .describe(
           'A second consumer of the target: its secret must not verify a request naming consumerKey (identity binding).',
         ),
+      signatureMethods: z
+        .array(z.enum(['HMAC-SHA1', 'HMAC-SHA256', 'PLAINTEXT']))
+        .min(1)
+        .optional()
+        .describe(
+          'The signature methods the target takes (RFC 5849 §3.4 leaves them to the server; PLAINTEXT only over TLS). Unset: learned (HMAC-SHA1, and PLAINTEXT and HMAC-SHA256 where a request signed with them is taken).',
+        ),
       realm: z
         .string()
         .optional()
@@ -178,16 +175,7 @@ export interface ResolvedAuth {
   signedPathIncludesQuery: boolean;
   /** Seconds to wait before replaying a nonce still inside the window (opt-in). */
   nonceMemoryWait?: number;
-  oauth2?: {
-    tokenEndpoint: string;
-    clientAuth: Array<'basic' | 'form'>;
-    clientId: string;
-    clientSecret: string;
-    user?: string;
-    ttl?: number;
-    revokeEndpoint?: string;
-    otherClient?: { clientId: string; clientSecret: string; user: string };
-  };
+  oauth2?: ResolvedOAuth2;
   oauth1?: {
     consumerKey: string;
     consumerSecret: string;
@@ -205,6 +193,8 @@ export interface ResolvedAuth {
     placements: Array<'header' | 'query' | 'form'>;
     /** The realm of the `Authorization: OAuth` header; absent: none is sent. */
     realm?: string;
+    /** The signature methods the target takes (declared or learned; default HMAC-SHA1). */
+    signatureMethods: Array<'HMAC-SHA1' | 'HMAC-SHA256' | 'PLAINTEXT'>;
   };
 }
 
@@ -227,15 +217,12 @@ export function resolveAuth(auth: AuthData, firstUser: string | undefined): Reso
     ...stripUndefined({
       nonceMemoryWait: auth.nonceMemoryWait,
       refusalStatus: auth.refusalStatus,
-      oauth2: auth.oauth2 && {
-        ...auth.oauth2,
-        clientAuth: auth.oauth2.clientAuth ?? ['basic'],
-        user: auth.oauth2.user ?? firstUser,
-      },
+      oauth2: auth.oauth2 && resolveOAuth2(auth.oauth2),
       oauth1: auth.oauth1 && {
         ...auth.oauth1,
         user: auth.oauth1.user ?? firstUser,
         placements: auth.oauth1.placements ?? ['header'],
+        signatureMethods: auth.oauth1.signatureMethods ?? ['HMAC-SHA1'],
       },
       nonceScope: auth.nonceScope,
     }),

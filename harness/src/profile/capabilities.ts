@@ -2,6 +2,7 @@
  * Capabilities a scenario may `require`. Each is computed from the resolved profile; a missing one skips the
  * scenario with a reason that names the profile key. `!name` requires its absence.
  */
+import { oauth2Actors } from './oauth2-actors.js';
 import { recordsPathOf, type ResolvedProfile } from './schema.js';
 
 interface Capability {
@@ -86,11 +87,62 @@ export const CAPABILITIES: Readonly<Record<string, Capability>> = {
     test: (p) => p.auth.nonceMemoryWait !== undefined && p.auth.nonceMemoryWait < p.auth.window - p.auth.windowMargin,
     key: 'auth.nonceMemoryWait (seconds, below auth.window − auth.windowMargin): opt-in, the scenario waits that long',
   },
-  'auth.oauth2.otherClient': { test: (p) => p.auth.oauth2?.otherClient !== undefined, key: 'auth.oauth2.otherClient' },
+  'auth.oauth2.otherClient': {
+    test: (p) => {
+      const other = p.auth.oauth2?.otherClient;
+      const client = p.auth.oauth2?.clients.find((c) => c.clientId === other?.clientId);
+      return other !== undefined && (client?.grants ?? ['client_credentials']).includes('client_credentials');
+    },
+    key: 'auth.oauth2.otherClient (a client-credentials client acting for another user)',
+  },
+  'auth.oauth2.actor': {
+    test: (p) => p.auth.oauth2?.actor?.path !== undefined,
+    key: "auth.oauth2 clients whose grants give a token that opens a protected path (a user's records, or a path a user-less token opens)",
+  },
+  'auth.oauth2.tokenRequest': {
+    test: (p) =>
+      p.auth.oauth2 !== undefined &&
+      oauth2Actors(p).some((a) => a.grant !== 'authorization_code' && a.path !== undefined),
+    key: 'auth.oauth2 a client taking the client credentials or password grant (a token from one token request) whose token opens a protected path',
+  },
+  'auth.oauth2.userToken': {
+    test: (p) => p.auth.oauth2?.actor?.user !== undefined,
+    key: 'auth.oauth2 clients whose grants give a token acting for a user (client credentials with a user, or the password grant)',
+  },
+  'auth.oauth2.clientCredentials': {
+    test: (p) => p.auth.oauth2?.clientCredentials !== undefined,
+    key: 'auth.oauth2 a client taking the client credentials grant (grants: [client_credentials])',
+  },
+  'auth.oauth2.password': {
+    test: (p) => p.auth.oauth2?.password !== undefined,
+    key: 'auth.oauth2 a client taking the password grant (grants: [password]) and a user with a password',
+  },
+  'auth.oauth2.code': {
+    test: (p) => p.auth.oauth2?.code !== undefined,
+    key: 'auth.oauth2 a client taking the authorization code grant (grants: [authorization_code]) and auth.oauth2.authorizeEndpoint',
+  },
+  'auth.oauth2.pkce': { test: (p) => p.auth.oauth2?.pkce === true, key: 'auth.oauth2.pkce: true' },
+  'auth.oauth2.redirectUri': { test: (p) => p.auth.oauth2?.redirectUri !== undefined, key: 'auth.oauth2.redirectUri' },
+  'auth.oauth2.refresh': {
+    test: (p) => p.auth.oauth2?.refresh !== undefined,
+    key: 'auth.oauth2 a client taking the refresh grant beside the password or authorization code grant (grants: [password, refresh_token])',
+  },
+  'auth.oauth2.refreshRotation': {
+    test: (p) => p.auth.oauth2?.refreshRotation === true && p.auth.oauth2.refresh !== undefined,
+    key: 'auth.oauth2.refreshRotation: true (and a client taking the refresh grant)',
+  },
+  'auth.oauth2.refreshOther': {
+    test: (p) => p.auth.oauth2?.refreshOther !== undefined,
+    key: 'auth.oauth2 a second client, beside the one taking the refresh grant',
+  },
+  'auth.oauth2.userless': {
+    test: (p) => p.auth.oauth2?.userless !== undefined,
+    key: 'auth.oauth2 a client-credentials client whose tokens act for no user (user: null, or learned)',
+  },
   'auth.oauth2.revoke': { test: (p) => p.auth.oauth2?.revokeEndpoint !== undefined, key: 'auth.oauth2.revokeEndpoint' },
   'auth.oauth2.ttl': {
-    test: (p) => (p.auth.oauth2?.ttl ?? Infinity) <= 120,
-    key: 'auth.oauth2.ttl (120 s or less, so expiry can be waited for)',
+    test: (p) => p.auth.oauth2?.shortest !== undefined,
+    key: 'auth.oauth2.ttl (a client with a token lifetime of 120 s or less, so expiry can be waited for)',
   },
   'auth.bodyHash': { test: (p) => p.auth.bodyHash, key: 'auth.bodyHash: true' },
   'auth.nonceScope.user': { test: (p) => p.auth.nonceScope === 'user', key: 'auth.nonceScope: user' },

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { AuthSchema, resolveAuth, type ResolvedAuth } from './auth-schema.js';
 import { PathTemplate, Url, declaredKeys, stripUndefined } from './fields.js';
+import { finishOAuth2 } from './oauth2-actors.js';
+import { OptionsResourceSchema, resolveOob, resolveOptions, type OptionsResource } from './resolve-parts.js';
 
 import {
   DEFAULT_BOUNDS,
@@ -16,7 +18,18 @@ import {
 } from './defaults.js';
 export * from './defaults.js';
 export { declaredKeys } from './fields.js';
-export { INT64_MAX, SchemeSchema, type AuthData, type ResolvedAuth, type Scheme } from './auth-schema.js';
+export { OptionsResourceSchema, resolveOptionsOn } from './resolve-parts.js';
+export {
+  INT64_MAX,
+  SchemeSchema,
+  type AuthData,
+  type Grant,
+  type OAuth2Actor,
+  type ResolvedAuth,
+  type ResolvedOAuth2,
+  type ResolvedOAuth2Client,
+  type Scheme,
+} from './auth-schema.js';
 
 /** One instance of a clustered target: its own plain and TLS base URLs (at least one). */
 export const InstanceSchema = z
@@ -25,9 +38,6 @@ export const InstanceSchema = z
     https: Url.optional().describe("This instance's TLS base URL."),
   })
   .refine((i) => i.http !== undefined || i.https !== undefined, 'an instance needs http or https (or both)');
-
-/** Resources OPTIONS may be implemented on: the article collection and items, `/`, the per-user records. */
-export const OptionsResourceSchema = z.enum(['collection', 'item', 'root', 'records']);
 
 /** A target's profile (format v1): what the service offers where the spec leaves room; the source of `profile.v1.schema.json` and `docs/profile-keys.md`. */
 export const ProfileSchema = z.strictObject({
@@ -178,19 +188,7 @@ export const ProfileSchema = z.strictObject({
 });
 
 export type ProfileData = z.infer<typeof ProfileSchema>;
-export type OptionsResource = z.infer<typeof OptionsResourceSchema>;
-
-const OPTIONS_RESOURCES: readonly OptionsResource[] = ['collection', 'item', 'root', 'records'];
-
-/** `oob.listen` ("host:port", brackets around an IPv6 host) and `oob.url`, resolved. */
-function resolveOob(o: { listen?: string | undefined; url?: string | undefined } | undefined): ResolvedProfile['oob'] {
-  const m = /^\[?(.*?)\]?:([0-9]+)$/.exec(o?.listen ?? '127.0.0.1:0');
-  return {
-    host: m?.[1] ?? '127.0.0.1',
-    port: Number(m?.[2] ?? 0),
-    ...(o?.url !== undefined ? { url: o.url.replace(/\/+$/, '') } : {}),
-  };
-}
+export type { OptionsResource } from './resolve-parts.js';
 
 /** A profile with every default filled. */
 export interface ResolvedProfile {
@@ -246,7 +244,7 @@ export function recordsPathOf(profile: Pick<ResolvedProfile, 'protected'>): stri
 /** A validated profile with every default filled in (`file` names it in messages and reports). */
 export function resolveProfile(data: ProfileData, file: string): ResolvedProfile {
   const a = data.articles ?? {};
-  return {
+  const resolved: ResolvedProfile = {
     file,
     target: {
       ...stripUndefined({ http: data.target?.http, https: data.target?.https, origins: data.target?.origins }),
@@ -281,18 +279,6 @@ export function resolveProfile(data: ProfileData, file: string): ResolvedProfile
     auth: resolveAuth(data.auth ?? {}, data.users?.[0]?.name),
     declared: new Set(declaredKeys(data)),
   };
-}
-
-function resolveOptions(
-  implemented: boolean | OptionsResource[],
-): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
-  return resolveOptionsOn(implemented === true ? [...OPTIONS_RESOURCES] : implemented === false ? [] : implemented);
-}
-
-/** `options.implemented` and `options.on` for the resources OPTIONS is implemented on. */
-export function resolveOptionsOn(
-  on: readonly OptionsResource[],
-): Omit<ResolvedProfile['options'], 'allowDependsOnAuth'> {
-  const list = OPTIONS_RESOURCES.filter((r) => on.includes(r));
-  return { implemented: list.includes('collection') && list.includes('item'), on: list };
+  finishOAuth2(resolved);
+  return resolved;
 }

@@ -1,6 +1,7 @@
 /** Console reporter: a line per scenario as it finishes, details for failures, and a summary. */
 import type { RunEvent, RunResult, RunTls, ScenarioResult, ScenarioStatus } from '../runner/types.js';
 import { curlCommand, failingExchange } from './curl.js';
+import { scriptPath } from './script.js';
 import { failureGroups } from './groups.js';
 import { timeLines } from './time.js';
 import {
@@ -25,6 +26,11 @@ export interface ConsoleOptions {
   live?: boolean;
   /** How the run trusted TLS, for the curl command printed under a failure (`-k`, `--cacert`); default: neither. */
   tls?: RunTls;
+  /**
+   * The report directory as the console names it (`reports`): each failure then names its replay script there
+   * (`reports/repro/<id>.sh`, written with the reports). Absent: no script is named.
+   */
+  reportDir?: string;
 }
 
 const MARK: Record<ScenarioStatus, string> = { passed: '✓', failed: '✗', errored: '!', skipped: '-' };
@@ -95,7 +101,7 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
           break;
         }
         w(`${paint(90, counter)} ${mark} ${r.id} ${paint(90, `${r.level} · ${describeRuns(r)}`)}\n`);
-        if (r.status !== 'passed') w(details(r, paint, options.tls));
+        if (r.status !== 'passed') w(details(r, paint, options.tls, options.reportDir));
         else for (const note of r.notes ?? []) w(`      ${paint(90, `note: ${note}`)}\n`);
         redraw(event.total);
         break;
@@ -144,7 +150,12 @@ function describeRuns(r: ScenarioResult): string {
   return `${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.requests} request${r.requests === 1 ? '' : 's'}, ${r.durationMs} ms`;
 }
 
-function details(r: ScenarioResult, paint: (c: number, s: string) => string, tls: RunTls = {}): string {
+function details(
+  r: ScenarioResult,
+  paint: (c: number, s: string) => string,
+  tls: RunTls = {},
+  reportDir?: string,
+): string {
   const lines: string[] = [];
   if (r.status === 'skipped') lines.push(`skipped: ${r.reason ?? ''}`);
   else {
@@ -167,10 +178,14 @@ function details(r: ScenarioResult, paint: (c: number, s: string) => string, tls
     if (failing) {
       lines.push(`the request it ${r.status} at (step ${failing.step}), as curl:`);
       lines.push(
-        ...curlCommand(failing.request, tls)
+        ...curlCommand(failing.request, tls, failing.credential)
           .split('\n')
           .map((l) => `  ${l}`),
       );
+      if (reportDir !== undefined)
+        lines.push(
+          `its steps as a script, each request signed afresh (bash and curl): ${reportDir.replace(/\/$/, '')}/${scriptPath(r.id)}`,
+        );
     }
     for (const note of r.notes ?? []) lines.push(`note: ${note}`);
   }
@@ -222,6 +237,15 @@ export function cleanupLine(run: RunResult): string {
   const left = run.leftovers?.length ?? 0;
   const n = (k: number) => `${k} article${k === 1 ? '' : 's'}`;
   if (c.kept) return `Left on the target (--keep): ${n(c.created)} the run created`;
+  if (run.keptFailed) {
+    const kept = Object.entries(run.keptFailed);
+    const count = kept.reduce((k, [, paths]) => k + paths.length, 0);
+    const others = left - count;
+    return [
+      `Left on the target (--keep-failed): ${n(count)} the failed scenarios created${others > 0 ? `, and ${n(others)} whose DELETE failed` : ''}; ${n(c.deleted)} deleted`,
+      ...kept.map(([id, paths]) => `  ${id}: ${paths.join(', ')}`),
+    ].join('\n');
+  }
   if (left === 0) return `Cleanup: the ${n(c.created)} the run created were deleted`;
   return `Cleanup: ${n(c.deleted)} deleted, ${n(left)} left on the target (${c.deleted === 0 ? 'the profile or the target offers no DELETE of articles' : 'their DELETE failed'}; report.json lists them)`;
 }

@@ -44,6 +44,17 @@ describe('shellQuote', () => {
 });
 
 describe('curlCommand', () => {
+  it('names the exact conform sign command when the exchange says how it was signed', () => {
+    const cmd = curlCommand(
+      request({ method: 'PUT', url: 'http://h/articles/x', headers: { authentication: 'hmac alice:12:[redacted]' } }),
+      {},
+      { scheme: 'hmac-nonce', user: 'alice', header: 'Authentication', path: '/articles/x', bodyHash: true },
+    );
+    expect(cmd.split('\n')[0]).toBe(
+      '# $CONFORM_AUTHENTICATION: CONFORM_ALICE_SECRET=… conform sign --scheme hmac-nonce --user alice --method PUT --path /articles/x --body-file FILE --body-hash --header authentication prints it (a fresh Date and nonce: give the Date line it prints too)',
+    );
+  });
+
   it('carries method, URL, headers and body, exactly as bash passes them', () => {
     const body = `<article>\n  <title>Tom's "$5" ${'`'}deal${'`'} \\ ü</title>\n</article>\n`;
     const cmd = curlCommand(

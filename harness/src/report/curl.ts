@@ -4,13 +4,14 @@
  */
 import { CREDENTIAL_HEADERS, MASK } from '../runner/redact.js';
 import { truncatedLength } from '../runner/transcript.js';
-import type { Exchange, RunTls, ScenarioResult } from '../runner/types.js';
+import { credentialVariable } from '../auth/env.js';
+import type { Exchange, RunTls, ScenarioResult, SentCredential } from '../runner/types.js';
 
 /** How the run trusted TLS (`RunResult.options.tls`): `insecure` is `-k`, `ca` is `--cacert FILE`. */
 export type CurlTls = RunTls;
 
 /** Headers curl sets itself from the body it sends. */
-const FRAMING = new Set(['content-length', 'transfer-encoding']);
+export const FRAMING = new Set(['content-length', 'transfer-encoding']);
 
 /**
  * A string as one shell word: single quotes when it holds printable text only, else bash's `$'…'` with escapes for
@@ -52,7 +53,7 @@ export function placeholderName(name: string): string {
  * stood in (`access_token=[redacted]` → `$CONFORM_ACCESS_TOKEN`, `"client_secret":"[redacted]"` →
  * `$CONFORM_CLIENT_SECRET`; else `$CONFORM_SECRET`), the rest quoted.
  */
-function withPlaceholders(text: string, used: Set<string>): string {
+export function withPlaceholders(text: string, used: Set<string>): string {
   if (!text.includes(MASK)) return shellQuote(text);
   const parts = text.split(MASK);
   let out = '';
@@ -68,7 +69,7 @@ function withPlaceholders(text: string, used: Set<string>): string {
 }
 
 /** Why a body cannot be sent as it was: truncated by the report, or bytes lost (not UTF-8) or not passable (NUL). */
-function unsendableBody(body: string): string | undefined {
+export function unsendableBody(body: string): string | undefined {
   if (truncatedLength(body) !== undefined) return 'the report keeps the first 4096 characters of a body only';
   if (body.includes('\ufffd')) return 'it holds bytes that are not UTF-8, which the report could not keep';
   if (body.includes('\u0000')) return 'it holds a NUL byte, which no shell argument can carry';
@@ -76,7 +77,19 @@ function unsendableBody(body: string): string | undefined {
 }
 
 /** What to say about a credential header that became a placeholder: where to get a fresh value. */
-function credentialHint(header: string, masked: string, req: Exchange['request']): string {
+function credentialHint(header: string, masked: string, req: Exchange['request'], sent?: SentCredential): string {
+  if (
+    sent &&
+    (sent.scheme === 'basic' || sent.scheme.startsWith('hmac')) &&
+    sent.header?.toLowerCase() === header.toLowerCase()
+  ) {
+    // The exchange says how it was signed: the exact command, its secret from the environment.
+    const variable = credentialVariable(sent.user, sent.scheme === 'basic' ? 'PASSWORD' : 'SECRET');
+    const hash = sent.bodyHash ? ' --body-file FILE --body-hash' : '';
+    const fresh = sent.scheme === 'hmac-nonce' ? ' (a fresh Date and nonce: give the Date line it prints too)' : '';
+    const path = sent.path !== undefined ? ` --path ${shellQuote(sent.path)}` : '';
+    return `${variable}=… conform sign --scheme ${sent.scheme} --user ${shellQuote(sent.user)} --method ${req.method}${path}${hash} --header ${shellQuote(header)} prints it${fresh}${sent.altered ? `; the run altered it on purpose (${sent.altered.join(', ')})` : ''}`;
+  }
   const scheme = /^\s*([A-Za-z][\w-]*)\s/.exec(masked)?.[1]?.toLowerCase();
   const target = (() => {
     try {
@@ -104,9 +117,11 @@ function credentialHint(header: string, masked: string, req: Exchange['request']
  *
  * @param request - the exchange's request, as the report holds it (already redacted).
  * @param tls - how the run trusted TLS (default: neither `-k` nor `--cacert`).
+ * @param sent - how the request was authenticated (the exchange's `credential`): its hint names the exact
+ *   `conform sign` command.
  * @returns the command, comment lines first, continued with `\` over several lines.
  */
-export function curlCommand(request: Exchange['request'], tls: CurlTls = {}): string {
+export function curlCommand(request: Exchange['request'], tls: CurlTls = {}, sent?: SentCredential): string {
   const comments: string[] = [];
   const used = new Set<string>();
   const hasBody = request.body !== undefined && request.body !== '';
@@ -127,7 +142,7 @@ export function curlCommand(request: Exchange['request'], tls: CurlTls = {}): st
       if (CREDENTIAL_HEADERS.has(name.toLowerCase()) || v.includes(MASK)) {
         // A field sent more than once gets a placeholder per line: the lines may differ.
         const variable = `${placeholderName(name)}${line > 0 ? `_${line + 1}` : ''}`;
-        if (!used.has(variable)) comments.push(`# $${variable}: ${credentialHint(name, v, request)}`);
+        if (!used.has(variable)) comments.push(`# $${variable}: ${credentialHint(name, v, request, sent)}`);
         used.add(variable);
         args.push(`-H ${shellQuote(`${name}: `)}"$${variable}"`);
       } else if (v === '') {

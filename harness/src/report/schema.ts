@@ -55,6 +55,19 @@ const Exchange = z.object({
     .describe(
       'credentials: sent by the harness to obtain credentials the step needed (an OAuth token), not by the step itself.',
     ),
+  credential: z
+    .object({
+      scheme: z.string(),
+      user: z.string(),
+      header: z.string().optional(),
+      path: z.string().optional(),
+      bodyHash: z.boolean().optional(),
+      altered: z.array(z.string()).optional(),
+    })
+    .optional()
+    .describe(
+      'How the request was authenticated: the scheme, the user, and for Basic and hmac the header, the path signed and whether the body hash was; altered names the knobs the scenario turned to send credentials a correct client would not. What a script needs to sign the request afresh (conform sign); never a secret.',
+    ),
   request: z.object({ method: z.string(), url: z.string(), headers: Headers, body: z.string().optional() }),
   response: z
     .object({ status: z.number().int(), headers: Headers, body: z.string().optional(), durationMs: z.number() })
@@ -180,6 +193,12 @@ export const ReportSchema = z.object({
       'Open points the profile is silent on, learned from the target before judging: the profile key that would declare each, the value used, and the answers it was learned from.',
     ),
   learning: z.array(Exchange).optional().describe('The requests the learning sent, in order (bounded, redacted).'),
+  keptFailed: z
+    .record(z.string(), z.array(z.string()))
+    .optional()
+    .describe(
+      '--keep-failed: what the reported run of each failed or errored scenario created, left on the target (paths, also in leftovers), by scenario id.',
+    ),
   leftovers: z
     .array(z.string())
     .optional()

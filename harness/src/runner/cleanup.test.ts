@@ -36,3 +36,21 @@ describe('the ledger of what a run created', () => {
     expect(ledger.takeEnded()).toBeUndefined();
   });
 });
+
+describe('who made what', () => {
+  it("knows each scenario's articles after it has ended (for --keep-failed), and an article made again by another", () => {
+    const ledger = createLedger(profile, { primary: base });
+    ledger.note(put('a1'), answer(201), 1);
+    ledger.note(put('shared'), answer(201), 1);
+    ledger.ended(1);
+    expect(ledger.createdBy(1)).toEqual(['/articles/a1', '/articles/shared']);
+    // Deleted by a scenario still running, and made again by it before the ledger handed it out: not handed out.
+    ledger.note({ method: 'DELETE', url: `${base}/articles/shared`, headers: {} }, answer(204), 2);
+    ledger.note(put('shared'), answer(201), 2);
+    expect(ledger.takeEnded()).toBe('/articles/a1');
+    expect(ledger.takeEnded()).toBeUndefined();
+    expect(ledger.createdBy(2)).toEqual(['/articles/shared']);
+    ledger.ended(2);
+    expect(ledger.takeEnded()).toBe('/articles/shared');
+  });
+});

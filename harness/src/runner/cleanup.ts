@@ -3,18 +3,22 @@
  * a POST to the collection answered 2xx (its Location), a PUT to an article path answered 2xx — and deleted, where
  * the target deletes (`articles.deletable`, declared or learned): as the run goes, once the scenario that made it has
  * ended, in lanes no scenario wants; the rest when the run ends. What cannot be deleted is reported.
- * `conform run --keep` leaves everything, for debugging.
+ * `conform run --keep` leaves everything, for debugging; `--keep-failed` what the reported run of a failed or errored
+ * scenario created (such a scenario's articles are never deleted before the run ends).
  */
 import type { HttpClient, HttpRequest, HttpResponse, SendOptions } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { ExecDeps } from './exec-types.js';
 import { buildRequest } from './request.js';
+import type { ScenarioResult } from './types.js';
 
 /** The articles a run created, by path below the base URL, in the order they were made. */
 export interface Ledger {
-  /** Notes what `request` created, given its answer; `owner` is the scenario that sent it (its index), if any. */
+  /** Notes what `request` created, given its answer; `owner` is the scenario that sent it (its index in the run). */
   note(request: HttpRequest, response: HttpResponse, owner?: number): void;
   created(): string[];
+  /** The paths created by requests of `owner`, still there. */
+  createdBy(owner: number): string[];
 }
 
 /** Most articles one run notes; past it the rest are counted, not kept (a run of millions of requests stays bounded). */
@@ -35,8 +39,10 @@ export function createLedger(
   profile: ResolvedProfile,
   bases: { primary: string; plain?: string; tls?: string },
 ): OwningLedger {
-  const paths = new Set<string>();
-  const owners = new Map<string, number>();
+  // Each path, with the scenario whose request created it (undefined: the session's own).
+  const paths = new Map<string, number | undefined>();
+  // The paths of scenarios not yet ended, by owner; the scenarios ended; the paths deletable now, in that order.
+  const pending = new Map<number, Set<string>>();
   const ended = new Set<number>();
   const ready: string[] = [];
   let missed = 0;
@@ -69,11 +75,11 @@ export function createLedger(
     if (path === undefined || paths.has(path)) return;
     if (paths.size >= MAX_NOTED) missed++;
     else {
-      paths.add(path);
+      paths.set(path, owner);
       if (owner === undefined) return;
       // Made by a scenario that has already ended (a request of its still in flight): deletable at once.
       if (ended.has(owner)) ready.push(path);
-      else owners.set(path, owner);
+      else pending.set(owner, (pending.get(owner) ?? new Set()).add(path));
     }
   };
   return {
@@ -86,46 +92,48 @@ export function createLedger(
       else if (method === 'POST' && (path === profile.articles.collection || isItem(path))) {
         const location = [response.headers['location'] ?? []].flat()[0];
         if (location !== undefined) add(below(new URL(location, request.url).toString()), owner);
-      } else if (method === 'DELETE' && isItem(path)) {
-        paths.delete(path);
-        owners.delete(path);
-      }
+      } else if (method === 'DELETE' && isItem(path)) paths.delete(path);
     },
-    created: () => [...paths],
+    created: () => [...paths.keys()],
+    createdBy: (owner) => [...paths].filter(([, o]) => o === owner).map(([p]) => p),
     missed: () => missed,
     ended(owner) {
       ended.add(owner);
-      for (const [path, by] of owners)
-        if (by === owner) {
-          owners.delete(path);
-          ready.push(path);
-        }
+      for (const path of pending.get(owner) ?? []) ready.push(path);
+      pending.delete(owner);
     },
     gone(path) {
       paths.delete(path);
-      owners.delete(path);
     },
     takeEnded() {
-      for (let path = ready.shift(); path !== undefined; path = ready.shift()) if (paths.has(path)) return path;
+      // Passed over: a path deleted meanwhile (by a DELETE, or gone), or made again by a scenario still running.
+      for (let path = ready.shift(); path !== undefined; path = ready.shift()) {
+        const owner = paths.get(path);
+        if (owner !== undefined && ended.has(owner)) return path;
+      }
       return undefined;
     },
   };
 }
 
-/** `client` noting into `ledger` what its requests create; `session(owner)` gives one noting them as `owner`'s. */
-export interface RecordingClient extends HttpClient {
-  session(owner?: number): HttpClient;
-}
-
-/** `client` (and every session of it) noting into `ledger` what its requests create, as `owner`'s. */
-export function recordingClient(client: HttpClient, ledger: Ledger, owner?: number): RecordingClient {
+/** `client` (and every session of it) noting into `ledger` what its requests create, as sent by `owner`. */
+export function recordingClient(client: HttpClient, ledger: Ledger, owner?: number): HttpClient {
   return {
     async send(request: HttpRequest, options?: SendOptions) {
       const sent = await client.send(request, options);
       if (sent.ok) ledger.note(request, sent.response, owner);
       return sent;
     },
-    session: (by?: number) => recordingClient(client.session(), ledger, by ?? owner),
+    ...(client.sendTogether
+      ? {
+          sendTogether: async (requests: readonly HttpRequest[]) => {
+            const answers = await client.sendTogether!(requests);
+            for (const [k, sent] of answers.entries()) if (sent.ok) ledger.note(requests[k]!, sent.response, owner);
+            return answers;
+          },
+        }
+      : {}),
+    session: () => recordingClient(client.session(), ledger, owner),
     close: () => client.close(),
   };
 }
@@ -164,4 +172,26 @@ export async function cleanUp(
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), paths.length) }, worker));
   return { deleted, left: left.sort() };
+}
+
+/**
+ * What each failed or errored scenario's reported run created, by scenario id: the articles its request URLs name
+ * among those its requests created (the ledger's paths are below the base URL, so a URL ending with one names it).
+ */
+export function keptOf(failed: ReadonlyMap<number, ScenarioResult>, ledger: Ledger): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [index, result] of failed) {
+    const named = new Set(
+      result.transcript.flatMap((x) => {
+        try {
+          return [new URL(x.request.url).pathname];
+        } catch {
+          return [];
+        }
+      }),
+    );
+    const paths = ledger.createdBy(index).filter((p) => [...named].some((n) => n === p || n.endsWith(p)));
+    if (paths.length > 0) out[result.id] = paths.sort();
+  }
+  return out;
 }

@@ -76,7 +76,8 @@ const PREFERENCE: Scheme[] = ['hmac-nonce', 'hmac', 'basic', 'oauth2', 'oauth1']
 /** Can the harness authenticate with this scheme without being given a token? The OAuth family needs its settings. */
 function usable(profile: ResolvedProfile, s: Scheme): boolean {
   if (!profile.auth.schemes.includes(s)) return false;
-  if (s === 'oauth2') return profile.auth.oauth2 !== undefined;
+  // OAuth 2 where some grant gives a user's token: a user-less token opens only what the target chose.
+  if (s === 'oauth2') return profile.auth.oauth2?.actor?.user !== undefined;
   if (s === 'oauth1') return profile.auth.oauth1 !== undefined;
   return true;
 }

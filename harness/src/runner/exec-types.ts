@@ -3,7 +3,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Redactor } from './redact.js';
-import type { Precondition } from './types.js';
+import type { Precondition, SentCredential } from './types.js';
 import type { TokenSource } from '../oauth/index.js';
 import type { OobListener } from './oob.js';
 
@@ -53,6 +53,8 @@ export interface RawExchange {
   instance?: number;
   /** `credentials`: sent by the harness to obtain credentials a step needed (an OAuth token), not by the step itself. */
   purpose?: 'credentials';
+  /** How the request was authenticated, when the harness added credentials to it. */
+  credential?: SentCredential;
   request: HttpRequest;
   response?: HttpResponse;
   error?: { code: string; message: string };

@@ -12,7 +12,7 @@ import { OobListener } from './oob.js';
 import { render, toList, truthy } from './render.js';
 import { articleSetup, chargedRules, originsOf, setupOf } from './step-checks.js';
 import { Findings, capturedBy, needsAny } from './findings.js';
-import { approveStep, judgeStep, planStep, sendPlan } from './step-plan.js';
+import { approveStep, authorizeStep, judgeStep, planStep, sendPlan, tokenStep } from './step-plan.js';
 
 /**
  * Waits for the target's clock (a token's lifetime): bounded to 300 s, and 0 for anything not a number; `sleep` is
@@ -224,6 +224,33 @@ async function executeSteps(
           );
           continue steps;
         }
+        if (step.authorize !== undefined || step.token !== undefined) {
+          const got = await (step.authorize !== undefined
+            ? authorizeStep(step, local, deps)
+            : tokenStep(step, local, deps));
+          for (const x of got.exchanges) {
+            requests++;
+            keep({
+              step: at.index,
+              ...named(),
+              request: x.request,
+              ...(x.response ? { response: x.response } : {}),
+              ...(x.error ? { error: x.error } : {}),
+            });
+          }
+          if (got.ok) {
+            Object.assign(scope, got.values);
+            continue;
+          }
+          if (setup) return precondition(setup, '', [got.reason]);
+          findings.add(
+            step,
+            { step: at.index, ...named() },
+            [redactor.text(got.reason)],
+            chargedRules(step, new Set<CheckName>(['status'])),
+          );
+          continue steps;
+        }
         const plan = await planStep(step, local, deps, sentByStep, ({ exchanges, instance }) => {
           for (const x of exchanges) {
             requests++;
@@ -241,6 +268,7 @@ async function executeSteps(
             step: at.index,
             ...named(),
             ...(s.built.instance !== undefined ? { instance: s.built.instance } : {}),
+            ...(s.built.credential ? { credential: s.built.credential } : {}),
             request: s.built.request,
             ...(sent.ok ? { response: sent.response } : { error: sent.error }),
           });

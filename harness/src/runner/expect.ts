@@ -9,7 +9,7 @@ import { readXml, type XmlElement } from '../xml/reader.js';
 import { checkJson } from './json-check.js';
 import { locationPath, samePath, shapeRegex, type LocationOrigins } from './location.js';
 import { checkRefused } from './refused.js';
-import { headerValue, parseAllow, statusMatches, statusSet } from './response-parts.js';
+import { headerValue, parseAllow, said, statusMatches, statusSet } from './response-parts.js';
 
 export { checkRefused, type RefusalKind } from './refused.js';
 
@@ -82,7 +82,10 @@ type Checks = {
 const CHECKS: Checks = {
   status: (res, exp, { render }) => {
     const set = statusSet(exp, render);
-    return statusMatches(res.status, set) ? [] : [`expected status ${describeSet(set)}, got ${res.status}`];
+    if (statusMatches(res.status, set)) return [];
+    // What the target said of it, so a 401 tells a missing credential from a bad signature (issue 35).
+    const what = res.status >= 400 ? said(res) : undefined;
+    return [`expected status ${describeSet(set)}, got ${res.status}${what ? ` (${JSON.stringify(what)})` : ''}`];
   },
   refused: (res, exp, ctx) => checkRefused(res, exp, ctx.refusalStatus),
   statusNot: (res, exp, { render }) => {

@@ -2,6 +2,7 @@
  * What an iteration of a scenario found: its failures (one per cause, VERDICTS.md §2) and the names the failed steps
  * would have captured, so that the steps needing them are left out rather than judged on nothing.
  */
+import { oauth2Names } from '../suite/check-templates.js';
 import type { StepData } from '../suite/schema.js';
 
 /** The failures of one iteration so far, and the names a failed (or left out) step would have captured. */
@@ -42,6 +43,7 @@ export function capturedBy(step: StepData): string[] {
     ...Object.keys(step.capture ?? {}),
     ...(step.createArticle ? [step.createArticle.as] : []),
     ...(step.approve ? [step.approve.as] : []),
+    ...oauth2Names(step),
   ];
 }
 

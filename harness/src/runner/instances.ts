@@ -6,6 +6,7 @@
  */
 import type { HttpRequest } from '../http/client.js';
 import type { ExecDeps } from './exec-types.js';
+import type { SentCredential } from './types.js';
 
 /** A request ready to send: the base URL it was built on, and the instance it goes to (absent: the target). */
 export interface BuiltRequest {
@@ -13,6 +14,8 @@ export interface BuiltRequest {
   base: string;
   /** 1-based instance of `target.instances`. */
   instance?: number;
+  /** How the request was authenticated, when the harness added credentials to it. */
+  credential?: SentCredential;
 }
 
 /** The instances the profile lists, as the numbers scenarios use (`{{ instances }}`: 1 … n). */
@@ -77,5 +80,6 @@ export function toInstance(
     request: { ...built.request, url: target.base.replace(/\/$/, '') + below, headers },
     base: target.base,
     instance: k,
+    ...(built.credential ? { credential: built.credential } : {}),
   };
 }

@@ -22,7 +22,12 @@ export const CREDENTIAL_HEADERS = new Set([
 export const MASK = '[redacted]';
 
 function encodings(secret: string): string[] {
-  const out = new Set<string>([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+  const out = new Set<string>([
+    secret,
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%20/g, '+'),
+    JSON.stringify(secret).slice(1, -1),
+  ]);
   out.add(secret.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`));
   out.add(Buffer.from(secret, 'utf8').toString('base64'));
   out.add(Buffer.from(secret, 'utf8').toString('base64url'));
@@ -56,7 +61,7 @@ export function createRedactor(
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(h)) {
       if (CREDENTIAL_HEADERS.has(k.toLowerCase()))
-        out[k] = Array.isArray(v) ? v.map(maskCredential) : maskCredential(v);
+        out[k] = Array.isArray(v) ? v.map((x) => maskCredential(x, text)) : maskCredential(v, text);
       else out[k] = Array.isArray(v) ? v.map(text) : text(v);
     }
     return out;
@@ -72,17 +77,39 @@ export function createRedactor(
 function maskTokenFields(s: string): string {
   return s
     .replace(
-      /("(?:access_token|refresh_token|id_token|client_secret|oauth_token_secret)"\s*:\s*")[^"]*(")/g,
+      /("(?:access_token|refresh_token|id_token|client_secret|oauth_token_secret|password|code|code_verifier)"\s*:\s*")[^"]*(")/g,
       `$1${MASK}$2`,
     )
     .replace(
-      /\b(access_token|refresh_token|client_secret|oauth_token_secret|oauth_token|oauth_verifier|oauth_signature)=[^&\s"'<]*/g,
+      /\b(access_token|refresh_token|client_secret|oauth_token_secret|oauth_token|oauth_verifier|oauth_signature|password|code|code_verifier)=[^&\s"'<#]*/g,
       `$1=${MASK}`,
     );
 }
 
-/** Keeps the scheme word (`Basic`, `hmac`, `Bearer`) so reports stay readable; hides the rest. */
-function maskCredential(v: string): string {
+/** OAuth 1 protocol parameters that are secret, or let a request be forged or replayed: masked; the rest is shown. */
+const OAUTH1_SECRET_PARAMS = new Set(['oauth_signature', 'oauth_token', 'oauth_verifier']);
+
+/**
+ * Keeps the scheme word (`Basic`, `hmac`, `Bearer`) so reports stay readable, and what explains most refusals
+ * without being secret (issue 35): an OAuth 1 header's realm, signature method, timestamp, nonce and consumer key
+ * (its signature, token and verifier masked), an hmac credential's user and nonce (its digest masked). `text` masks
+ * whatever a shown part holds of the profile's secrets. Basic and Bearer values are hidden whole.
+ */
+function maskCredential(v: string, text: (s: string) => string = (s) => s): string {
   const scheme = /^\s*([A-Za-z][\w-]*)\s+/.exec(v)?.[1];
-  return scheme ? `${scheme} ${MASK}` : MASK;
+  if (!scheme) return MASK;
+  const rest = v.trim().slice(scheme.length).trim();
+  if (scheme.toLowerCase() === 'oauth') {
+    const params = [...rest.matchAll(/([A-Za-z0-9_.~%-]+)\s*=\s*"([^"]*)"/g)];
+    if (params.length > 0)
+      return `${scheme} ${params
+        .map(([, name, value]) => `${name}="${OAUTH1_SECRET_PARAMS.has(name!) ? MASK : text(value!)}"`)
+        .join(', ')}`;
+  }
+  if (scheme.toLowerCase() === 'hmac') {
+    const parts = rest.split(':');
+    if (parts.length === 2 || parts.length === 3)
+      return `${scheme} ${[...parts.slice(0, -1).map(text), MASK].join(':')}`;
+  }
+  return `${scheme} ${MASK}`;
 }

@@ -1,10 +1,10 @@
 /** Building one step's request: URL, headers, body, and the credentials the policy asks for. */
-import type { AuthOptions, AuthScheme } from '../auth/authenticator.js';
+import type { AuthOptions, AuthScheme, SignedParts } from '../auth/authenticator.js';
 import { applyMutation, type Mutation } from '../auth/mutations.js';
 import type { HttpRequest } from '../http/client.js';
 import { formEncode } from '../http/percent.js';
 import type { ArticleValue } from '../generators/article.js';
-import type { Scheme } from '../profile/schema.js';
+import type { Grant, OAuth2Actor, Scheme } from '../profile/schema.js';
 import type { StepData } from '../suite/schema.js';
 import { stringify, type Scope } from '../suite/template.js';
 import { serializeArticle } from '../xml/article-xml.js';
@@ -13,6 +13,7 @@ import { chooseScheme, needsCredentials, pickBase, tokensOf } from './credential
 import type { ExecDeps } from './exec-types.js';
 import { instanceBase, targetHost, type BuiltRequest } from './instances.js';
 import { num, render } from './render.js';
+import type { SentCredential } from './types.js';
 
 function joinUrl(base: string, path: string): string {
   return base.replace(/\/$/, '') + (path.startsWith('/') ? path : `/${path}`);
@@ -59,6 +60,40 @@ function addLines(req: HttpRequest, add: NonNullable<StepData['request']>['addHe
 
 const MEDIA_TYPES = { form: 'application/x-www-form-urlencoded' } as const;
 
+/**
+ * The knobs that make credentials other than a correct client's (a fixed nonce or date, a skew, a mutated digest,
+ * another user's secret, a tampered body): a fresh signature of the same request is not what was sent.
+ */
+const ALTERING: ReadonlyArray<keyof AuthOptions> = [
+  'secretOf',
+  'passwordMutation',
+  'nonce',
+  'date',
+  'skew',
+  'omitDate',
+  'signAs',
+  'digestMutation',
+  'tokenMutation',
+  'secretMutation',
+  'clientSecret',
+  'asConsumer',
+  'signUrl',
+  'omitParams',
+];
+
+/** How a request was authenticated, for the report: scheme, user, what was signed, and what the scenario altered. */
+function sentCredential(
+  scheme: AuthScheme,
+  user: string,
+  options: AuthOptions,
+  signed: SignedParts | undefined,
+  tampered: boolean,
+): SentCredential {
+  const altered: string[] = ALTERING.filter((k) => options[k] !== undefined);
+  if (tampered) altered.push('bodyAfterSigning');
+  return { scheme, user, ...signed, ...(altered.length > 0 ? { altered } : {}) };
+}
+
 type Built = (BuiltRequest | { error: string }) & { obtained?: TokenExchange[] };
 
 /**
@@ -100,7 +135,7 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
     headers['host'] ??= targetHost(picked.base);
     picked = own;
   }
-  let request: HttpRequest = {
+  const request: HttpRequest = {
     method,
     url: joinUrl(picked.base, path),
     headers,
@@ -128,10 +163,14 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
         error: `the profile says ${method} ${path} needs credentials but lists no scheme the harness can use over ${secure ? 'TLS' : 'plain HTTP'}`,
       };
   } else {
-    if (auth.user !== undefined) user = stringify(render(auth.user, scope));
+    // A user rendered empty (an actor acting for nobody: `{{ a.user | default: '' }}`) names no user.
+    const named = auth.user === undefined ? '' : stringify(render(auth.user, scope));
+    if (named !== '') user = named;
     // An OAuth scheme named without a user acts for the user its client or consumer acts for.
-    else if (explicit === 'oauth2' && deps.profile.auth.oauth2?.user) user = deps.profile.auth.oauth2.user;
-    else if (explicit === 'oauth1' && deps.profile.auth.oauth1?.user) user = deps.profile.auth.oauth1.user;
+    else if (auth.user === undefined && explicit === 'oauth2' && deps.profile.auth.oauth2?.user)
+      user = deps.profile.auth.oauth2.user;
+    else if (auth.user === undefined && explicit === 'oauth1' && deps.profile.auth.oauth1?.user)
+      user = deps.profile.auth.oauth1.user;
     const signAs = auth.signAs;
     const text = (t: string | undefined) => (t === undefined ? undefined : stringify(render(t, scope)));
     options = {
@@ -170,12 +209,24 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
       ...(auth.secretMutation !== undefined ? { secretMutation: render(auth.secretMutation, scope) as Mutation } : {}),
       ...(auth.clientAuth !== undefined ? { clientAuth: clientAuthOf(text(auth.clientAuth)) } : {}),
       ...(auth.otherClient ? { otherClient: true } : {}),
+      ...(auth.client !== undefined ? { client: text(auth.client)! } : {}),
+      ...(auth.grant !== undefined ? { grant: text(auth.grant) as Grant } : {}),
+      ...(auth.refreshToken !== undefined ? { refreshToken: text(auth.refreshToken)! } : {}),
+      ...(auth.code !== undefined ? { code: text(auth.code)! } : {}),
+      ...(auth.redirectUri !== undefined && text(auth.redirectUri) !== ''
+        ? { redirectUri: text(auth.redirectUri)! }
+        : {}),
+      ...(auth.codeVerifier !== undefined && text(auth.codeVerifier) !== ''
+        ? { codeVerifier: text(auth.codeVerifier)! }
+        : {}),
       ...(auth.clientSecret !== undefined
         ? { clientSecret: text(auth.clientSecret) === 'omit' ? ('omit' as const) : ('empty' as const) }
         : {}),
       ...(auth.asConsumer !== undefined ? { asConsumer: text(auth.asConsumer)! } : {}),
       ...(signAs?.url !== undefined ? { signUrl: text(signAs.url)! } : {}),
-      ...(auth.signatureMethod !== undefined ? { signatureMethod: auth.signatureMethod } : {}),
+      ...(auth.signatureMethod !== undefined
+        ? { signatureMethod: text(auth.signatureMethod) as 'HMAC-SHA1' | 'HMAC-SHA256' | 'PLAINTEXT' }
+        : {}),
       ...(auth.omitParams !== undefined ? { omitParams: auth.omitParams } : {}),
       ...(auth.omitRealm ? { omitRealm: true } : {}),
     };
@@ -185,9 +236,24 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
   // No token given: obtain one from the target (kept for the run), as a client of that scheme would. An OAuth 1
   // request with a callback and no token asks for temporary credentials (RFC 5849 §2.1) and is signed as it is.
   if ((scheme === 'oauth2' || (scheme === 'oauth1' && options.callback === undefined)) && options.token === undefined) {
-    const got = await (scheme === 'oauth2'
-      ? tokensOf(deps).oauth2(user, picked.base)
-      : tokensOf(deps).oauth1(user, picked.base));
+    // A target whose OAuth 2 tokens act for nobody: a request naming no user gets the user-less token.
+    const actor = deps.profile.auth.oauth2?.actor;
+    const userless =
+      scheme === 'oauth2' &&
+      actor !== undefined &&
+      actor.user === undefined &&
+      (auth === 'auto' || auth.user === undefined);
+    const named =
+      scheme === 'oauth2' && auth !== 'auto' && auth.actor !== undefined
+        ? (render(auth.actor, scope) as OAuth2Actor | undefined)
+        : undefined;
+    const got = await (named !== undefined && typeof named === 'object'
+      ? tokensOf(deps).oauth2As(named, picked.base)
+      : userless
+        ? tokensOf(deps).oauth2As(actor, picked.base)
+        : scheme === 'oauth2'
+          ? tokensOf(deps).oauth2(user, picked.base)
+          : tokensOf(deps).oauth1(user, picked.base));
     obtained = got.exchanges;
     if (!got.ok) return { error: got.reason, obtained };
     options = {
@@ -198,6 +264,6 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
   }
   const applied = deps.authenticator.apply(request, scheme!, user, options);
   if (!applied.ok) return { error: applied.reason, ...(obtained ? { obtained } : {}) };
-  request = applied.request;
-  return { request: after(request), base: picked.base, ...at, ...(obtained ? { obtained } : {}) };
+  const credential = sentCredential(scheme!, user, options, applied.signed, r.bodyAfterSigning !== undefined);
+  return { request: after(applied.request), base: picked.base, ...at, credential, ...(obtained ? { obtained } : {}) };
 }

@@ -34,3 +34,24 @@ export function statusSet(spec: unknown, render: (template: string) => unknown):
 export function statusMatches(status: number, set: ReadonlyArray<number | string>): boolean {
   return set.some((s) => (typeof s === 'number' ? s === status : s === `${Math.floor(status / 100)}xx`));
 }
+
+/** The first line an error answer says: a problem detail, an OAuth error description, or the body's first 120 characters. */
+export function said(res: HttpResponse): string | undefined {
+  const body = Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength).toString('utf8').trim();
+  if (body === '') return undefined;
+  try {
+    const j = JSON.parse(body) as Record<string, unknown>;
+    for (const k of ['detail', 'error_description', 'message', 'title', 'error'])
+      if (typeof j[k] === 'string' && j[k] !== '') return String(j[k]).slice(0, 200);
+  } catch {
+    // not JSON: the first line
+  }
+  const first = body.split('\n').find((l) => l.trim() !== '') ?? body;
+  return (
+    first
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 120) || undefined
+  );
+}

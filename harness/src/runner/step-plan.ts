@@ -10,7 +10,8 @@ import { tokensOf } from './credentials.js';
 import type { ExecDeps } from './exec-types.js';
 import { checkResponseByCheck, type CheckContext } from './expect.js';
 import { instanceBase, instanceNumber, toInstance, type BuiltRequest } from './instances.js';
-import type { ApprovalResult } from '../oauth/index.js';
+import { authorizeCode, type ApprovalResult } from '../oauth/index.js';
+import type { OAuth2Actor } from '../profile/schema.js';
 import { render } from './render.js';
 import { buildRequest } from './request.js';
 import { checkCounts } from './step-checks.js';
@@ -123,10 +124,14 @@ export async function planStep(
   return { sends, concurrent: step.repeat?.concurrent === true, prefix: where(built), primary: built };
 }
 
-/** Sends a plan: all at once over separate connections, or one after another (stopping at a transport error). */
+/** Sends a plan: all together over separate connections, or one after another (stopping at a transport error). */
 export async function sendPlan(plan: Plan, deps: ExecDeps): Promise<SendResult[]> {
-  if (plan.concurrent)
-    return Promise.all(plan.sends.map((s) => deps.client.send(s.built.request, { concurrent: true })));
+  if (plan.concurrent) {
+    // Their last bytes together where the client can (last-byte synchronisation), else at once over many connections.
+    const requests = plan.sends.map((s) => s.built.request);
+    if (deps.client.sendTogether) return deps.client.sendTogether(requests);
+    return Promise.all(requests.map((r) => deps.client.send(r, { concurrent: true })));
+  }
   const out: SendResult[] = [];
   for (const s of plan.sends) {
     const r = await deps.client.send(s.built.request);
@@ -195,6 +200,58 @@ export async function approveStep(step: StepData, scope: Scope, deps: ExecDeps):
   const own = instance === undefined ? undefined : instanceBase(deps, instance, deps.bases.tls !== undefined);
   if (own !== undefined && 'error' in own) return { ok: false, reason: own.error, exchanges: [], refused: false };
   return tokensOf(deps).approver.approve(token, user, own?.base ?? deps.bases.tls ?? deps.bases.primary);
+}
+
+/** What an `authorize` or `token` step gave: the names it puts in scope, or why there is nothing. */
+export type OAuth2StepResult =
+  | { ok: true; values: Record<string, unknown>; exchanges: TokenExchange[] }
+  | { ok: false; reason: string; exchanges: TokenExchange[] };
+
+/** An `authorize` step: an OAuth 2 authorization request the owner approves; the code (oauth/code-flow.ts). */
+export async function authorizeStep(step: StepData, scope: Scope, deps: ExecDeps): Promise<OAuth2StepResult> {
+  const a = step.authorize!;
+  const user = a.user !== undefined ? stringify(render(a.user, scope)) : deps.profile.users[0]?.name;
+  if (!user) return { ok: false, reason: 'the profile lists no users', exchanges: [] };
+  const redirectUri = a.redirectUri !== undefined ? stringify(render(a.redirectUri, scope)) : undefined;
+  const got = await authorizeCode(
+    {
+      client: deps.client,
+      profile: deps.profile,
+      authenticator: deps.authenticator,
+      secret: (v) => deps.redactor.add(v),
+    },
+    {
+      clientId: stringify(render(a.client, scope)),
+      user,
+      base: deps.bases.tls ?? deps.bases.primary,
+      ...(redirectUri !== undefined ? { redirectUri } : {}),
+    },
+  );
+  if (!got.ok) return got;
+  return {
+    ok: true,
+    values: { [a.as]: got.code, [`${a.as}Verifier`]: got.verifier, [`${a.as}RedirectUri`]: got.redirectUri ?? '' },
+    exchanges: got.exchanges,
+  };
+}
+
+/** A `token` step: a fresh access token of the actor, any grant (oauth/grants.ts). */
+export async function tokenStep(step: StepData, scope: Scope, deps: ExecDeps): Promise<OAuth2StepResult> {
+  const t = step.token!;
+  const actor = render(t.actor, scope) as OAuth2Actor | undefined;
+  if (typeof actor !== 'object' || actor === null || typeof actor.clientId !== 'string')
+    return { ok: false, reason: 'token.actor is not an OAuth 2 actor ({ clientId, grant, user })', exchanges: [] };
+  const got = await tokensOf(deps).oauth2Fresh(actor, deps.bases.tls ?? deps.bases.primary);
+  if (!got.ok) return got;
+  return {
+    ok: true,
+    values: {
+      [t.as]: got.token,
+      ...(got.expiresIn !== undefined ? { [`${t.as}Ttl`]: got.expiresIn } : {}),
+      [`${t.as}Refresh`]: got.refreshToken ?? '',
+    },
+    exchanges: got.exchanges,
+  };
 }
 
 /** The copies of a repeated request: all to where it was built, or spread round-robin over the instances. */

@@ -24,6 +24,15 @@ export function redactExchange(x: RawExchange, redactor: Redactor): Exchange {
     ...(x.stepName ? { stepName: x.stepName } : {}),
     ...(x.instance !== undefined ? { instance: x.instance } : {}),
     ...(x.purpose !== undefined ? { purpose: x.purpose } : {}),
+    ...(x.credential
+      ? {
+          credential: {
+            ...x.credential,
+            user: redactor.text(x.credential.user),
+            ...(x.credential.path !== undefined ? { path: redactor.text(x.credential.path) } : {}),
+          },
+        }
+      : {}),
     request: {
       method: x.request.method,
       url: redactor.text(x.request.url),

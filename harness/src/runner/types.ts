@@ -6,6 +6,28 @@ export type ScenarioStatus = 'passed' | 'failed' | 'errored' | 'skipped';
 /** A rule's outcome in a run; `uncovered` when no selected scenario checks it. */
 export type RuleStatus = 'passed' | 'failed' | 'errored' | 'skipped' | 'uncovered';
 
+/**
+ * How a request was authenticated when it was sent: what a script needs to authenticate the same request afresh
+ * (`conform sign`, a fresh Date and nonce) instead of replaying a single-use credential. Never a secret.
+ */
+export interface SentCredential {
+  /** basic, hmac, hmac-nonce, oauth2, oauth2-client (at the token endpoint) or oauth1. */
+  scheme: string;
+  /** The user the request authenticated as (for OAuth, the one its client or consumer acts for). */
+  user: string;
+  /** Basic, hmac, hmac-nonce: the header the credential went in. */
+  header?: string;
+  /** hmac, hmac-nonce: the path signed (the request-target, with its query when the profile signs it). */
+  path?: string;
+  /** hmac, hmac-nonce: whether the body hash was signed (§5.2 rule 6). */
+  bodyHash?: boolean;
+  /**
+   * The knobs the scenario turned to send credentials a correct client would not (`digestMutation`, `secretOf`,
+   * `skew`, a fixed `nonce` …): a fresh correct credential is then not what the run sent. Absent: none.
+   */
+  altered?: string[];
+}
+
 /** One request and its answer, as recorded for reports (already redacted). */
 export interface Exchange {
   step: number;
@@ -14,6 +36,8 @@ export interface Exchange {
   instance?: number;
   /** `credentials`: sent by the harness to obtain credentials a step needed (an OAuth token), not by the step itself. */
   purpose?: 'credentials';
+  /** How the request was authenticated (absent: it carried no credentials the harness made, or an older report). */
+  credential?: SentCredential;
   request: { method: string; url: string; headers: Record<string, string | string[]>; body?: string };
   response?: { status: number; headers: Record<string, string | string[]>; body?: string; durationMs: number };
   error?: { code: string; message: string };
@@ -211,6 +235,11 @@ export interface RunResult {
   learning?: Exchange[];
   /** What the run created on the target and could not delete (paths), or kept (`--keep`). Absent: it left nothing behind. */
   leftovers?: string[];
+  /**
+   * `--keep-failed`: what the reported run of each failed or errored scenario created, left on the target so its
+   * curl copies and its script find it (paths, also in `leftovers`), by scenario id. Absent: nothing kept so.
+   */
+  keptFailed?: Record<string, string[]>;
   /** Articles the scenarios created, and how many were deleted at the end (`kept`: `--keep` asked to leave them). */
   cleanup?: { created: number; deleted: number; kept?: boolean };
   /** Where the time went: the run's phases and the scenarios that bounded its wall time (absent: a merged report). */

@@ -1,6 +1,6 @@
 /** Static checks of a scenario's templates: syntax, filters, regular expressions, and names used before defined. */
 import { ConformError } from '../errors.js';
-import type { ScenarioData } from './schema.js';
+import type { ScenarioData, StepData } from './schema.js';
 import { compileTemplate, referencedNames } from './template.js';
 
 /** Names every scenario can read. */
@@ -62,13 +62,19 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
   }
   const stepNames = new Set<string>();
   (s.steps ?? []).forEach((step, i) => {
-    const kinds = [step.request, step.replayOf, step.createArticle, step.concurrent, step.approve].filter(
-      (k) => k !== undefined,
-    ).length;
+    const kinds = [
+      step.request,
+      step.replayOf,
+      step.createArticle,
+      step.concurrent,
+      step.approve,
+      step.authorize,
+      step.token,
+    ].filter((k) => k !== undefined).length;
     if (kinds === 0)
       issues.push({
         path: ['steps', i],
-        message: 'a step needs a request, replayOf, createArticle, approve or concurrent',
+        message: 'a step needs a request, replayOf, createArticle, approve, authorize, token or concurrent',
       });
     if (step.atRunEnd && Object.keys(s.given ?? {}).length > 0)
       issues.push({
@@ -132,6 +138,14 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
       if (step.approve.user !== undefined) check(step.approve.user, ['steps', i, 'approve', 'user'], scope);
       defined.add(step.approve.as);
     }
+    if (step.authorize) {
+      check(step.authorize.client, ['steps', i, 'authorize', 'client'], scope);
+      if (step.authorize.user !== undefined) check(step.authorize.user, ['steps', i, 'authorize', 'user'], scope);
+      if (step.authorize.redirectUri !== undefined)
+        check(step.authorize.redirectUri, ['steps', i, 'authorize', 'redirectUri'], scope);
+    }
+    if (step.token) check(step.token.actor, ['steps', i, 'token', 'actor'], scope);
+    for (const name of oauth2Names(step)) defined.add(name);
     if (step.createArticle) {
       check(step.createArticle.article, ['steps', i, 'createArticle', 'article'], scope);
       defined.add(step.createArticle.as);
@@ -139,4 +153,11 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
     for (const name of Object.keys(step.capture ?? {})) defined.add(name);
   });
   return issues;
+}
+
+/** The names an `authorize` or `token` step puts in scope. */
+export function oauth2Names(step: StepData): string[] {
+  if (step.authorize) return [step.authorize.as, `${step.authorize.as}Verifier`, `${step.authorize.as}RedirectUri`];
+  if (step.token) return [step.token.as, `${step.token.as}Ttl`, `${step.token.as}Refresh`];
+  return [];
 }

@@ -67,7 +67,7 @@ export const AuthSpec = z.union([
       .optional()
       .describe('oauth1: where the protocol parameters go (default header).'),
     signatureMethod: z
-      .enum(['HMAC-SHA1', 'PLAINTEXT'])
+      .union([z.enum(['HMAC-SHA1', 'HMAC-SHA256', 'PLAINTEXT']), z.string().regex(/^\{\{.*\}\}$/)])
       .optional()
       .describe(
         'oauth1: HMAC-SHA1 (default), or PLAINTEXT (RFC 5849 §3.4.4: oauth_signature is enc(consumer secret)&enc(token secret); digestMutation then changes that text).',
@@ -82,6 +82,9 @@ export const AuthSpec = z.union([
       .describe(
         "oauth1: send no realm in the Authorization header, although the profile's auth.oauth1.realm names one.",
       ),
+    actor: Template.optional().describe(
+      'oauth2: obtain the token of this OAuth 2 actor ({ clientId, grant, user }, e.g. "{{ profile.auth.oauth2.code }}"), kept for the run.',
+    ),
     tokenMutation: Template.optional().describe(
       'oauth2: a mutation applied to the token sent (forged, truncated tokens).',
     ),
@@ -96,6 +99,18 @@ export const AuthSpec = z.union([
       .boolean()
       .optional()
       .describe("oauth2-client: authenticate as the profile's auth.oauth2.otherClient."),
+    client: Template.optional().describe('oauth2-client: authenticate as this client of auth.oauth2.clients (its id).'),
+    grant: Template.optional().describe(
+      "oauth2-client: add the parameters of this grant (client_credentials, password, refresh_token) to the form body: grant_type, and for password the user's username and password (TLS only).",
+    ),
+    refreshToken: Template.optional().describe('oauth2-client, grant refresh_token: the refresh token.'),
+    code: Template.optional().describe('oauth2-client, grant authorization_code: the code.'),
+    redirectUri: Template.optional().describe(
+      'oauth2-client, grant authorization_code: the redirect_uri (sent only when given and not empty).',
+    ),
+    codeVerifier: Template.optional().describe(
+      'oauth2-client, grant authorization_code: the PKCE code_verifier (sent only when given and not empty).',
+    ),
     clientSecret: z
       .union([z.enum(['omit', 'empty']), z.string().regex(/^\{\{.*\}\}$/)])
       .optional()

@@ -97,6 +97,34 @@ const StepSchema = z.strictObject({
     .describe(
       "The resource owner approves OAuth 1 temporary credentials (RFC 5849 §2.2), the target's way: found once per run (GET with the token, the page's form, or a POST; the owner's Basic or signed credentials; the verifier from a redirect or the body) or pinned by auth.oauth1.approval. No `request` then.",
     ),
+  authorize: z
+    .strictObject({
+      client: Template.describe('The client (its id in auth.oauth2) the authorization request is for.'),
+      user: Template.optional().describe('The resource owner who approves. Default: the first user.'),
+      as: Name.describe(
+        'Name that receives the code; {{ as }}Verifier gets the PKCE verifier, {{ as }}RedirectUri the redirect URI sent (empty when none). All redacted.',
+      ),
+      redirectUri: Template.optional().describe(
+        "The redirect_uri to send instead of the profile's auth.oauth2.redirectUri.",
+      ),
+    })
+    .optional()
+    .describe(
+      "An OAuth 2 authorization request (RFC 6749 §4.1.1, PKCE S256): the owner approves the target's way (Basic, a signed request, the page's form) and the code is read from the redirect's Location. No `request` then.",
+    ),
+  token: z
+    .strictObject({
+      actor: Template.describe(
+        'The way to the token: `{ clientId, grant, user }`, e.g. "{{ profile.auth.oauth2.actor }}" (any grant, the authorization code one included).',
+      ),
+      as: Name.describe(
+        'Name that receives the access token; {{ as }}Ttl gets expires_in (when given), {{ as }}Refresh the refresh token (empty when none). All redacted but the lifetime.',
+      ),
+    })
+    .optional()
+    .describe(
+      "A fresh OAuth 2 access token obtained the harness's way (never one shared with other scenarios). No `request` then.",
+    ),
   replayOf: z
     .string()
     .optional()

@@ -5,6 +5,7 @@
  */
 import type { RecordedExchange } from '../recording.js';
 import { ARTICLE_CLIENT_RULES, itemMatcher, judgeArticle } from './article-rules.js';
+import { GRANT_CLIENT_RULES, grantMemory, judgeGrants } from './grant-rules.js';
 import { HMAC_CLIENT_RULES, judgeHmac, type NonceMemory } from './hmac-rules.js';
 import { OAUTH_CLIENT_RULES, judgeOAuth, type TokenSecrets } from './oauth-rules.js';
 import { Tally, type ClientRuleVerdict } from './verdicts.js';
@@ -12,7 +13,12 @@ import { Tally, type ClientRuleVerdict } from './verdicts.js';
 export type { ClientRuleStatus, ClientRuleVerdict, ClientViolation } from './verdicts.js';
 
 /** Every client rule the judge decides, in report order. */
-export const CLIENT_RULES: readonly string[] = [...HMAC_CLIENT_RULES, ...OAUTH_CLIENT_RULES, ...ARTICLE_CLIENT_RULES];
+export const CLIENT_RULES: readonly string[] = [
+  ...HMAC_CLIENT_RULES,
+  ...OAUTH_CLIENT_RULES,
+  ...GRANT_CLIENT_RULES,
+  ...ARTICLE_CLIENT_RULES,
+];
 
 /** What the judge knows of the server the client talked to. */
 export interface ClientJudgeContext {
@@ -24,6 +30,8 @@ export interface ClientJudgeContext {
   bodyHash: boolean | 'optional';
   /** Paths of the OAuth 2 endpoints that authenticate the client (token, revocation). */
   oauth2Endpoints: readonly string[];
+  /** Paths of the OAuth 2 authorization endpoints (the authorization code grant). Default: none. */
+  oauth2AuthorizeEndpoints?: readonly string[];
   /** Article item paths PUT replaces, `{id}` for a segment (`/articles/{id}`, `/article/{id}`). Default: none. */
   articleItems?: readonly string[];
   /** OAuth 1 consumers and their secrets. Default: none (OAuth 1 signatures are then judged by the server's answers). */
@@ -53,10 +61,16 @@ export function judgeClient(exchanges: readonly RecordedExchange[], context: Cli
     consumers: new Map((context.oauth1Consumers ?? []).map((c) => [c.key, c.secret])),
   };
   const tokens: TokenSecrets = new Map();
+  const grants = {
+    clientEndpoints: context.oauth2Endpoints,
+    authorizeEndpoints: context.oauth2AuthorizeEndpoints ?? [],
+  };
+  const issued = grantMemory();
   const isItem = itemMatcher(context.articleItems ?? []);
   for (const ex of [...exchanges].sort((a, b) => a.seq - b.seq)) {
     judgeHmac(ex, hmac, nonces, tally);
     judgeOAuth(ex, oauth, tokens, tally);
+    judgeGrants(ex, grants, issued, tally);
     judgeArticle(ex, isItem, tally);
   }
   return tally.verdicts();

@@ -94,6 +94,14 @@ export const ARTICLE_FAULTS = {
     rules: { articles: (prev) => ({ titleEscape: prev.titleEscape === 'none' ? 'none' : 'amp-lt' }) },
   },
   'price-float': { rules: storedAs((article) => ({ ...article, price: String(Number(article.price)) })) },
+  // A float column: the value goes through a binary double, printed back with its fractional part (issue 37). Every
+  // ordinary price survives; one with 17 or more significant digits, or an integer part past 2^53, does not.
+  'price-double': {
+    rules: storedAs((article) => {
+      const printed = String(Number(article.price));
+      return { ...article, price: /[.e]/.test(printed) ? printed : `${printed}.0` };
+    }),
+  },
   'currency-uppercase': { rules: storedAs((article) => ({ ...article, currency: article.currency.toUpperCase() })) },
   'price-rounded': { rules: storedAs((article) => ({ ...article, price: roundToCents(article.price) })) },
   'price-truncated': { rules: storedAs((article) => ({ ...article, price: truncateToCents(article.price) })) },

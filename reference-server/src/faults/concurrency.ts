@@ -1,6 +1,6 @@
 /**
  * Faults of concurrency, which show only when requests overlap (through `handleAsync` and sockets): a nonce checked
- * and stored in two steps with a wait between, a replace written in two steps, every write rewriting the whole store
+ * and stored in two steps with a wait between, a nonce recorded only after the answer, a replace written in two steps, every write rewriting the whole store
  * from a copy taken on arrival. Each goes through the `served` hook (the wait) and, for the writes, the `article`
  * hook; the writes left for later are {@link DeferredWrites}'.
  */
@@ -51,6 +51,30 @@ export const CONCURRENCY_FAULTS = {
         if (state.nonces.has(scope, key, deps.now().getTime())) return next(req, state, deps);
         await new Promise<void>((resolve) => setTimeout(resolve, RACE_DELAY_MS));
         return next(req, { ...state, nonces: storingUnchecked(state.nonces, scope, key) }, deps);
+      },
+    },
+  },
+  'nonce-recorded-late': {
+    // "Don't burn the nonce until the request was processed": every nonce (hmac and OAuth 1 alike) is checked when
+    // the request is handled and recorded only after its answer is out (one macrotask later). A replay sent after
+    // the answer is refused; identical requests whose ends arrive together are all accepted — caught only when
+    // they overlap, which is why the harness sends them with their last bytes together.
+    hooks: {
+      served: async (req, state, deps, next) => {
+        const late: Array<() => void> = [];
+        const nonces: Nonces = {
+          checkAndStore: (s, k, expiresAt, nowMs, keep) => {
+            if (state.nonces.has(s, k, nowMs)) return { kind: 'replayed' };
+            late.push(() => void state.nonces.add(s, k, expiresAt, deps.now().getTime(), keep));
+            return { kind: 'stored' };
+          },
+          has: (s, k, nowMs) => state.nonces.has(s, k, nowMs),
+          add: (s, k, expiresAt, nowMs, keep) => state.nonces.add(s, k, expiresAt, nowMs, keep),
+          size: () => state.nonces.size(),
+        };
+        const response = await next(req, { ...state, nonces }, deps);
+        if (late.length > 0) setImmediate(() => late.forEach((record) => record()));
+        return response;
       },
     },
   },

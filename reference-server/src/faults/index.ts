@@ -11,6 +11,7 @@ import { ARTICLE_FAULTS } from './articles.js';
 import { AUTH_FAULTS } from './auth.js';
 import { CONCURRENCY_FAULTS } from './concurrency.js';
 import { DeferredWrites } from './deferred.js';
+import { DIGEST_FAULTS } from './digests.js';
 import { CORRECT_IO } from './define.js';
 import type { FaultDefinition, FaultFactory, FaultShared, IoFaults, RulesPatch } from './define.js';
 import { HISTORY_FAULTS } from './history.js';
@@ -29,6 +30,7 @@ const DEFINITIONS: Readonly<Record<FaultName, FaultFactory>> = {
   ...HISTORY_FAULTS,
   ...CONCURRENCY_FAULTS,
   ...AUTH_FAULTS,
+  ...DIGEST_FAULTS,
   ...MEMORY_FAULTS,
   ...OAUTH_FAULTS,
   ...IO_FAULTS,

@@ -34,6 +34,18 @@ export const OAUTH_FAULTS = {
   'oauth2-revoked-accepted': { rules: { oauth2: () => ({ revoke: () => {} }) } },
   'oauth2-basic-undecoded': { rules: { oauth2: () => ({ clientBasic: (part) => part }) } },
   'oauth2-any-grant': { rules: { oauth2: () => ({ grantAccepted: () => true }) } },
+  'oauth2-password-unchecked': {
+    rules: { oauth2: () => ({ ownerPasswordMatches: (_given, account) => account !== undefined }) },
+  },
+  'oauth2-code-reusable': { rules: { oauth2: () => ({ codeReusable: true }) } },
+  'oauth2-code-reuse-keeps-tokens': { rules: { oauth2: () => ({ codeReused: () => {} }) } },
+  'oauth2-code-redirect-unchecked': { rules: { oauth2: () => ({ redirectMatches: () => true }) } },
+  'oauth2-pkce-unchecked': { rules: { oauth2: () => ({ verifierMatches: () => true }) } },
+  'oauth2-refresh-refused': { rules: { oauth2: () => ({ refreshBound: () => false }) } },
+  'oauth2-refresh-any-client': { rules: { oauth2: () => ({ refreshBound: () => true }) } },
+  'oauth2-refresh-rotation-keeps-old': { rules: { oauth2: () => ({ rotate: () => {} }) } },
+  'oauth2-refresh-revocation-ignored': { rules: { oauth2: () => ({ revokeRefresh: () => {} }) } },
+  'oauth2-client-token-acts-for-user': { rules: { oauth2: () => ({ clientTokenUser: (client) => client.user }) } },
   'oauth1-ignores-query': { rules: { oauth1: () => ({ readsQuery: false }) } },
   'oauth1-query-placement-others-unsigned': { rules: { oauth1: () => ({ signsQueryBesideProtocol: false }) } },
   'oauth1-realm-required': {
@@ -112,6 +124,14 @@ export const OAUTH_FAULTS = {
         signatureMethods: [...prev.signatureMethods, 'PLAINTEXT'],
         signatureVerifies: (check) =>
           check.params.protocol.get('oauth_signature_method') === 'PLAINTEXT' || prev.signatureVerifies(check),
+      }),
+    },
+  },
+  'oauth1-hmac-sha256-unverified': {
+    rules: {
+      oauth1: (prev) => ({
+        signatureVerifies: (check) =>
+          check.params.protocol.get('oauth_signature_method') === 'HMAC-SHA256' || prev.signatureVerifies(check),
       }),
     },
   },

@@ -3,6 +3,8 @@
  * With no fault switched on the server is correct. What each does is in this folder (index.ts composes them).
  */
 import { ReferenceServerError } from '../errors.js';
+import type { VariantName } from '../variants.js';
+import { NEEDED_VARIANTS, OAUTH2_GRANT_FAULTS } from './needs.js';
 
 export const FAULTS = {
   'post-200': 'POST create answers 200 instead of 201 (still with Location).',
@@ -41,6 +43,9 @@ export const FAULTS = {
   'title-gt-unescaped':
     'Titles are escaped for & and < only: a title holding "]]>" is served raw, which XML 1.0 forbids in character data.',
   'price-float': 'Price goes through Number() and String(), losing digits and trailing zeros.',
+  'hmac-head-as-get': 'The hmac message of a HEAD is rebuilt as GET+<path>: a GET digest opens a HEAD.',
+  'digest-cache': 'A digest that verified once opens any verb, path and query afterwards (a cache).',
+  'price-double': 'Prices are binary doubles: 17+ significant digits, or past 2^53, come back altered.',
   'currency-uppercase': 'Currency is stored and served uppercased.',
   'price-rounded':
     'Prices with more than two fraction digits are rounded to two (half-up) and stored, instead of refused.',
@@ -89,6 +94,8 @@ export const FAULTS = {
   'nonce-unchecked': 'Nonces of the date-and-nonce form are never checked (nor stored): replays are accepted.',
   'nonce-race':
     'Nonce check and store are not atomic (a macrotask passes between them): concurrent replays are all accepted.',
+  'nonce-recorded-late':
+    'Every nonce (hmac and OAuth 1) is checked when the request is handled and recorded only after its answer is out (one macrotask later): replays sent one after another are refused, identical requests arriving together are all accepted.',
   'date-ignored': 'The signed Date is still required and signed, but never compared with the clock.',
   'date-future-unlimited': 'Only past clock skew is bounded: a Date any distance in the future is accepted.',
   'date-past-unlimited': 'Only future clock skew is bounded: a Date any distance in the past is accepted.',
@@ -185,6 +192,7 @@ export const FAULTS = {
     'The OAuth 1 temporary-credential endpoint issues temporary credentials to a known oauth_consumer_key without checking the signature.',
   'oauth1-callback-unconfirmed':
     'The temporary-credential answer leaves out oauth_callback_confirmed=true (as an OAuth 1.0 server, before 1.0a, did).',
+  ...OAUTH2_GRANT_FAULTS,
   'oauth2-any-grant':
     'The token endpoint issues a token whatever the grant_type (password, refresh_token, …), as if it were client_credentials.',
   'digest-any-user-secret':
@@ -220,6 +228,9 @@ export const FAULTS = {
 /** Name of one fault mode. */
 export type FaultName = keyof typeof FAULTS;
 
+/** The variants a fault needs to show (needs.ts). */
+export const FAULT_VARIANTS: Partial<Record<FaultName, readonly VariantName[]>> = NEEDED_VARIANTS;
+
 /** All fault names, in registry order. */
 export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 
@@ -236,11 +247,8 @@ export type RestartFaultName = (typeof RESTART_FAULTS)[number];
  * Faults only a cluster of several instances shows (a single server has one set of everything): `conform serve
  * --instances N` switches them on, and `test/cluster.test.ts` catches them with the cluster scenarios.
  */
-export const CLUSTER_FAULTS = [
-  'nonce-per-instance',
-  'tokens-per-instance',
-  'articles-per-instance',
-] as const satisfies readonly FaultName[];
+// prettier-ignore
+export const CLUSTER_FAULTS = ['nonce-per-instance', 'tokens-per-instance', 'articles-per-instance'] as const satisfies readonly FaultName[];
 
 /** A fault of {@link CLUSTER_FAULTS}. */
 export type ClusterFaultName = (typeof CLUSTER_FAULTS)[number];

@@ -7,6 +7,8 @@ export interface OAuth2Client {
   secret: string;
   /** The user whose protected resources its access tokens open. */
   user: string;
+  /** Its registered redirect URI (the authorization code grant). Default: `https://client.example/oauth2/callback`. */
+  redirectUri?: string;
 }
 
 /** An OAuth 1.0a client (RFC 5849 "client credentials": key and secret), registered for one resource owner. */

@@ -11,6 +11,26 @@ export interface AccessToken {
   expiresAt: number;
 }
 
+/** An OAuth 2 authorization code (RFC 6749 §4.1.2): its client, owner, the request's redirect URI and PKCE challenge. */
+export interface AuthorizationCode {
+  client: string;
+  user: string;
+  /** The `redirect_uri` of the authorization request, when it had one (§4.1.3: then the token request repeats it). */
+  redirectUri?: string;
+  /** The S256 `code_challenge` (RFC 7636 §4.3), when one was sent. */
+  challenge?: string;
+  /** Exchanged once already: a second exchange is refused, and what the first issued is revoked (§4.1.2). */
+  used: boolean;
+  /** The access and refresh tokens issued from it. */
+  issued: string[];
+}
+
+/** An OAuth 2 refresh token (RFC 6749 §1.5, §6): bound to its client and user. */
+export interface RefreshToken {
+  client: string;
+  user: string;
+}
+
 /** OAuth 1 temporary credentials (RFC 5849 §2.1), approved once the resource owner authorized them (§2.2). */
 export interface TemporaryCredentials {
   consumer: string;
@@ -35,6 +55,10 @@ export interface OAuth2State {
   /** Access token lifetime, seconds. */
   ttl: number;
   tokens: CredentialStore<AccessToken>;
+  /** Authorization codes (the `oauth2-code-pkce-only` variant), for {@link CODE_TTL} seconds. */
+  codes: CredentialStore<AuthorizationCode>;
+  /** Refresh tokens (issued with the password and authorization code grants), for {@link REFRESH_TTL} seconds. */
+  refresh: CredentialStore<RefreshToken>;
 }
 
 /** OAuth 1 settings and issued credentials. */
@@ -47,6 +71,8 @@ export interface OAuth1State {
 /** {@link OAuth2State} with its tokens in memory. */
 export interface LocalOAuth2State extends OAuth2State {
   tokens: ExpiringStore<AccessToken>;
+  codes: ExpiringStore<AuthorizationCode>;
+  refresh: ExpiringStore<RefreshToken>;
 }
 
 /** {@link OAuth1State} with its credentials in memory. */
@@ -71,6 +97,10 @@ export interface OAuthOptions {
 export const DEFAULT_TOKEN_TTL = 5;
 /** Default capacity of each credential store. */
 export const DEFAULT_TOKEN_CAPACITY = 100_000;
+/** Lifetime of an OAuth 2 authorization code, seconds (RFC 6749 §4.1.2: "A maximum authorization code lifetime of 10 minutes is RECOMMENDED"). */
+export const CODE_TTL = 60;
+/** Lifetime of an OAuth 2 refresh token, seconds. */
+export const REFRESH_TTL = 86_400;
 /** Lifetime of OAuth 1 temporary credentials (and so of an unused verifier), seconds. */
 export const TEMPORARY_TTL = 600;
 /** Lifetime of OAuth 1 token credentials, seconds. */
@@ -101,6 +131,8 @@ export function createOAuthState(options: OAuthOptions = {}): { oauth2: LocalOAu
       clients: clientTable(options.oauth2Clients ?? DEFAULT_OAUTH2_CLIENTS),
       ttl,
       tokens: new ExpiringStore(capacity),
+      codes: new ExpiringStore(capacity),
+      refresh: new ExpiringStore(capacity),
     },
     oauth1: {
       consumers: consumerTable(options.oauth1Consumers ?? DEFAULT_OAUTH1_CONSUMERS),

@@ -57,3 +57,20 @@ export function signingKey(consumerSecret: string, tokenSecret: string): string 
 export function hmacSha1Signature(baseString: string, consumerSecret: string, tokenSecret: string): string {
   return createHmac('sha1', signingKey(consumerSecret, tokenSecret)).update(baseString, 'utf8').digest('base64');
 }
+
+/**
+ * `oauth_signature` for `method`: HMAC-SHA1 (§3.4.2), HMAC-SHA256 (the same construction with SHA-256) or PLAINTEXT
+ * (§3.4.4: the signing key itself); undefined for another method.
+ */
+export function signatureFor(
+  method: string,
+  baseString: string,
+  consumerSecret: string,
+  tokenSecret: string,
+): string | undefined {
+  if (method === 'PLAINTEXT') return signingKey(consumerSecret, tokenSecret);
+  if (method === 'HMAC-SHA1') return hmacSha1Signature(baseString, consumerSecret, tokenSecret);
+  if (method === 'HMAC-SHA256')
+    return createHmac('sha256', signingKey(consumerSecret, tokenSecret)).update(baseString, 'utf8').digest('base64');
+  return undefined;
+}

@@ -8,7 +8,7 @@ import { withinWindow } from '../auth/window.js';
 import type { OAuth1Consumer } from '../oauth/accounts.js';
 import type { OAuth1State, TemporaryCredentials, TokenCredentials } from '../oauth/state.js';
 import type { CredentialStore } from '../store/interfaces.js';
-import { hmacSha1Signature, signatureBaseString, signingKey } from './base-string.js';
+import { signatureBaseString, signatureFor } from './base-string.js';
 import type { OAuth1Params } from './params.js';
 
 /** What a signature is checked against. */
@@ -81,12 +81,14 @@ export const OAUTH1_RULES: OAuth1Rules = {
   baseHost: (host) => host,
   signatureVerifies: (c) => {
     const given = c.params.protocol.get('oauth_signature') ?? '';
-    if (c.params.protocol.get('oauth_signature_method') === 'PLAINTEXT')
-      return textEqual(given, signingKey(c.consumerSecret, c.tokenSecret));
-    return textEqual(
-      given,
-      hmacSha1Signature(signatureBaseString(c.method, c.uri, c.params.signed), c.consumerSecret, c.tokenSecret),
+    const method = c.params.protocol.get('oauth_signature_method') ?? '';
+    const expected = signatureFor(
+      method,
+      signatureBaseString(c.method, c.uri, c.params.signed),
+      c.consumerSecret,
+      c.tokenSecret,
     );
+    return expected !== undefined && textEqual(given, expected);
   },
   nonce: (pending) => pending,
   resourceTokens: (oauth1) => oauth1.tokens,

@@ -5,7 +5,7 @@
  * variant that lets any user approve correctly.
  */
 import { describe, expect, it } from 'vitest';
-import { CONSUMER, FORM, formOf, oauth1Request, RECORDS } from '../../testkit/oauth.js';
+import { CONSUMER, FORM, formOf, oauth1Raw, oauth1Request, RECORDS } from '../../testkit/oauth.js';
 import {
   DEFAULT_OAUTH1_CONSUMERS,
   DEFAULT_OAUTH1_REDIRECT_URI,
@@ -379,5 +379,24 @@ describe('oauth1-realm-configured', () => {
     const at = (realm?: string) =>
       oauth1Request(s, { target: RECORDS, token, ...(realm === undefined ? {} : { realm }) }).res.status;
     expect([at(), at('photos'), at('conform')]).toEqual([200, 200, 401]);
+  });
+});
+
+describe('oauth1-methods-extra', () => {
+  it('takes PLAINTEXT and HMAC-SHA256 beside HMAC-SHA1; the default refuses them (400)', () => {
+    const statuses = (variants: VariantName[]) => {
+      const s = serve(variants);
+      const temp = temporary(s);
+      const token = credentialsOf(exchange(s, temp, formOf(page(s, temp.key, s.basic('alice'))).oauth_verifier ?? ''));
+      return [
+        oauth1Raw(s, { target: RECORDS, token, plaintext: `consumer-secret-1&${encodeURIComponent(token.secret)}` })
+          .status,
+        oauth1Raw(s, { target: RECORDS, token, plaintext: 'consumer-secret-1&wrong' }).status,
+        oauth1Raw(s, { target: RECORDS, token, method: 'HMAC-SHA256' }).status,
+        oauth1Raw(s, { target: RECORDS, token }).status,
+      ];
+    };
+    expect(statuses([])).toEqual([400, 400, 400, 200]);
+    expect(statuses(['oauth1-methods-extra'])).toEqual([200, 401, 200, 200]);
   });
 });

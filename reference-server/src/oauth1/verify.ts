@@ -45,6 +45,8 @@ const TIMESTAMP = /^[0-9]{1,12}$/;
 const DUMMY = '\u0000 no such credential';
 /** The one realm the server takes under the `oauth1-realm-configured` variant (and none). */
 export const CONFIGURED_REALM = 'photos';
+/** The signature methods the `oauth1-methods-extra` variant takes beside HMAC-SHA1. */
+export const EXTRA_METHODS = ['HMAC-SHA256', 'PLAINTEXT'] as const;
 /** Scope prefix of OAuth 1 nonces in the shared store; user names cannot contain a colon, so scopes never collide. */
 export const OAUTH1_NONCE_SCOPE = 'oauth1:';
 
@@ -69,7 +71,11 @@ export function verifyOAuth1<T extends TokenSecret>(
   });
   if (!read.ok) return malformed(read.reason);
   const { protocol } = read.params;
-  const problem = checkProtocol(protocol, expect, rules);
+  // Under `oauth1-methods-extra` PLAINTEXT (§3.4.4) and HMAC-SHA256 are taken beside HMAC-SHA1.
+  const methods = deps.variants.has('oauth1-methods-extra')
+    ? [...new Set([...rules.signatureMethods, ...EXTRA_METHODS])]
+    : rules.signatureMethods;
+  const problem = checkProtocol(protocol, expect, { ...rules, signatureMethods: methods });
   if (problem !== undefined) return malformed(problem);
   const configured = deps.variants.has('oauth1-realm-configured') ? CONFIGURED_REALM : undefined;
   if (!rules.realmAccepted(read.params.realm, configured))

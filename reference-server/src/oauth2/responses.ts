@@ -9,7 +9,12 @@ export const NO_STORE: Readonly<HeaderMap> = Object.freeze({ 'cache-control': 'n
 
 /** The `error` codes this server answers with (RFC 6749 §5.2, RFC 7009 §2.2.1). */
 export type OAuth2ErrorCode =
-  'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'unauthorized_client' | 'temporarily_unavailable';
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unsupported_grant_type'
+  | 'unauthorized_client'
+  | 'temporarily_unavailable';
 
 /** The challenge of an `invalid_client` answer: the client authenticates with HTTP Basic (RFC 6749 §2.3.1). */
 export const CLIENT_CHALLENGE = `Basic realm="${REALM}"`;

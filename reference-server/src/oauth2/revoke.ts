@@ -19,11 +19,15 @@ export function revokeEndpoint(req: RequestRecord, state: ServerState, deps: Han
   if (!auth.ok) return auth.response;
   const token = form.params.get('token');
   if (token === undefined) return oauth2Error(400, 'invalid_request', 'token is missing');
-  const { tokens } = state.oauth2;
-  const found = tokens.get(token, deps.now().getTime());
-  if (found !== undefined && found.client !== auth.client.id) {
+  const { tokens, refresh } = state.oauth2;
+  const now = deps.now().getTime();
+  const found = tokens.get(token, now);
+  const refreshing = found === undefined ? refresh.get(token, now) : undefined;
+  if ((found ?? refreshing) !== undefined && (found ?? refreshing)!.client !== auth.client.id) {
     return oauth2Error(400, 'unauthorized_client', 'the token was issued to another client');
   }
   if (found !== undefined) rulesOf(deps).oauth2.revoke(tokens, token);
+  // RFC 7009 §2: "Implementations MUST support the revocation of refresh tokens".
+  if (refreshing !== undefined) rulesOf(deps).oauth2.revokeRefresh(refresh, token);
   return { status: 200, headers: { ...NO_STORE } };
 }

@@ -1,4 +1,6 @@
 import { authorizeEndpoint, temporaryCredentialsEndpoint, tokenCredentialsEndpoint } from '../oauth1/endpoints.js';
+import { oauth2AuthorizeEndpoint } from '../oauth2/authorize.js';
+import { metadataEndpoint } from '../oauth2/metadata.js';
 import { revokeEndpoint } from '../oauth2/revoke.js';
 import { tokenEndpoint } from '../oauth2/token.js';
 import { problem, unknownMethod } from '../responses.js';
@@ -14,6 +16,8 @@ export type EndpointHandler = (req: RequestRecord, state: ServerState, deps: Han
 export const OAUTH_PATHS = {
   oauth2Token: '/oauth2/token',
   oauth2Revoke: '/oauth2/revoke',
+  oauth2Authorize: '/oauth2/authorize',
+  oauth2Metadata: '/.well-known/oauth-authorization-server',
   oauth1Temporary: '/oauth1/request_token',
   oauth1Authorize: '/oauth1/authorize',
   oauth1Token: '/oauth1/access_token',
@@ -29,6 +33,8 @@ interface Endpoint {
 const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map<string, Endpoint>([
   [OAUTH_PATHS.oauth2Token, { method: 'POST', handler: tokenEndpoint }],
   [OAUTH_PATHS.oauth2Revoke, { method: 'POST', handler: revokeEndpoint }],
+  [OAUTH_PATHS.oauth2Authorize, { method: 'GET', handler: oauth2AuthorizeEndpoint }],
+  [OAUTH_PATHS.oauth2Metadata, { method: 'GET', handler: metadataEndpoint }],
   [OAUTH_PATHS.oauth1Temporary, { method: 'POST', handler: temporaryCredentialsEndpoint }],
   // Under `oauth1-approve-post` the GET shows the approval form and the owner's POST answers it.
   [

@@ -1,6 +1,7 @@
 /** Scenario list (failures first, each a collapsed `<details>`) and the rules table. */
 import type { Exchange, RuleResult, RunResult, RunTls, ScenarioResult } from '../../runner/types.js';
-import { curlCommand } from '../curl.js';
+import { curlCommand, failingExchange } from '../curl.js';
+import { scriptPath } from '../script.js';
 import { scenarioVerdict, type ScenarioVerdict } from '../../runner/verdict.js';
 import { duration, esc, href, plural, prettyJson } from './escape.js';
 import { rulesInSectionOrder, sectionAnchor } from './matrix.js';
@@ -86,7 +87,7 @@ function statusClass(code: number): string {
 
 /** The request as a curl command, collapsed; the page's script adds a Copy button to the `.cmd` box. */
 function curl(x: Exchange, tls: RunTls): string {
-  return `<details class="curl"><summary>copy as curl</summary><div class="cmd"><code data-testid="curl">${esc(curlCommand(x.request, tls))}</code></div></details>`;
+  return `<details class="curl"><summary>copy as curl</summary><div class="cmd"><code data-testid="curl">${esc(curlCommand(x.request, tls, x.credential))}</code></div></details>`;
 }
 
 function exchange(x: Exchange, tls: RunTls): string {
@@ -101,7 +102,7 @@ function exchange(x: Exchange, tls: RunTls): string {
   return `<li class="exchange"><div class="xhead">${step}</div>${req}${res}${err}</li>`;
 }
 
-function scenarioBody(s: ScenarioResult, tls: RunTls): string {
+function scenarioBody(s: ScenarioResult, run: RunResult, tls: RunTls): string {
   const parts: string[] = [];
   const facts = [
     `<span>${esc(`${s.file}:${s.line}`)}</span>`,
@@ -152,6 +153,14 @@ function scenarioBody(s: ScenarioResult, tls: RunTls): string {
       `<div class="replay"><h4>Replay</h4><div class="cmd"><code data-testid="replay">${esc(s.replay)}</code></div></div>`,
     );
   }
+  if (failingExchange(s)) {
+    // Written beside report.html by conform run (cli/src/output.ts writeScripts).
+    const file = scriptPath(s.id);
+    const kept = run.keptFailed?.[s.id];
+    parts.push(
+      `<div class="replay"><h4>As a script</h4><p>Its steps in order, each request signed afresh when it is sent (bash and curl; secrets from the environment): <a href="${esc(file)}" data-testid="script"><code>${esc(file)}</code></a>${kept ? `. Left on the target for it (--keep-failed): ${kept.map((p) => `<code>${esc(p)}</code>`).join(', ')}` : ''}</p></div>`,
+    );
+  }
   if (s.transcript.length > 0) {
     const which = s.status === 'passed' ? 'last run' : s.counterexample ? 'the counterexample' : 'the failing run';
     parts.push(
@@ -163,13 +172,14 @@ function scenarioBody(s: ScenarioResult, tls: RunTls): string {
   return parts.join('');
 }
 
-function scenario(s: ScenarioResult, strict: boolean, tls: RunTls): string {
+function scenario(s: ScenarioResult, run: RunResult, tls: RunTls): string {
+  const strict = run.options.strict;
   const rules = s.rules.map((r) => `<span class="rid">${esc(r)}</span>`).join(' ');
   const verdict = groupOf(s, strict);
   return (
     `<details class="scenario st-${s.status}" id="${esc(scenarioAnchor(s.id))}" data-testid="scenario" data-id="${esc(s.id)}" data-status="${s.status}" data-level="${s.level}" data-group="${verdict}" data-verdict="${verdict}"${s.baselined ? ' data-baselined="true"' : ''} data-search="${esc(`${s.id} ${s.rules.join(' ')} ${s.title}`.toLowerCase())}">` +
     `<summary>${badge(s, strict)}<code class="sid">${esc(s.id)}</code><span class="lvl lvl-${s.level}">${s.level}</span><span class="rids">${rules}</span><span class="stitle">${esc(s.title)}</span></summary>` +
-    `<div class="sbody">${scenarioBody(s, tls)}</div></details>`
+    `<div class="sbody">${scenarioBody(s, run, tls)}</div></details>`
   );
 }
 
@@ -187,7 +197,7 @@ export function renderScenarios(run: RunResult): string {
     const members = ordered.filter((s) => groupOf(s, strict) === group);
     if (members.length === 0) continue;
     out.push(
-      `<section class="group g-${group}" data-group="${group}"><h3>${esc(GROUP_HEADING[group](strict))} <span class="muted gcount" data-total="${members.length}">(${members.length})</span></h3>${members.map((s) => scenario(s, strict, run.options.tls ?? {})).join('')}</section>`,
+      `<section class="group g-${group}" data-group="${group}"><h3>${esc(GROUP_HEADING[group](strict))} <span class="muted gcount" data-total="${members.length}">(${members.length})</span></h3>${members.map((s) => scenario(s, run, run.options.tls ?? {})).join('')}</section>`,
     );
   }
   return out.length ? out.join('') : '<p class="muted">No scenario was selected.</p>';

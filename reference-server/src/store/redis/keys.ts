@@ -7,7 +7,7 @@ import { ownKeySpaces } from '../../faults/io.js';
 import type { FaultName } from '../../faults/registry.js';
 
 /** The credential stores of the OAuth family, each with its own keys and index. */
-export type CredentialKind = 'oauth2-token' | 'oauth1-temporary' | 'oauth1-token';
+export type CredentialKind = 'oauth2-token' | 'oauth2-code' | 'oauth2-refresh' | 'oauth1-temporary' | 'oauth1-token';
 
 /** Where each kind of entry lives in Redis. */
 export interface KeyLayout {

@@ -8,7 +8,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { handle } from '../../handle.js';
-import type { AccessToken, TemporaryCredentials, TokenCredentials } from '../../oauth/state.js';
+import type {
+  AccessToken,
+  AuthorizationCode,
+  RefreshToken,
+  TemporaryCredentials,
+  TokenCredentials,
+} from '../../oauth/state.js';
 import { byteLength, problem } from '../../responses.js';
 import type { RequestRecord, ResponseRecord } from '../../records.js';
 import type { HandlerDeps, LocalState, ServerState } from '../../types.js';
@@ -72,17 +78,21 @@ function viewsOf(tx: Tx, ctx: SharedContext): { state: ServerState; flush: (nowM
   const { local, layout } = ctx;
   const capacity = local.oauth2.tokens.capacity;
   const tokens = new CredentialView<AccessToken>(tx, layout, 'oauth2-token', capacity);
+  const codes = new CredentialView<AuthorizationCode>(tx, layout, 'oauth2-code', capacity);
+  const refresh = new CredentialView<RefreshToken>(tx, layout, 'oauth2-refresh', capacity);
   const temporary = new CredentialView<TemporaryCredentials>(tx, layout, 'oauth1-temporary', capacity);
   const credentials = new CredentialView<TokenCredentials>(tx, layout, 'oauth1-token', capacity);
   const state: ServerState = {
     ...local,
     store: new ArticleView(tx, layout, local.store.capacity),
     nonces: new NonceView(tx, layout),
-    oauth2: { ...local.oauth2, tokens },
+    oauth2: { ...local.oauth2, tokens, codes, refresh },
     oauth1: { ...local.oauth1, temporary, tokens: credentials },
   };
   const flush = (nowMs: number) => {
     tokens.flush(nowMs);
+    codes.flush(nowMs);
+    refresh.flush(nowMs);
     temporary.flush(nowMs);
     credentials.flush(nowMs);
   };
