@@ -15,11 +15,15 @@
 //    of several phases of sustained signed writes (window 10 s): it must stay flat once the nonce window is full.
 //
 // 5. Latency: the full default suite against the reference server behind an in-process delay proxy (20 ms round
-//    trip), one scenario at a time vs the default concurrency: wall times, their ratio (aim <= 1/6) and the TCP
-//    connections opened (scripts/lib/latency.mjs).
+//    trip), one scenario at a time vs the default concurrency: wall times, their ratio (aim: sequential >= 8 ×
+//    default), the TCP connections opened, and what bounded the default run (scripts/lib/latency.mjs).
+// 6. Per-request overhead: the four-request flow of scripts/lib/flow.yaml ×1000 on one keep-alive connection,
+//    `conform run` against the same flow written by hand with undici and fast-check, each its own process: the
+//    ratio in-run (aim >= 0.95) and wall, process start to exit (aim >= 0.85) (scripts/lib/flow.mjs).
 //
 // Run with `npm run bench` (node --expose-gc). BENCH_PARTS=1,5 runs some parts only; BENCH_ROUNDS, BENCH_RUNS tune
-// part 1; BENCH_DELAY_MS (one way, default 10) and BENCH_LATENCY_RUNS tune part 5.
+// part 1; BENCH_DELAY_MS (one way, default 10) and BENCH_LATENCY_RUNS tune part 5; BENCH_FLOW_RUNS and
+// BENCH_FLOW_ROUNDS part 6.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +33,7 @@ import { createAuthenticator } from '../dist/harness/src/auth/authenticator.js';
 import { createHttpClient } from '../dist/harness/src/http/client.js';
 import { loadProfileSync } from '../dist/harness/src/profile/load.js';
 import { createRedactor } from '../dist/harness/src/runner/redact.js';
-import { runScenario } from '../dist/harness/src/runner/scenario.js';
+import { runScenario } from '../dist/harness/src/engine/run-scenario.js';
 import { loadRulesSync, loadSuiteSync } from '../dist/harness/src/suite/load.js';
 import { articleArb } from '../dist/harness/src/generators/article.js';
 import { compareArticle, serializeArticle } from '../dist/harness/src/xml/article-xml.js';
@@ -39,6 +43,7 @@ import os from 'node:os';
 import { NonceStore, signRequest, startServer } from '../dist/reference-server/src/index.js';
 import { startConformServe } from './lib/serve-process.mjs';
 import { latencyBench } from './lib/latency.mjs';
+import { flowBench } from './lib/flow.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -48,7 +53,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => x.toFixed(0).padStart(6);
 /** Which parts to run: BENCH_PARTS=1,5 (default: all). */
-const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3,4,5').split(',').map(Number));
+const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3,4,5,6').split(',').map(Number));
 
 /** The reference server in its own process, as a target is. */
 async function startTarget() {
@@ -394,3 +399,6 @@ if (PARTS.has(4)) {
 
 // ---- 5. latency: the default suite behind a delay proxy, sequential vs concurrent ------------------------------
 if (PARTS.has(5)) await latencyBench();
+
+// ---- 6. per-request overhead: the four-request flow, conform against undici by hand ---------------------------
+if (PARTS.has(6)) await flowBench();

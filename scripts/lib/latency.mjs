@@ -1,5 +1,6 @@
 // Bench part 5: the default suite against the reference server behind an in-process delay proxy (a round trip of
-// 2 × BENCH_DELAY_MS, default 20 ms), one scenario at a time and at the default concurrency, measured in one run.
+// 2 × BENCH_DELAY_MS, default 20 ms), one scenario at a time and at the default concurrency, measured in one run:
+// wall times, their ratio (aim: sequential >= 8 × default), and where the default run's time went (its timeline).
 // Run alone with `node scripts/lib/latency.mjs` (after `npm run build`), or as part of `npm run bench`.
 import net from 'node:net';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { runSuite } from '../../dist/harness/src/engine/run-suite.js';
 import { loadRulesSync, loadSuiteSync } from '../../dist/harness/src/suite/load.js';
 import { EMBEDDED_TOKEN_TTL } from '../../dist/cli/src/embedded.js';
 import { startServer } from '../../dist/reference-server/src/index.js';
+import { timeLines } from '../../dist/harness/src/report/time.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -86,7 +88,13 @@ async function runThroughProxy(suite, concurrency, delayMs, runs) {
     );
     const seconds = (performance.now() - t0) / 1000;
     const requests = run.scenarios.reduce((n, s) => n + s.requests, 0);
-    return { seconds, summary: run.summary, requests, connections: plain.connections() + tls.connections() };
+    return {
+      seconds,
+      summary: run.summary,
+      requests,
+      connections: plain.connections() + tls.connections(),
+      time: timeLines(run),
+    };
   } finally {
     await client.close();
     await plain.close();
@@ -111,8 +119,9 @@ export async function latencyBench({
   console.log(line('--concurrency 1', sequential));
   console.log(line(`--concurrency ${concurrency}`, concurrent));
   console.log(
-    `   ratio concurrent / sequential = ${(concurrent.seconds / sequential.seconds).toFixed(3)} (aim <= 0.167, i.e. 1/6)`,
+    `   ratio sequential / concurrent = ${(sequential.seconds / concurrent.seconds).toFixed(2)} (aim >= 8; issue 38)`,
   );
+  for (const line of concurrent.time) console.log(`   --concurrency ${concurrency}: ${line}`);
   if (
     sequential.summary.failed + sequential.summary.errored + concurrent.summary.failed + concurrent.summary.errored >
     0

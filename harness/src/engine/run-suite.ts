@@ -11,12 +11,14 @@ import { notRunResult } from '../runner/scenario.js';
 import { INTERRUPTED_REASON } from '../runner/verdict.js';
 import { incompleteOf, ruleResults, schemeNotes, summarize } from './results.js';
 import { openSession } from './session.js';
+import { estimatedCost, waitsForClock } from './order.js';
 
 export { ruleResults, summarize } from './results.js';
 import { RUN_OPTION_SPEC } from '../runner/options.js';
 
 export { profileRedactor } from './session.js';
 export { scenarioUniq } from './learning.js';
+export { waitsForClock } from './order.js';
 export { exitCodeFor } from '../runner/verdict.js';
 
 /** How {@link runSuite} runs: bases, seed, property runs, filter, concurrency, strictness, timeouts. */
@@ -143,6 +145,8 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     seed: options.seed,
     requires: new Set(selected.flatMap((s) => s.requires)),
     ...(options.credentialCheck === false ? { credentialCheck: false } : {}),
+    // A failed or errored scenario's articles wait for the end of the run, where what its reported run made is kept.
+    ...(options.keepFailed && !options.keep ? { keepFailed: true } : {}),
   });
   if (session.learning && session.learning.learned.length > 0) {
     emit({
@@ -167,7 +171,8 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     // lets the rest run; none at all, and each is reported unreachable without sending anything.
     concurrency,
     exclusive: (s) => s.exclusive,
-    priority: waitsForClock,
+    priority: (s) => waitsForClock(s, session.profile),
+    cost: (s) => estimatedCost(s, options.runs, session.profile),
     first: (s) => s.kind === 'steps' && s.steps.some((step) => step.atRunEnd === true),
     run: async (scenario, index, _lane, idle, atRunEnd) => {
       if (options.signal?.aborted) return notRunResult(scenario, 'skipped', INTERRUPTED_REASON);
@@ -186,11 +191,14 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     onOrdered: (index, result) => emit({ type: 'scenario-end', index, total: selected.length, result }),
     clock,
     stamp: (result, timing) => ({ ...result, timing: relativeTiming(timing, t0) }),
+    // What ended scenarios made is deleted in lanes no scenario wants: the cleanup overlaps the last scenarios.
+    ...(options.keep ? {} : { spare: () => session.nextDeletion() }),
   });
   let cleanupStart: number | undefined;
   const report = await session.finish({
     ...(options.keep ? { keep: true } : {}),
     ...(options.keepFailed ? { keepFailed: true } : {}),
+    concurrency,
     onCleanup: (articles) => {
       cleanupStart = clock();
       emit({ type: 'cleanup-start', articles });
@@ -254,14 +262,4 @@ function timelineOf(
         }
       : { startMs: setup.endMs, endMs: setup.endMs };
   return { setup, scenarios, ...extra, concurrency, criticalPath: criticalPath(timed) };
-}
-
-/**
- * Start-order priority: scenarios that wait out a clock (`wait:` steps) or the whole run (`atRunEnd` steps) start
- * first, so their waits overlap the rest (and a request replayed at the end was signed at the start).
- */
-export function waitsForClock(scenario: Scenario): number {
-  return scenario.kind === 'steps' && scenario.steps.some((step) => step.wait !== undefined || step.atRunEnd === true)
-    ? 1
-    : 0;
 }

@@ -14,7 +14,7 @@ import type { LearnOutcome } from '../learn/learn.js';
 import { missingCapability } from '../profile/capabilities.js';
 import type { ResolvedProfile } from '../profile/schema.js';
 import type { Scenario } from '../suite/types.js';
-import { cleanUp, createLedger, keptOf, recordingClient } from '../runner/cleanup.js';
+import { recordingClient } from '../runner/cleanup.js';
 import type { Bases, ExecDeps } from '../runner/exec-types.js';
 import { createApprover, createTokenSource, type TokenSource } from '../oauth/index.js';
 import { oobUnreachable } from '../runner/oob.js';
@@ -23,6 +23,7 @@ import { notRunResult, type ScenarioRunOptions } from '../runner/scenario.js';
 import { CREDENTIALS_REFUSED_REASON } from '../runner/verdict.js';
 import { SESSION_INDEX, learnSilent, scenarioUniq } from './learning.js';
 import { runScenario } from './run-scenario.js';
+import { createTidy, type TidyOptions } from './tidy.js';
 import { redactExchange } from '../runner/transcript.js';
 import type { Exchange, ScenarioResult } from '../runner/types.js';
 
@@ -52,6 +53,11 @@ export interface SessionOptions {
    * stops the run (`credentialsRefused`). `--no-credential-check` runs the scenarios anyway.
    */
   credentialCheck?: boolean;
+  /**
+   * `--keep-failed`: a failed or errored scenario's articles are not deleted as the run goes ({@link
+   * Session.nextDeletion}), so `finish` can keep what its reported run created (and is `finish`'s default).
+   */
+  keepFailed?: boolean;
 }
 
 /** What a session learned and left, for the run's report. */
@@ -97,14 +103,17 @@ export interface Session {
     extras?: Pick<ExecDeps, 'idle' | 'atRunEnd' | 'sleep'>,
   ): Promise<ScenarioResult>;
   /**
-   * Deletes what the run created (unless `keep`; with `keepFailed`, all but what the reported run of each failed or
-   * errored scenario created: the articles its transcript names), and says what was learned and what was left.
+   * A job deleting one article a scenario that has ended made and left, or undefined when there is none now: for a
+   * lane no scenario wants, so a run's cleanup overlaps its last scenarios (`conform run`; not with `--keep`). With
+   * `keepFailed`, never an article of a failed or errored scenario: those wait for `finish`.
    */
-  finish(options?: {
-    keep?: boolean;
-    keepFailed?: boolean;
-    onCleanup?: (articles: number) => void;
-  }): Promise<SessionReport>;
+  nextDeletion(): (() => Promise<void>) | undefined;
+  /**
+   * Deletes what the run created and is still there (unless `keep`; with `keepFailed`, all but what the reported run
+   * of each failed or errored scenario created: the articles its transcript names), `concurrency` at once (default
+   * 8), and says what was learned and what was left.
+   */
+  finish(options?: TidyOptions): Promise<SessionReport>;
 }
 
 /** Most exchanges of the learning kept for the report. */
@@ -145,8 +154,12 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     return redactor.text(`${base}: ${probe.error.message}${hint}`);
   };
   const tls = options.bases.tls;
-  const unreachable =
-    (await probeBase(primary)) ?? (tls !== undefined && tls !== primary ? await probeBase(tls) : undefined);
+  // Both at once (a round trip, not two); the primary's failure is the one reported.
+  const probes = await Promise.all([
+    probeBase(primary),
+    tls !== undefined && tls !== primary ? probeBase(tls) : undefined,
+  ]);
+  const unreachable = probes[0] ?? probes[1];
   let reached = unreachable === undefined;
   const learning =
     unreachable === undefined && options.learn !== false
@@ -169,14 +182,11 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
       ? await checkCredentials({ client: deps.client, bases: options.bases, profile, authenticator, tokens })
       : [];
   const credentialsRefused = refusals.map((r) => redactor.text(describeRefusal(r)));
-  // Every article the scenarios create is noted, to be deleted when the run ends.
-  const ledger = createLedger(profile, options.bases);
-
-  // The failed and errored scenarios, by index: what their reported runs created can be kept (--keep-failed).
-  const failed = new Map<number, ScenarioResult>();
+  // Every article the scenarios create is noted, to be deleted as the run goes or when it ends (engine/tidy.ts).
+  const tidy = createTidy(profile, options.bases, options.keepFailed === true, () => scenarioDeps(SESSION_INDEX));
 
   const scenarioDeps: Session['scenarioDeps'] = (index, extras = {}) => {
-    const client = recordingClient(deps.client.session(), ledger, index);
+    const client = recordingClient(deps.client.session(), tidy.ledger, index);
     const execDeps: ExecDeps = {
       client,
       bases: options.bases,
@@ -216,31 +226,20 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
       if (unreachable && !reached) return notRunResult(scenario, 'errored', `target unreachable: ${unreachable}`);
       if (credentialsRefused.length > 0) return notRunResult(scenario, 'skipped', CREDENTIALS_REFUSED_REASON);
       const own = scenarioDeps(index, extras);
+      let result: ScenarioResult | undefined;
       try {
-        const result = await runScenario(scenario, own.deps, runOptions);
+        result = await runScenario(scenario, own.deps, runOptions);
         if (result.transcript.some((x) => x.response)) reached = true;
-        if (result.status === 'failed' || result.status === 'errored') failed.set(index, result);
         return result;
       } finally {
         await own.close();
+        tidy.ended(index, result);
       }
     },
+    nextDeletion: () => tidy.nextDeletion(),
     async finish(finishOptions = {}) {
-      const created = ledger.created();
-      const keptFailed = finishOptions.keepFailed && !finishOptions.keep ? keptOf(failed, ledger) : {};
-      const kept = new Set(Object.values(keptFailed).flat());
-      const doomed = created.filter((p) => !kept.has(p));
-      let left = finishOptions.keep ? created : [...kept];
-      if (!finishOptions.keep && doomed.length > 0) {
-        finishOptions.onCleanup?.(doomed.length);
-        const own = scenarioDeps(SESSION_INDEX);
-        try {
-          left = [...(await cleanUp(doomed, own.deps)).left, ...kept].sort();
-        } finally {
-          await own.close();
-        }
-      }
-      const leftovers = [...(learning?.leftovers ?? []), ...left];
+      const tidied = await tidy.finish(finishOptions);
+      const leftovers = [...(learning?.leftovers ?? []), ...tidied.left];
       const learned = learning?.learned.map((l) => ({ ...l, how: redactor.text(l.how) })) ?? [];
       return {
         ...(learned.length > 0 ? { learned } : {}),
@@ -248,12 +247,8 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
           ? { learning: learning.exchanges.slice(0, MAX_LEARNING_EXCHANGES).map((x) => redactExchange(x, redactor)) }
           : {}),
         ...(leftovers.length > 0 ? { leftovers } : {}),
-        ...(kept.size > 0 ? { keptFailed } : {}),
-        cleanup: {
-          created: created.length + ledger.missed(),
-          deleted: finishOptions.keep ? 0 : created.length - left.length,
-          ...(finishOptions.keep ? { kept: true } : {}),
-        },
+        ...(tidied.keptFailed ? { keptFailed: tidied.keptFailed } : {}),
+        cleanup: tidied.cleanup,
       };
     },
   };

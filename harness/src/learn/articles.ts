@@ -20,7 +20,10 @@ export interface ArticleContext {
   p: ResolvedProfile;
   silent: (key: string) => boolean;
   learn: (key: string, value: unknown, how: string) => void;
-  send: (r: HttpRequest) => Promise<HttpResponse | undefined>;
+  /** `concurrent`: it goes out with others at once (in `together`), on a connection of its own. */
+  send: (r: HttpRequest, concurrent?: boolean) => Promise<HttpResponse | undefined>;
+  /** Independent questions asked at once, reported in the order given (together.ts). */
+  together: <T>(tasks: ReadonlyArray<() => Promise<T>>) => Promise<T[]>;
   line: (r: HttpRequest, res: HttpResponse | undefined) => string;
   withCredentials: (
     request: HttpRequest,
@@ -163,12 +166,18 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
       ['root', '/'],
       ['records', user === undefined ? undefined : c.resourceFor(user)],
     ];
-    for (const [resource, path] of targets) {
-      if (path === undefined) continue;
-      const r = await credentialed({ method: 'OPTIONS', url: join(base, path), headers: {} });
-      const res = await send(r);
-      if (ok(res)) on.push(resource);
-      notes.push(`${resource}: ${line(r, res)}`);
+    // Four independent questions: asked at once.
+    const asked = await c.together(
+      targets.map(([resource, path]) => async () => {
+        if (path === undefined) return undefined;
+        const r = await credentialed({ method: 'OPTIONS', url: join(base, path), headers: {} });
+        return { resource, r, res: await send(r, true) };
+      }),
+    );
+    for (const a of asked) {
+      if (a === undefined) continue;
+      if (ok(a.res)) on.push(a.resource);
+      notes.push(`${a.resource}: ${line(a.r, a.res)}`);
     }
     p.options = { ...p.options, ...resolveOptionsOn(on) };
     learn('options.implemented', on, notes.join('; '));
@@ -192,9 +201,13 @@ export async function learnArticles(c: ArticleContext): Promise<void> {
   // The articles made are deleted: learning leaves the target as it found it where it can.
   const deletions: string[] = [];
   let deletable: boolean | undefined;
-  for (const path of created) {
-    const r = await credentialed({ method: 'DELETE', url: join(base, path), headers: {} });
-    const res = await send(r);
+  const deleted = await c.together(
+    created.map((path) => async () => {
+      const r = await credentialed({ method: 'DELETE', url: join(base, path), headers: {} });
+      return { path, r, res: await send(r, true) };
+    }),
+  );
+  for (const { path, r, res } of deleted) {
     deletions.push(line(r, res));
     if (ok(res)) deletable = true;
     else {

@@ -130,7 +130,7 @@ function usersOf(scheme: Scheme, p: ResolvedProfile): string[] {
 export async function checkCredentials(deps: CredentialCheckDeps): Promise<CredentialRefusal[]> {
   const p = deps.profile;
   const records = recordsPathOf(p);
-  const out: CredentialRefusal[] = [];
+  const tries: Array<{ scheme: Scheme; user: string; base: string; path: string }> = [];
   for (const scheme of p.auth.schemes) {
     const tlsOnly = p.auth.tlsOnly.includes(scheme);
     const base = tlsOnly && deps.bases.tls !== undefined ? deps.bases.tls : deps.bases.primary;
@@ -138,53 +138,70 @@ export async function checkCredentials(deps: CredentialCheckDeps): Promise<Crede
     if (tlsOnly && !base.startsWith('https:')) continue;
     for (const user of usersOf(scheme, p)) {
       const path = (records ?? p.protected[0]?.path)?.replace('{user}', encodeURIComponent(user));
-      if (path === undefined) return out;
-      const request: HttpRequest = { method: 'GET', url: join(base, path), headers: {} };
-      let extra = {};
-      if (scheme === 'oauth2' || scheme === 'oauth1') {
-        const got = await (scheme === 'oauth2' ? deps.tokens.oauth2(user, base) : deps.tokens.oauth1(user, base));
-        if (!got.ok) {
-          // Refused only when the target answered with a 4xx on the way (no answer says nothing of the credential).
-          const refusal = got.exchanges.find(
-            (x) => x.response !== undefined && isRefusalStatus(x.response.status, undefined),
-          );
-          if (refusal?.response !== undefined)
-            out.push({
-              user,
-              scheme,
-              request: `${refusal.request.method} ${new URL(refusal.request.url).pathname} → ${refusal.response.status}`,
-              status: refusal.response.status,
-              said: said(refusal.response) ?? got.reason,
-              advice: advice(scheme, user, p),
-            });
-          continue;
-        }
-        extra = { token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
-      }
-      const applied = deps.authenticator.apply(request, scheme as AuthScheme, user, extra);
-      if (!applied.ok) continue;
-      const sent = await deps.client.send(applied.request);
-      deps.exchanges?.push({
-        step: 0,
-        stepName: 'credential check',
-        request: applied.request,
-        ...(sent.ok ? { response: sent.response } : { error: sent.error }),
-      });
-      // Only a refusing 4xx refuses: no answer, a redirect, a 404 (no such resource) or a server error says nothing of
-      // the credential (the scenarios judge those, errored or failed).
-      if (!sent.ok || !isRefusalStatus(sent.response.status, undefined)) continue;
-      const what = said(sent.response);
-      out.push({
-        user,
-        scheme,
-        request: `GET ${path} → ${sent.response.status}`,
-        status: sent.response.status,
-        ...(what !== undefined ? { said: what } : {}),
-        advice: advice(scheme, user, p),
-      });
+      if (path === undefined) return [];
+      tries.push({ scheme, user, base, path });
     }
   }
-  return out;
+  // Each try is independent of the others: all go out together (a round trip each, not one after another), each on
+  // a connection of its own; refusals and exchanges are reported in the profile's order.
+  const outcomes = await Promise.all(tries.map((t) => tryCredential(deps, t)));
+  for (const o of outcomes) if (o.exchange) deps.exchanges?.push(o.exchange);
+  return outcomes.flatMap((o) => (o.refusal ? [o.refusal] : []));
+}
+
+/** One user's credentials of one scheme, tried once on `path`: a refusal, or none; and the exchange sent. */
+async function tryCredential(
+  deps: CredentialCheckDeps,
+  { scheme, user, base, path }: { scheme: Scheme; user: string; base: string; path: string },
+): Promise<{ refusal?: CredentialRefusal; exchange?: RawExchange }> {
+  const p = deps.profile;
+  const request: HttpRequest = { method: 'GET', url: join(base, path), headers: {} };
+  let extra = {};
+  if (scheme === 'oauth2' || scheme === 'oauth1') {
+    const got = await (scheme === 'oauth2' ? deps.tokens.oauth2(user, base) : deps.tokens.oauth1(user, base));
+    if (!got.ok) {
+      // Refused only when the target answered with a 4xx on the way (no answer says nothing of the credential).
+      const refusal = got.exchanges.find(
+        (x) => x.response !== undefined && isRefusalStatus(x.response.status, undefined),
+      );
+      if (refusal?.response === undefined) return {};
+      return {
+        refusal: {
+          user,
+          scheme,
+          request: `${refusal.request.method} ${new URL(refusal.request.url).pathname} → ${refusal.response.status}`,
+          status: refusal.response.status,
+          said: said(refusal.response) ?? got.reason,
+          advice: advice(scheme, user, p),
+        },
+      };
+    }
+    extra = { token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
+  }
+  const applied = deps.authenticator.apply(request, scheme as AuthScheme, user, extra);
+  if (!applied.ok) return {};
+  const sent = await deps.client.send(applied.request, { concurrent: true });
+  const exchange: RawExchange = {
+    step: 0,
+    stepName: 'credential check',
+    request: applied.request,
+    ...(sent.ok ? { response: sent.response } : { error: sent.error }),
+  };
+  // Only a refusing 4xx refuses: no answer, a redirect, a 404 (no such resource) or a server error says nothing of
+  // the credential (the scenarios judge those, errored or failed).
+  if (!sent.ok || !isRefusalStatus(sent.response.status, undefined)) return { exchange };
+  const what = said(sent.response);
+  return {
+    exchange,
+    refusal: {
+      user,
+      scheme,
+      request: `GET ${path} → ${sent.response.status}`,
+      status: sent.response.status,
+      ...(what !== undefined ? { said: what } : {}),
+      advice: advice(scheme, user, p),
+    },
+  };
 }
 
 /** One refusal in words, for the console and the reports. */

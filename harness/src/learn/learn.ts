@@ -29,6 +29,7 @@ import { learnOAuth1Deny } from './oauth1-deny.js';
 import { learnOAuth1Methods } from './oauth1-methods.js';
 import { learnOAuth2Clients, oauth2Open } from './oauth2.js';
 import { join, ok, schemeUser } from './common.js';
+import { orderedExchanges } from './together.js';
 import type { LearnDeps, LearnOutcome, LearnedPoint } from './types.js';
 
 export type { LearnDeps, LearnOutcome, LearnedPoint } from './types.js';
@@ -42,9 +43,12 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   const exchanges: RawExchange[] = [];
   const learn = (key: string, value: unknown, how: string) => learned.push({ key, value, how });
 
-  const send = async (request: HttpRequest): Promise<HttpResponse | undefined> => {
-    const sent = await deps.client.send(request);
-    exchanges.push({
+  // Independent questions go out together, each on a connection of its own (`concurrent`), and are reported in the
+  // order asked, as the sequential learning reported them (together.ts).
+  const { record, together } = orderedExchanges(exchanges);
+  const send = async (request: HttpRequest, concurrent = false): Promise<HttpResponse | undefined> => {
+    const sent = await deps.client.send(request, concurrent ? { concurrent: true } : {});
+    record({
       step: 0,
       stepName: 'learning',
       request,
@@ -60,7 +64,7 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
       p,
       client: deps.client,
       record: (xs) => {
-        for (const x of xs) exchanges.push({ step: 0, stepName: 'learning', ...x });
+        for (const x of xs) record({ step: 0, stepName: 'learning', ...x });
       },
       tls: deps.bases.tls ?? (deps.bases.primary.startsWith('https:') ? deps.bases.primary : undefined),
       authenticator: deps.authenticator,
@@ -104,7 +108,7 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
         : scheme === 'oauth2'
           ? tokens.oauth2(user, baseFor(scheme))
           : tokens.oauth1(user, baseFor(scheme)));
-      for (const x of got.exchanges) exchanges.push({ step: 0, stepName: 'learning', ...x });
+      for (const x of got.exchanges) record({ step: 0, stepName: 'learning', ...x });
       if (!got.ok) return got.reason;
       if (
         scheme === 'oauth2' &&
@@ -130,37 +134,37 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
   const doubtful: Scheme[] = [];
   const resourceFor = (user: string) => (records ?? p.protected[0]?.path)?.replace('{user}', encodeURIComponent(user));
   if (silent('auth.schemes')) {
-    const works: Scheme[] = [];
-    const notes: string[] = [];
-    for (const scheme of probe.auth.schemes) {
-      const userless = scheme === 'oauth2' && p.auth.oauth2?.actor !== undefined && p.auth.oauth2.user === undefined;
-      const user = userless ? p.users[0]?.name : schemeUser(p, scheme);
-      const path = userless ? p.auth.oauth2?.actor?.path : user === undefined ? undefined : resourceFor(user);
-      if (user === undefined || path === undefined) continue;
-      if (p.auth.tlsOnly.includes(scheme) && !baseFor(scheme).startsWith('https:')) {
-        notes.push(`${scheme}: not tried — it is TLS-only (§5) and the profile gives no https base`);
-        continue;
-      }
-      const made = await withCredentials(
-        { method: 'GET', url: join(baseFor(scheme), path), headers: {} },
-        scheme,
-        user,
-      );
-      if (typeof made === 'string') {
-        doubtful.push(scheme);
-        notes.push(`${scheme}: ${made} (the credential check names it)`);
-        continue;
-      }
-      const res = await send(made);
-      // A refusal is "not offered" only on positive evidence (VERDICTS.md §3); without it, a wrong credential and a
-      // scheme the target lacks look the same, and the credential check before the scenarios stops the run on it.
-      const evidence = res === undefined || ok(res) ? undefined : notOfferedEvidence(scheme, res);
-      if (ok(res)) works.push(scheme);
-      else if (evidence === undefined) doubtful.push(scheme);
-      notes.push(
-        `${scheme}: ${line(made, res)}${evidence !== undefined ? ` — not offered here: ${evidence}; confirm it by declaring auth.schemes` : ok(res) ? '' : ' — refused with no sign that the scheme is not offered: the credential check names it'}`,
-      );
-    }
+    // Each scheme is tried on its own, all at once: one round trip (and a token's), not one per scheme; what each
+    // found is taken in the profile's order, as if tried one after another.
+    const tried = await together(
+      probe.auth.schemes.map((scheme) => async (): Promise<{ note?: string; works?: boolean; doubtful?: boolean }> => {
+        const userless = scheme === 'oauth2' && p.auth.oauth2?.actor !== undefined && p.auth.oauth2.user === undefined;
+        const user = userless ? p.users[0]?.name : schemeUser(p, scheme);
+        const path = userless ? p.auth.oauth2?.actor?.path : user === undefined ? undefined : resourceFor(user);
+        if (user === undefined || path === undefined) return {};
+        if (p.auth.tlsOnly.includes(scheme) && !baseFor(scheme).startsWith('https:'))
+          return { note: `${scheme}: not tried — it is TLS-only (§5) and the profile gives no https base` };
+        const made = await withCredentials(
+          { method: 'GET', url: join(baseFor(scheme), path), headers: {} },
+          scheme,
+          user,
+        );
+        if (typeof made === 'string')
+          return { doubtful: true, note: `${scheme}: ${made} (the credential check names it)` };
+        const res = await send(made, true);
+        // A refusal is "not offered" only on positive evidence (VERDICTS.md §3); without it, a wrong credential and a
+        // scheme the target lacks look the same, and the credential check before the scenarios stops the run on it.
+        const evidence = res === undefined || ok(res) ? undefined : notOfferedEvidence(scheme, res);
+        return {
+          works: ok(res),
+          doubtful: !ok(res) && evidence === undefined,
+          note: `${scheme}: ${line(made, res)}${evidence !== undefined ? ` — not offered here: ${evidence}; confirm it by declaring auth.schemes` : ok(res) ? '' : ' — refused with no sign that the scheme is not offered: the credential check names it'}`,
+        };
+      }),
+    );
+    const works = probe.auth.schemes.filter((_, k) => tried[k]!.works === true);
+    doubtful.push(...probe.auth.schemes.filter((_, k) => tried[k]!.doubtful === true));
+    const notes = tried.flatMap((t) => (t.note !== undefined ? [t.note] : []));
     p.auth.schemes = works;
     learn(
       'auth.schemes',
@@ -229,6 +233,7 @@ export async function learnOpenPoints(deps: LearnDeps): Promise<LearnOutcome> {
       silent,
       learn,
       send,
+      together,
       line,
       withCredentials,
       deps,

@@ -1,9 +1,10 @@
 /**
  * Leaving the target as it was found (VERDICTS.md §2): every article the run creates is noted as the answers go by —
- * a POST to the collection answered 2xx (its Location), a PUT to an article path answered 2xx — and deleted when the
- * run ends, where the target deletes (`articles.deletable`, declared or learned). What cannot be deleted is reported.
+ * a POST to the collection answered 2xx (its Location), a PUT to an article path answered 2xx — and deleted, where
+ * the target deletes (`articles.deletable`, declared or learned): as the run goes, once the scenario that made it has
+ * ended, in lanes no scenario wants; the rest when the run ends. What cannot be deleted is reported.
  * `conform run --keep` leaves everything, for debugging; `--keep-failed` what the reported run of a failed or errored
- * scenario created.
+ * scenario created (such a scenario's articles are never deleted before the run ends).
  */
 import type { HttpClient, HttpRequest, HttpResponse, SendOptions } from '../http/client.js';
 import type { ResolvedProfile } from '../profile/schema.js';
@@ -23,12 +24,27 @@ export interface Ledger {
 /** Most articles one run notes; past it the rest are counted, not kept (a run of millions of requests stays bounded). */
 const MAX_NOTED = 100_000;
 
+/** A {@link Ledger} that also knows which scenario made each article, so its articles can go once it has ended. */
+export interface OwningLedger extends Ledger {
+  missed(): number;
+  /** The scenario `owner` has ended: what it made and left may be deleted from now on. */
+  ended(owner: number): void;
+  /** The next article whose scenario has ended and that is still there, taken (undefined: none now). */
+  takeEnded(): string | undefined;
+  /** `path` is gone (deleted, or answered 404 or 410 to a DELETE). */
+  gone(path: string): void;
+}
+
 export function createLedger(
   profile: ResolvedProfile,
   bases: { primary: string; plain?: string; tls?: string },
-): Ledger & { missed(): number } {
+): OwningLedger {
   // Each path, with the scenario whose request created it (undefined: the session's own).
   const paths = new Map<string, number | undefined>();
+  // The paths of scenarios not yet ended, by owner; the scenarios ended; the paths deletable now, in that order.
+  const pending = new Map<number, Set<string>>();
+  const ended = new Set<number>();
+  const ready: string[] = [];
   let missed = 0;
   const prefixes = [bases.primary, bases.plain, bases.tls]
     .filter((b): b is string => b !== undefined)
@@ -58,7 +74,13 @@ export function createLedger(
   const add = (path: string | undefined, owner: number | undefined) => {
     if (path === undefined || paths.has(path)) return;
     if (paths.size >= MAX_NOTED) missed++;
-    else paths.set(path, owner);
+    else {
+      paths.set(path, owner);
+      if (owner === undefined) return;
+      // Made by a scenario that has already ended (a request of its still in flight): deletable at once.
+      if (ended.has(owner)) ready.push(path);
+      else pending.set(owner, (pending.get(owner) ?? new Set()).add(path));
+    }
   };
   return {
     note(request, response, owner) {
@@ -75,6 +97,22 @@ export function createLedger(
     created: () => [...paths.keys()],
     createdBy: (owner) => [...paths].filter(([, o]) => o === owner).map(([p]) => p),
     missed: () => missed,
+    ended(owner) {
+      ended.add(owner);
+      for (const path of pending.get(owner) ?? []) ready.push(path);
+      pending.delete(owner);
+    },
+    gone(path) {
+      paths.delete(path);
+    },
+    takeEnded() {
+      // Passed over: a path deleted meanwhile (by a DELETE, or gone), or made again by a scenario still running.
+      for (let path = ready.shift(); path !== undefined; path = ready.shift()) {
+        const owner = paths.get(path);
+        if (owner !== undefined && ended.has(owner)) return path;
+      }
+      return undefined;
+    },
   };
 }
 
@@ -100,14 +138,27 @@ export function recordingClient(client: HttpClient, ledger: Ledger, owner?: numb
   };
 }
 
-/** Deletions in flight at once at the end of a run. */
-const CLEANUP_CONCURRENCY = 8;
+/** Deletes one article (with the credentials a DELETE needs under the profile): whether it is gone (2xx, 404, 410). */
+export async function deleteArticle(path: string, deps: ExecDeps): Promise<boolean> {
+  const built = await buildRequest({ request: { method: 'DELETE', path } }, {}, deps);
+  const sent = 'error' in built ? undefined : await deps.client.send(built.request, { concurrent: true });
+  return (
+    sent?.ok === true &&
+    ((sent.response.status >= 200 && sent.response.status < 300) ||
+      sent.response.status === 404 ||
+      sent.response.status === 410)
+  );
+}
 
 /**
- * Deletes `paths` (with the credentials a DELETE needs under the profile) and returns those that are still there:
- * a DELETE answered 2xx, 404 or 410 removed it (or it was gone). Not deletable: every path is left.
+ * Deletes `paths`, `concurrency` at once (default 8), and returns those that are still there: a DELETE answered 2xx,
+ * 404 or 410 removed it (or it was gone). Not deletable: every path is left.
  */
-export async function cleanUp(paths: readonly string[], deps: ExecDeps): Promise<{ deleted: number; left: string[] }> {
+export async function cleanUp(
+  paths: readonly string[],
+  deps: ExecDeps,
+  concurrency = 8,
+): Promise<{ deleted: number; left: string[] }> {
   if (!deps.profile.articles.deletable) return { deleted: 0, left: [...paths] };
   const left: string[] = [];
   let deleted = 0;
@@ -115,19 +166,11 @@ export async function cleanUp(paths: readonly string[], deps: ExecDeps): Promise
   const worker = async () => {
     for (let k = next++; k < paths.length; k = next++) {
       const path = paths[k]!;
-      const built = await buildRequest({ request: { method: 'DELETE', path } }, {}, deps);
-      const sent = 'error' in built ? undefined : await deps.client.send(built.request, { concurrent: true });
-      if (
-        sent?.ok &&
-        ((sent.response.status >= 200 && sent.response.status < 300) ||
-          sent.response.status === 404 ||
-          sent.response.status === 410)
-      )
-        deleted++;
+      if (await deleteArticle(path, deps)) deleted++;
       else left.push(path);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CLEANUP_CONCURRENCY, paths.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), paths.length) }, worker));
   return { deleted, left: left.sort() };
 }
 

@@ -116,6 +116,13 @@ describe('startOrder', () => {
   it('starts the slow ones first, then the exclusive items, then by position', () => {
     expect(startOrder(items, { ...options, concurrency: 8 })).toEqual([2, 1, 0, 3]);
   });
+
+  it('among the rest, the costliest first (at concurrency 1: the items order still)', () => {
+    const costs = [{ c: 1 }, { c: 50 }, { c: 5 }, { c: 50 }];
+    const order = { exclusive: () => false, cost: (i: { c: number }) => i.c };
+    expect(startOrder(costs, { ...order, concurrency: 8 })).toEqual([1, 3, 2, 0]);
+    expect(startOrder(costs, { ...order, concurrency: 1 })).toEqual([0, 1, 2, 3]);
+  });
 });
 
 describe('runAll', () => {
@@ -281,5 +288,46 @@ describe('runAll', () => {
     }
     // The parked item went on after every other had ended.
     expect(byIndex.get(0)!.waits[0]!.endMs).toBe(Math.max(...[1, 2, 3].map((k) => byIndex.get(k)!.endMs)));
+  });
+
+  it('runs spare jobs only in lanes no item wants, never beside an exclusive item, and returns once none is left', async () => {
+    const log: string[] = [];
+    let active = 0;
+    let exclusiveRunning = false;
+    const jobs: string[] = [];
+    await runAll(['a', 'b', 'x', 'c', 'd'], {
+      concurrency: 2,
+      exclusive: (i) => i === 'x',
+      spare: () => {
+        const job = jobs.shift();
+        if (job === undefined) return undefined;
+        return async () => {
+          expect(exclusiveRunning).toBe(false);
+          active++;
+          expect(active).toBeLessThanOrEqual(2);
+          log.push(`delete ${job}`);
+          await tick();
+          active--;
+        };
+      },
+      run: async (item) => {
+        active++;
+        expect(active).toBeLessThanOrEqual(2);
+        if (item === 'x') exclusiveRunning = true;
+        log.push(`start ${item}`);
+        await tick();
+        await tick();
+        log.push(`end ${item}`);
+        if (item === 'x') exclusiveRunning = false;
+        active--;
+        // What an item made may go once it has ended.
+        jobs.push(`${item}1`, `${item}2`);
+      },
+    });
+    // Every job ran, each after its item ended.
+    for (const item of ['a', 'b', 'x', 'c', 'd'])
+      for (const k of [1, 2]) expect(log.indexOf(`delete ${item}${k}`)).toBeGreaterThan(log.indexOf(`end ${item}`));
+    expect(jobs).toEqual([]);
+    expect(log.filter((l) => l.startsWith('end')).length).toBe(5);
   });
 });

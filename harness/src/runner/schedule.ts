@@ -3,6 +3,7 @@
  * items that run with nothing else in flight, and results handed back in the items' own order whatever order they
  * finish in; when each item ran and what it waited for. Pure scheduling: no HTTP; the clock is injected.
  */
+import { Lanes } from './lanes.js';
 
 /** What a running item waits for: the clock (a `wait` step), the end of the run, a slot to go on in. */
 export type WaitKind = 'clock' | 'run-end' | 'slot';
@@ -21,84 +22,7 @@ export interface ItemTiming {
   waits: ItemWait[];
 }
 
-/**
- * Admission to `size` lanes. `acquire(false)` waits for a free lane; `acquire(true)` waits until no item is active
- * and then keeps every other item from starting or resuming until it is released. An item may step aside while it
- * only waits for a clock ({@link idle}): it keeps its lane but no longer counts as active, so an exclusive item
- * can run meanwhile; it resumes once no exclusive item is running. First come, first served, resumptions first: a
- * waiting exclusive item also holds back the items queued behind it, so it cannot be starved.
- */
-export class Lanes {
-  private readonly free: number[];
-  private active = 0;
-  private exclusiveHeld = false;
-  private readonly queue: { kind: 'shared' | 'exclusive' | 'resume'; admit: (lane: number) => void }[] = [];
-
-  constructor(readonly size: number) {
-    if (!Number.isInteger(size) || size < 1)
-      throw new RangeError(`lanes: size must be a positive integer, got ${size}`);
-    // Lowest lane first, so a sequential run (size 1, or one item at a time) always uses lane 0.
-    this.free = Array.from({ length: size }, (_, k) => size - 1 - k);
-  }
-
-  /** Resolves to the lane to use; give it back with {@link release}. */
-  acquire(exclusive: boolean): Promise<number> {
-    return new Promise((admit) => {
-      this.queue.push({ kind: exclusive ? 'exclusive' : 'shared', admit });
-      this.pump();
-    });
-  }
-
-  /** Gives back a lane taken with {@link acquire} (from an active item). */
-  release(lane: number): void {
-    this.active--;
-    this.exclusiveHeld = false;
-    this.free.push(lane);
-    this.free.sort((a, b) => b - a);
-    this.pump();
-  }
-
-  /**
-   * Runs `wait` with the item stepped aside (it holds its lane but is not active), then resumes it. Only for an
-   * item that is not exclusive and sends nothing during `wait`. `waited` is called once `wait` is over, before the
-   * item waits to resume.
-   */
-  async idle<T>(wait: () => Promise<T>, waited?: () => void): Promise<T> {
-    this.active--;
-    this.pump();
-    try {
-      return await wait();
-    } finally {
-      waited?.();
-      await new Promise<number>((admit) => {
-        // Resumptions go first: the item already holds a lane and only waits for an exclusive one to end.
-        this.queue.unshift({ kind: 'resume', admit });
-        this.pump();
-      });
-    }
-  }
-
-  /** Items active now. */
-  get running(): number {
-    return this.active;
-  }
-
-  private pump(): void {
-    while (this.queue.length > 0 && !this.exclusiveHeld) {
-      const head = this.queue[0]!;
-      if (
-        head.kind === 'exclusive'
-          ? this.active > 0 || this.free.length === 0
-          : head.kind === 'shared' && this.free.length === 0
-      )
-        return;
-      this.queue.shift();
-      this.active++;
-      if (head.kind === 'exclusive') this.exclusiveHeld = true;
-      head.admit(head.kind === 'resume' ? -1 : this.free.pop()!);
-    }
-  }
-}
+export { Lanes } from './lanes.js';
 
 export interface RunAllOptions<T, R> {
   /** Items running at once (1: one after another, in the items' order). */
@@ -110,6 +34,11 @@ export interface RunAllOptions<T, R> {
    * window) — so their waits overlap the rest. Ignored at concurrency 1.
    */
   priority?: (item: T) => number;
+  /**
+   * Roughly how long an item takes (any unit): among items of the same priority and exclusivity, the costliest start
+   * first, so the last to end is not a long one started late. Ignored at concurrency 1.
+   */
+  cost?: (item: T) => number;
   /**
    * Start before every other item, at any concurrency (one after another at concurrency 1): items that wait for the
    * end of the run ({@link RunAllOptions.run}'s `atEnd`), so what happens between their start and their end is the
@@ -138,16 +67,22 @@ export interface RunAllOptions<T, R> {
   clock?: () => number;
   /** Gives an item's result its timing, as it finishes (before `onSettled`); default: the result as it is. */
   stamp?: (result: R, timing: ItemTiming) => R;
+  /**
+   * Spare work for lanes no item wants (deleting what ended items made): the next job, or undefined when there is
+   * none now (asked again as each item ends). Jobs run only in a lane no waiting item wants, never beside an exclusive
+   * item; `runAll` returns once every item has ended and no job is left.
+   */
+  spare?: () => (() => Promise<void>) | undefined;
 }
 
 /**
  * The order items start in: at concurrency 1 the items' own order; otherwise by priority (the items that mostly
  * wait first: they step aside while waiting, so even exclusive items overlap their waits), then exclusive items
- * (each alone), then the rest by position.
+ * (each alone), then the rest costliest first, then by position.
  */
 export function startOrder<T>(
   items: readonly T[],
-  options: Pick<RunAllOptions<T, unknown>, 'concurrency' | 'exclusive' | 'priority' | 'first'>,
+  options: Pick<RunAllOptions<T, unknown>, 'concurrency' | 'exclusive' | 'priority' | 'first' | 'cost'>,
 ): number[] {
   const order = items.map((_, k) => k);
   const first = (k: number) => (options.first?.(items[k]!) ? 0 : 1);
@@ -155,10 +90,15 @@ export function startOrder<T>(
   const rank = items.map((item) => ({
     exclusive: options.exclusive(item) ? 0 : 1,
     priority: -(options.priority?.(item) ?? 0),
+    cost: -(options.cost?.(item) ?? 0),
   }));
   return order.sort(
     (a, b) =>
-      first(a) - first(b) || rank[a]!.priority - rank[b]!.priority || rank[a]!.exclusive - rank[b]!.exclusive || a - b,
+      first(a) - first(b) ||
+      rank[a]!.priority - rank[b]!.priority ||
+      rank[a]!.exclusive - rank[b]!.exclusive ||
+      rank[a]!.cost - rank[b]!.cost ||
+      a - b,
   );
 }
 
@@ -168,7 +108,8 @@ export function startOrder<T>(
  */
 export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T, R>): Promise<R[]> {
   const clock = options.clock ?? (() => performance.now());
-  const lanes = new Lanes(Math.max(1, Math.min(options.concurrency, items.length || 1)));
+  // As many lanes as the concurrency, even for fewer items: spare work (deleting what ended items made) uses the rest.
+  const lanes = new Lanes(Math.max(1, options.concurrency));
   const results: R[] = new Array<R>(items.length);
   const known: boolean[] = new Array<boolean>(items.length).fill(false);
   let next = 0;
@@ -182,6 +123,31 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
     if (parked.length > 0 && (failure !== undefined || done + parked.length === items.length))
       for (const wake of parked.splice(0)) wake();
   };
+  // Spare workers: each takes a job when there is one, else waits for the next item to end.
+  let ended: () => void = () => {};
+  let anEnd = new Promise<void>((resolve) => (ended = resolve));
+  const wakeSpares = () => {
+    const wake = ended;
+    anEnd = new Promise<void>((resolve) => (ended = resolve));
+    wake();
+  };
+  const spareWorker = async (): Promise<void> => {
+    for (;;) {
+      const job = failure === undefined ? options.spare!() : undefined;
+      if (job === undefined) {
+        if (failure !== undefined || done === items.length) return;
+        await anEnd;
+        continue;
+      }
+      const lane = await lanes.acquireSpare();
+      try {
+        await job();
+      } finally {
+        lanes.release(lane);
+      }
+    }
+  };
+  const spares = options.spare ? Array.from({ length: lanes.size }, spareWorker) : [];
   for (const index of startOrder(items, options)) {
     const item = items[index]!;
     const exclusive = options.exclusive(item);
@@ -234,6 +200,7 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
           done++;
           options.onSettled?.(index, result, done);
           wakeParked();
+          wakeSpares();
           while (next < items.length && known[next]) {
             options.onOrdered?.(next, results[next]!);
             next++;
@@ -244,11 +211,13 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
           lanes.release(lane);
           done++;
           wakeParked();
+          wakeSpares();
         },
       ),
     );
   }
   await Promise.all(running);
+  await Promise.all(spares);
   if (failure) throw failure.error;
   return results;
 }
