@@ -1,6 +1,7 @@
 /**
  * A PASS means it was checked (VERDICTS.md §3): before any scenario, each user's credentials of each scheme the run
- * uses are tried once, on the user's own records (else the first protected resource). A credential the profile gives
+ * uses are tried once, on the user's own records (else the first protected resource; for OAuth, obtaining the token
+ * is the try: the token endpoint took the client's and the owner's credentials). A credential the profile gives
  * that the target refuses where it must work is the user's mistake or the target's defect — never "not offered" —
  * so the run stops there, with the target's answer and the ways out. And "not offered" is learned only from positive
  * evidence ({@link notOfferedEvidence}), printed for the user to confirm.
@@ -156,7 +157,6 @@ async function tryCredential(
 ): Promise<{ refusal?: CredentialRefusal; exchange?: RawExchange }> {
   const p = deps.profile;
   const request: HttpRequest = { method: 'GET', url: join(base, path), headers: {} };
-  let extra = {};
   if (scheme === 'oauth2' || scheme === 'oauth1') {
     const got = await (scheme === 'oauth2' ? deps.tokens.oauth2(user, base) : deps.tokens.oauth1(user, base));
     if (!got.ok) {
@@ -176,9 +176,12 @@ async function tryCredential(
         },
       };
     }
-    extra = { token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
+    // Token credentials issued: the client's (and the owner's) credentials were taken. Whether the target then
+    // honours its own token — on this instance or another, for this user or not — is for the scenarios to judge,
+    // never a refusal of what the profile says.
+    return {};
   }
-  const applied = deps.authenticator.apply(request, scheme as AuthScheme, user, extra);
+  const applied = deps.authenticator.apply(request, scheme as AuthScheme, user);
   if (!applied.ok) return {};
   const sent = await deps.client.send(applied.request, { concurrent: true });
   const exchange: RawExchange = {
