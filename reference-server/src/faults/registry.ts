@@ -4,6 +4,7 @@
  */
 import { ReferenceServerError } from '../errors.js';
 import type { VariantName } from '../variants.js';
+import { RECALL_FAULT_TEXTS } from './recall.js';
 import { NEEDED_VARIANTS, OAUTH2_GRANT_FAULTS } from './needs.js';
 
 export const FAULTS = {
@@ -43,11 +44,6 @@ export const FAULTS = {
   'title-gt-unescaped':
     'Titles are escaped for & and < only: a title holding "]]>" is served raw, which XML 1.0 forbids in character data.',
   'price-float': 'Price goes through Number() and String(), losing digits and trailing zeros.',
-  'hmac-head-as-get': 'The hmac message of a HEAD is rebuilt as GET+<path>: a GET digest opens a HEAD.',
-  'bearer-scope-cache':
-    "A bearer token that opened records once is remembered and spared the owner check afterwards: after opening its own user's records it opens every user's.",
-  'digest-cache': 'A digest that verified once opens any verb, path and query afterwards (a cache).',
-  'price-double': 'Prices are binary doubles: 17+ significant digits, or past 2^53, come back altered.',
   'currency-uppercase': 'Currency is stored and served uppercased.',
   'price-rounded':
     'Prices with more than two fraction digits are rounded to two (half-up) and stored, instead of refused.',
@@ -96,8 +92,6 @@ export const FAULTS = {
   'nonce-unchecked': 'Nonces of the date-and-nonce form are never checked (nor stored): replays are accepted.',
   'nonce-race':
     'Nonce check and store are not atomic (a macrotask passes between them): concurrent replays are all accepted.',
-  'nonce-recorded-late':
-    'Every nonce (hmac and OAuth 1) is checked when the request is handled and recorded only after its answer is out (one macrotask later): replays sent one after another are refused, identical requests arriving together are all accepted.',
   'date-ignored': 'The signed Date is still required and signed, but never compared with the clock.',
   'date-future-unlimited': 'Only past clock skew is bounded: a Date any distance in the future is accepted.',
   'date-past-unlimited': 'Only future clock skew is bounded: a Date any distance in the past is accepted.',
@@ -159,8 +153,6 @@ export const FAULTS = {
   'oauth1-query-placement-others-unsigned':
     "When the OAuth 1 protocol parameters travel in the query (RFC 5849 §3.5.3), the query's other parameters are left out of the signature base string, as if the query held the protocol parameters alone: a correctly signed request with query-placed parameters and any other query parameter is refused (401); with the header, the query is signed.",
   'oauth1-nonce-unchecked': 'OAuth 1 nonces are never checked (nor stored): replays are accepted.',
-  'oauth1-head-as-get':
-    'The OAuth 1 signature base string of a HEAD is built with GET: a correctly signed HEAD is refused, and a signature made for GET opens a HEAD.',
   'oauth1-timestamp-unchecked': 'Any oauth_timestamp is accepted, however far from the clock.',
   'oauth1-verifier-reusable':
     'Temporary credentials are kept after the token request: the same verifier yields token credentials again.',
@@ -197,6 +189,7 @@ export const FAULTS = {
   'oauth1-callback-unconfirmed':
     'The temporary-credential answer leaves out oauth_callback_confirmed=true (as an OAuth 1.0 server, before 1.0a, did).',
   ...OAUTH2_GRANT_FAULTS,
+  ...RECALL_FAULT_TEXTS,
   'oauth2-any-grant':
     'The token endpoint issues a token whatever the grant_type (password, refresh_token, …), as if it were client_credentials.',
   'digest-any-user-secret':
