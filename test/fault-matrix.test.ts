@@ -170,6 +170,7 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'oauth2-refresh-refused': ['auth/oauth2-refresh-used'],
   'oauth1-hmac-sha256-unverified': ['auth/oauth1-signature-methods'],
   'oauth1-head-as-get': ['auth/oauth1-method-bound'],
+  'oauth1-signature-cache': ['auth/oauth1-signature-not-remembered', 'auth/oauth1-nonce-replay'],
   'oauth2-refresh-any-client': ['auth/oauth2-refresh-bound-to-client'],
   'oauth2-refresh-rotation-keeps-old': ['auth/oauth2-refresh-rotated'],
   'oauth2-refresh-revocation-ignored': ['auth/oauth2-refresh-revoked'],

@@ -1022,6 +1022,18 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     faulty: [401, 200],
     oauth1: true,
   },
+  'oauth1-signature-cache': {
+    // A GET signed and taken, then the same signature (nonce and timestamp) on HEAD.
+    observe: (s) => {
+      const token = oauth1Tokens(s);
+      const timestamp = Math.floor(s.clock.now().getTime() / 1000);
+      const once = { target: RECORDS, token, nonce: 'cached', timestamp };
+      return [oauth1Request(s, once).res.status, oauth1Request(s, { ...once, sendMethod: 'HEAD' }).res.status];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
+    oauth1: true,
+  },
   'oauth1-timestamp-unchecked': {
     observe: (s) =>
       oauth1Request(s, { target: RECORDS, token: oauth1Tokens(s), timestamp: s.clock.now().getTime() / 1000 - 3600 })
@@ -1479,6 +1491,8 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['hmac-head-as-get', 'digest-cache'],
   ['hmac-head-as-get', 'digest-ignores-verb'],
   ['digest-cache', 'digest-ignores-verb'],
+  // A signature taken again from the cache spends no nonce: an exact replay is what both take.
+  ['oauth1-signature-cache', 'oauth1-nonce-unchecked'],
   ['price-double', 'price-rounded'],
   ['price-double', 'price-truncated'],
   ['price-double', 'price-float'],

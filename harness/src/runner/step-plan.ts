@@ -105,7 +105,7 @@ export async function planStep(
     if (!earlier) return { error: `replayOf "${step.replayOf}": that step sent nothing` };
     const moved = instance === undefined ? earlier : toInstance(earlier, instance, deps);
     if ('error' in moved) return moved;
-    built = moved;
+    built = step.replayAs ? replayedAs(moved, step.replayAs, scope) : moved;
   } else {
     const b = await buildRequest(step, scope, deps, instance);
     obtained({ exchanges: b.obtained ?? [], ...(instance !== undefined ? { instance } : {}) });
@@ -122,6 +122,14 @@ export async function planStep(
     label: (m) => (times > 1 ? `answer ${k + 1} of ${times}${onInstanceText(copy.instance)}: ${m}` : m),
   }));
   return { sends, concurrent: step.repeat?.concurrent === true, prefix: where(built), primary: built };
+}
+
+/** An earlier request with its headers and body as sent (signature included), under another method or query. */
+export function replayedAs(built: BuiltRequest, as: NonNullable<StepData['replayAs']>, scope: Scope): BuiltRequest {
+  const query = as.query === undefined ? '' : stringify(render(as.query, scope));
+  const url =
+    query === '' ? built.request.url : `${built.request.url}${built.request.url.includes('?') ? '&' : '?'}${query}`;
+  return { ...built, request: { ...built.request, method: as.method ?? built.request.method, url } };
 }
 
 /** Sends a plan: all together over separate connections, or one after another (stopping at a transport error). */

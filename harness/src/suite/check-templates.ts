@@ -99,6 +99,8 @@ export function checkScenarioTemplates(s: ScenarioData): PathIssue[] {
       issues.push({ path: ['steps', i, 'createArticle'], message: 'a createArticle step has no request or replayOf' });
     if (step.request !== undefined && step.replayOf !== undefined)
       issues.push({ path: ['steps', i, 'replayOf'], message: 'a step has a request or replayOf, not both' });
+    if (step.replayAs !== undefined && step.replayOf === undefined)
+      issues.push({ path: ['steps', i, 'replayAs'], message: 'replayAs goes with replayOf' });
     if (step.replayOf !== undefined && !stepNames.has(step.replayOf))
       issues.push({ path: ['steps', i, 'replayOf'], message: `no earlier step is named "${step.replayOf}"` });
     if (step.expect?.oob !== undefined && !withOob)

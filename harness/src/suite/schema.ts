@@ -135,6 +135,19 @@ const StepSchema = z.strictObject({
     .string()
     .optional()
     .describe('Send again, byte for byte, the request an earlier step (by name) sent; no `request` then.'),
+  replayAs: z
+    .strictObject({
+      method: z.enum(['GET', 'HEAD']).optional().describe('Sent with this method instead (a safe one only).'),
+      query: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Appended to the URL (after `?`, or `&` when it has a query already); templated.'),
+    })
+    .optional()
+    .describe(
+      "With replayOf: the earlier request's headers and body unchanged (its credentials and signature included), sent with another method or query.",
+    ),
   repeat: z
     .strictObject({
       times: z.number().int().min(2).max(1000),

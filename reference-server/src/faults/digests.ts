@@ -1,6 +1,6 @@
 /**
  * Faults of how a digest is rebuilt and remembered (issue 37): a message builder that maps one verb to another, a
- * cache that takes a digest again once it verified, and one that spares a bearer token the owner check once it
+ * cache that takes a digest (or an OAuth 1 signature) again once it verified, and one that spares a bearer token the owner check once it
  * opened records. Each passes the binding checks that send their altered requests
  * first, and is caught by a check made after a success or with the verb it maps.
  */
@@ -42,6 +42,35 @@ export const DIGEST_FAULTS = {
         };
       },
     },
+  },
+  // A cache of OAuth 1 signatures that verified once (issue 37): a later request carrying one is taken without
+  // rebuilding the base string and without spending its nonce again, so a GET's signature opens a HEAD, or the same
+  // GET with a query added, afterwards. (The verification reads the signature, then the nonce, with no wait between:
+  // `hit` passes the one to the other.)
+  'oauth1-signature-cache': () => {
+    const verified = new Map<string, true>();
+    let hit = false;
+    return {
+      rules: {
+        oauth1: (prev) => ({
+          signatureVerifies: (c) => {
+            const key = `${c.params.protocol.get('oauth_consumer_key') ?? ''}&${c.params.protocol.get('oauth_signature') ?? ''}`;
+            // The resource requests' verification only (not the temporary-credential and token requests').
+            const resource = !c.temporary && !c.params.protocol.has('oauth_verifier');
+            hit = resource && verified.has(key);
+            if (hit) return true;
+            const match = prev.signatureVerifies(c);
+            if (match && resource) remember(verified, key, true);
+            return match;
+          },
+          nonce: (pending, temporary) => {
+            const spared = hit;
+            hit = false;
+            return spared ? undefined : prev.nonce(pending, temporary);
+          },
+        }),
+      },
+    };
   },
   // A cache of bearer tokens that opened records once (issue 37): afterwards the owner check is skipped for them, so
   // a token that opened its own user's records opens every user's.

@@ -11,6 +11,8 @@ export const RECALL_FAULT_TEXTS = {
   'oauth1-head-as-get':
     'The OAuth 1 signature base string of a HEAD is built with GET: a correctly signed HEAD is refused, and a signature made for GET opens a HEAD.',
   'digest-cache': 'A digest that verified once opens any verb, path and query afterwards (a cache).',
+  'oauth1-signature-cache':
+    'An OAuth 1 signature that verified once is taken again without rebuilding the base string or spending its nonce: the same Authorization field opens a HEAD, or the GET with a query added, afterwards (a cache).',
   'bearer-scope-cache':
     "A bearer token that opened records once is remembered and spared the owner check afterwards: after opening its own user's records it opens every user's.",
   'price-double': 'Prices are binary doubles: 17+ significant digits, or past 2^53, come back altered.',
