@@ -40,16 +40,30 @@ function random(s) {
   };
 }
 
-const config = JSON.parse(readFileSync(path.join(root, 'stryker.config.json'), 'utf8'));
-const include = config.mutate.filter((p) => !p.startsWith('!'));
-const exclude = config.mutate.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+/** The two parts (docs/mutation.md): each config's `mutate` globs name its files. */
+const PARTS = [
+  { name: 'spec behaviour, judged by the conformance suite', config: 'stryker.config.json', dir: 'reports/mutation' },
+  {
+    name: 'hardening, options and store internals, judged by unit tests',
+    config: 'stryker.unit.config.json',
+    dir: 'reports/mutation-unit',
+  },
+];
 const walk = (dir) =>
   readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`],
   );
-const files = walk('reference-server/src')
-  .filter((f) => include.some((p) => path.matchesGlob(f, p)) && !exclude.some((p) => path.matchesGlob(f, p)))
-  .sort();
+const all = walk('reference-server/src');
+for (const part of PARTS) {
+  const { mutate } = JSON.parse(readFileSync(path.join(root, part.config), 'utf8'));
+  const include = mutate.filter((p) => !p.startsWith('!'));
+  const exclude = mutate.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+  part.files = new Set(
+    all.filter((f) => include.some((p) => path.matchesGlob(f, p)) && !exclude.some((p) => path.matchesGlob(f, p))),
+  );
+}
+// One draw over the files of both parts in one order, so a seed names the same windows however the parts are cut.
+const files = all.filter((f) => PARTS.some((p) => p.files.has(f))).sort();
 
 const draw = random(seed);
 const windows = [];
@@ -59,24 +73,37 @@ for (const file of files) {
     if (draw() < fraction) windows.push(`${file}:${from}-${Math.max(from + 1, Math.min(lines, from + WINDOW - 1))}`);
   }
 }
+for (const part of PARTS) part.windows = windows.filter((w) => part.files.has(w.slice(0, w.lastIndexOf(':'))));
 console.log(
-  `${windows.length} windows of ${WINDOW} lines from ${files.length} files (fraction ${fraction}, seed ${seed})`,
+  `${windows.length} windows of ${WINDOW} lines from ${files.length} files (fraction ${fraction}, seed ${seed}): ` +
+    PARTS.map((p) => `${p.windows.length} in ${p.config}`).join(', '),
 );
 if (listOnly) {
-  console.log(windows.join('\n'));
+  for (const part of PARTS) console.log(`# ${part.config} — ${part.name}\n${part.windows.join('\n')}`);
   process.exit(0);
 }
-const stryker = spawnSync('npx', ['stryker', 'run', '--mutate', windows.join(','), ...extra], {
-  cwd: root,
-  stdio: 'inherit',
-});
-if (stryker.status !== 0) process.exit(stryker.status ?? 1);
-const summary = spawnSync(process.execPath, [path.join(root, 'scripts', 'mutation-summary.mjs')], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    MUTATION_SAMPLE: `fraction ${fraction}, seed ${seed}, ${windows.length} windows of ${WINDOW} lines`,
-  },
-});
-process.exit(summary.status ?? 1);
+// MUTATION_PARTS=1 or 2 runs one part only (e.g. to re-run the quicker unit part).
+const only = process.env.MUTATION_PARTS?.split(',').map(Number);
+let status = 0;
+for (const [i, part] of PARTS.entries()) {
+  if ((only && !only.includes(i + 1)) || part.windows.length === 0) continue;
+  console.log(`\n== part ${i + 1}: ${part.name} (${part.config}, ${part.windows.length} windows)`);
+  const env = { ...process.env, MUTATION_STREAM: path.join(part.dir, 'mutants.jsonl') };
+  const args = ['stryker', 'run', part.config, '--mutate', part.windows.join(','), ...extra];
+  const stryker = spawnSync('npx', args, { cwd: root, stdio: 'inherit', env });
+  if (stryker.status !== 0) {
+    status = stryker.status ?? 1;
+    continue;
+  }
+  const summary = spawnSync(process.execPath, [path.join(root, 'scripts', 'mutation-summary.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...env,
+      MUTATION_DIR: part.dir,
+      MUTATION_SAMPLE: `fraction ${fraction}, seed ${seed}, ${part.windows.length} windows of ${WINDOW} lines; part ${i + 1}: ${part.name}`,
+    },
+  });
+  status ||= summary.status ?? 1;
+}
+process.exit(status);

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dir = path.join(root, 'reports', 'mutation');
+const dir = path.join(root, process.env.MUTATION_DIR ?? path.join('reports', 'mutation'));
+const shown = path.relative(root, dir);
 const finished = existsSync(path.join(dir, 'mutation.json'));
 const streams = process.argv.slice(2);
 const report =
@@ -107,7 +108,7 @@ const out = [];
 out.push(
   `# Mutation summary`,
   '',
-  `Generated ${new Date().toISOString()} from ${finished && streams.length === 0 ? 'reports/mutation/mutation.json' : `${streams.join(', ') || 'reports/mutation/mutants.jsonl'} (as streamed: the mutants tested so far)`}.`,
+  `Generated ${new Date().toISOString()} from ${finished && streams.length === 0 ? `${shown}/mutation.json` : `${streams.join(', ') || `${shown}/mutants.jsonl`} (as streamed: the mutants tested so far)`}.`,
   '',
 );
 if (process.env.MUTATION_SAMPLE)
@@ -153,5 +154,5 @@ for (const [key, list] of [...groups].sort((a, b) => b[1].length - a[1].length))
   out.push('');
 }
 writeFileSync(path.join(dir, 'summary.md'), out.join('\n'));
-console.log(out.slice(0, process.env.MUTATION_SAMPLE ? 8 : 6).join('\n'));
-console.log(`\nWritten: reports/mutation/summary.md (per file, survivors by function), index.html, mutation.json`);
+console.log(out.slice(0, process.env.MUTATION_SAMPLE ? 9 : 7).join('\n'));
+console.log(`\nWritten: ${shown}/summary.md (per file, survivors by function), index.html, mutation.json`);
