@@ -1491,6 +1491,12 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['hmac-head-as-get', 'digest-cache'],
   ['hmac-head-as-get', 'digest-ignores-verb'],
   ['digest-cache', 'digest-ignores-verb'],
+  ['digest-cache', 'nonce-forgotten-early'],
+  ['digest-cache', 'nonce-recorded-late'],
+  ['digest-cache', 'nonce-store-small'],
+  ['digest-cache', 'nonce-race'],
+  // A digest taken again from the cache spends no nonce: an exact replay of a date-and-nonce request is taken.
+  ['digest-cache', 'nonce-unchecked'],
   // A signature taken again from the cache spends no nonce: an exact replay is what both take.
   ['oauth1-signature-cache', 'oauth1-nonce-unchecked'],
   ['price-double', 'price-rounded'],

@@ -10,7 +10,8 @@ export const RECALL_FAULT_TEXTS = {
   'hmac-head-as-get': 'The hmac message of a HEAD is rebuilt as GET+<path>: a GET digest opens a HEAD.',
   'oauth1-head-as-get':
     'The OAuth 1 signature base string of a HEAD is built with GET: a correctly signed HEAD is refused, and a signature made for GET opens a HEAD.',
-  'digest-cache': 'A digest that verified once opens any verb, path and query afterwards (a cache).',
+  'digest-cache':
+    'A digest that verified once opens any verb, path and query afterwards, its nonce (date-and-nonce form) not spent again (a cache).',
   'oauth1-signature-cache':
     'An OAuth 1 signature that verified once is taken again without rebuilding the base string or spending its nonce: the same Authorization field opens a HEAD, or the GET with a query added, afterwards (a cache).',
   'bearer-scope-cache':
