@@ -13,7 +13,7 @@ import {
   variantProfile,
   type ProfilePatch,
   type VariantName,
-} from '../../reference-server/src/index.js';
+} from '../../reference-server/src/variants.js';
 
 /**
  * The profile YAML text of `file` with the patches of `variants` applied, then `extra` (for example the listening

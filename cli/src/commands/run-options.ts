@@ -4,7 +4,8 @@ import { ConformError } from '../../../harness/src/errors.js';
 import type { Level } from '../../../harness/src/suite/types.js';
 import { REPORTER_NAMES } from '../../../harness/src/report/registry.js';
 import { flagNaming, intFromText, resolveRunOptions } from '../../../harness/src/runner/options.js';
-import { parseFaultNames, parseVariantNames } from '../../../reference-server/src/index.js';
+import { parseFaultNames } from '../../../reference-server/src/faults/registry.js';
+import { parseVariantNames } from '../../../reference-server/src/variants.js';
 import { faultList, intOption, listOption, parse } from '../args.js';
 import { defaults, type CliIo } from '../io.js';
 

@@ -22,7 +22,9 @@ import { runVerdict, type RunVerdictInfo } from '../../../harness/src/runner/ver
 import type { RunResult } from '../../../harness/src/runner/types.js';
 import { basesFor } from '../../../harness/src/runner/bases.js';
 import { loadRulesSync, loadSuiteSync } from '../../../harness/src/suite/load.js';
-import { parseFaultNames, parseVariantNames, startServer } from '../../../reference-server/src/index.js';
+// The reference server itself is loaded only for --embedded (below): a run against a target never needs its code.
+import { parseFaultNames } from '../../../reference-server/src/faults/registry.js';
+import { parseVariantNames } from '../../../reference-server/src/variants.js';
 import { loadVariantProfile, profileFromText } from '../variant-profile.js';
 import { EMBEDDED_TOKEN_TTL, embeddedProfile } from '../embedded.js';
 import { defaults, readStdin, toolVersion, type CliIo } from '../io.js';
@@ -141,7 +143,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const server = options.embedded
-    ? await startServer({
+    ? await (
+        await import('../../../reference-server/src/index.js')
+      ).startServer({
         port: 0,
         httpsPort: 0,
         tokenTtl: EMBEDDED_TOKEN_TTL,

@@ -8,7 +8,17 @@ const PLAIN_PATH = /^\/[A-Za-z0-9\-_~!$&()*+,;=:@%/?.]*$/;
 const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
 const ORIGINS = new Map<string, string>();
 
+/** The URL split last: a step's URL is split for each of its requests, its message and the ledger, one after another. */
+let last: { url: string; origin: string; path: string } | undefined;
+
 export function splitUrl(url: string): { origin: string; path: string } {
+  if (last !== undefined && last.url === url) return { origin: last.origin, path: last.path };
+  const parts = split(url);
+  last = { url, origin: parts.origin, path: parts.path };
+  return parts;
+}
+
+function split(url: string): { origin: string; path: string } {
   const slash = url.indexOf('/', url.indexOf('//') + 2);
   if (slash > 0) {
     const path = url.slice(slash);

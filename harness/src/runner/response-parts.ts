@@ -18,14 +18,33 @@ export function parseAllow(value: string): { methods: string[]; bad: string[] } 
   return { methods: members.filter((m) => TOKEN.test(m)), bad: members.filter((m) => !TOKEN.test(m)) };
 }
 
+/**
+ * The sets of written specs without templates, parsed once: a scenario's spec is read for every answer of every
+ * run. Lists by identity (the suite's own values), texts by value (a bounded number of them).
+ */
+const FIXED_LISTS = new WeakMap<object, ReadonlyArray<number | string>>();
+const FIXED_TEXTS = new Map<string, ReadonlyArray<number | string>>();
+
 /** Accepts a code, a class like `2xx`, a list, or a template rendering to those. */
-export function statusSet(spec: unknown, render: (template: string) => unknown): Array<number | string> {
+export function statusSet(spec: unknown, render: (template: string) => unknown): ReadonlyArray<number | string> {
+  const known =
+    typeof spec === 'string' ? FIXED_TEXTS.get(spec) : Array.isArray(spec) ? FIXED_LISTS.get(spec) : undefined;
+  if (known) return known;
+  const set = parseStatus(spec, render);
+  if (typeof spec !== 'number' && [spec].flat().every((s) => typeof s === 'number' || !String(s).includes('{{'))) {
+    if (Array.isArray(spec)) FIXED_LISTS.set(spec, set);
+    else if (typeof spec === 'string' && FIXED_TEXTS.size < 1024) FIXED_TEXTS.set(spec, set);
+  }
+  return set;
+}
+
+function parseStatus(spec: unknown, render: (template: string) => unknown): Array<number | string> {
   if (typeof spec === 'number') return [spec];
   const items = Array.isArray(spec) ? spec : [spec];
   return items.flatMap((s): Array<number | string> => {
     if (typeof s === 'number') return [s];
     const str = String(s);
-    if (str.includes('{{')) return statusSet(render(str), render);
+    if (str.includes('{{')) return parseStatus(render(str), render);
     return /^\d{3}$/.test(str) ? [Number(str)] : [str.toLowerCase()];
   });
 }

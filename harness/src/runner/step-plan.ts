@@ -3,7 +3,7 @@
  * once), sent, and judged in one place — whatever the step's shape, the same checks, the same messages, the same
  * charging. The step loop (execute.ts) only decides which steps run.
  */
-import type { SendResult } from '../http/client.js';
+import { splitUrl, type SendResult } from '../http/client.js';
 import type { CheckName, ExpectData, StepData } from '../suite/schema.js';
 import { stringify, type Scope } from '../suite/template.js';
 import { tokensOf } from './credentials.js';
@@ -49,9 +49,9 @@ export interface Judgement {
   failedChecks: Set<CheckName>;
 }
 
+/** The path and query of a URL, as WHATWG URL parsing gives them (split without parsing in the common case). */
 function pathOf(url: string): string {
-  const u = new URL(url);
-  return u.pathname + u.search;
+  return splitUrl(url).path;
 }
 
 /** How messages name the instance a request went to. */
@@ -115,13 +115,15 @@ export async function planStep(
   const times = step.repeat?.times ?? 1;
   const copies = spreadOver(built, times, step.repeat?.spread === true, deps);
   if ('error' in copies) return copies;
+  // How the step's messages name it: built once (a copy sent where the request was built is named the same).
+  const prefix = where(built);
   const sends = copies.map((copy, k): PlannedSend => ({
     built: copy,
     expect: step.expect,
-    name: where(copy),
+    name: copy === built ? prefix : where(copy),
     label: (m) => (times > 1 ? `answer ${k + 1} of ${times}${onInstanceText(copy.instance)}: ${m}` : m),
   }));
-  return { sends, concurrent: step.repeat?.concurrent === true, prefix: where(built), primary: built };
+  return { sends, concurrent: step.repeat?.concurrent === true, prefix, primary: built };
 }
 
 /** An earlier request with its headers and body as sent (signature included), under another method or query. */
@@ -279,7 +281,7 @@ function spreadOver(
   spread: boolean,
   deps: ExecDeps,
 ): BuiltRequest[] | { error: string } {
-  if (!spread) return Array.from({ length: times }, () => built);
+  if (!spread) return times === 1 ? [built] : Array.from({ length: times }, () => built);
   const n = deps.profile.target.instances.length;
   if (n === 0) return { error: 'repeat.spread needs the instances of the profile (target.instances)' };
   const out: BuiltRequest[] = [];
