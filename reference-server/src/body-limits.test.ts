@@ -85,7 +85,11 @@ describe('a request aborted mid-body', () => {
       socket.write(put(100).replace('\r\n\r\n', '\r\nExpect: 100-continue\r\n\r\n'));
     });
     await until(() => server.connectionCount() === 0, 'the aborted connection is released');
-    const next = await raw(server.port, 'GET /nothing-here HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', () => false);
+    const next = await raw(
+      server.port,
+      'GET /nothing-here HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      () => false,
+    );
     expect(next).toMatch(/^HTTP\/1\.1 \d{3} /);
     expect(log).toEqual([expect.stringMatching(/^GET \/nothing-here \d{3}$/)]);
   });
