@@ -4,6 +4,8 @@ import type { ExchangeListener } from './recording.js';
 
 describe('resolveServerOptions: what each refusal names', () => {
   it.each([
+    ['keepAliveTimeoutMs', { keepAliveTimeoutMs: 0 }],
+    ['handshakeTimeoutMs', { handshakeTimeoutMs: 1.5 }],
     ['maxConnections', { maxConnections: 0 }],
     ['maxConnectionsPerClient', { maxConnectionsPerClient: 2.5 }],
     ['lingerMs', { lingerMs: -1 }],

@@ -112,6 +112,12 @@ describe('readXml: what a DOCTYPE internal subset refuses, and where', () => {
     expect(readXml('<!DOCTYPE a [<!-- x ]><a/>', expand)).toEqual(refusal(14, 'unterminated comment in DOCTYPE'));
   });
 
+  it('refuses <!ENTITY not followed by whitespace', () => {
+    expect(readXml('<!DOCTYPE a [<!ENTITYx "v">]><a/>', expand)).toEqual(
+      refusal(22, 'expected whitespace after <!ENTITY'),
+    );
+  });
+
   it('refuses a parameter entity by name', () => {
     expect(readXml('<!DOCTYPE a [<!ENTITY % p "x">]><a/>', expand)).toEqual(
       refusal(23, 'parameter entities are not supported'),
