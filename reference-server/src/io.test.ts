@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { originTarget, splitTarget } from './io.js';
+import type { IncomingMessage } from 'node:http';
+import { declaredLength, originTarget, splitTarget } from './io.js';
 
 describe('splitTarget', () => {
   it.each([
@@ -25,5 +26,22 @@ describe('originTarget', () => {
     ['http://example.com?q', '/?q'],
   ])('%s → %s', (target, origin) => {
     expect(originTarget(target)).toBe(origin);
+  });
+});
+
+describe('declaredLength', () => {
+  const withLength = (value: string | undefined): IncomingMessage =>
+    ({ headers: value === undefined ? {} : { 'content-length': value } }) as IncomingMessage;
+
+  it.each([
+    ['0', 0],
+    ['12', 12],
+    ['0065536', 65536],
+  ])('%s is a length', (value, length) => {
+    expect(declaredLength(withLength(value))).toBe(length);
+  });
+
+  it.each([undefined, '', '12abc', 'abc12', ' 12', '12 ', '-1', '1.5', '1e3'])('%j is not a length', (value) => {
+    expect(declaredLength(withLength(value))).toBeUndefined();
   });
 });

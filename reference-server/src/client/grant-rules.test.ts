@@ -144,4 +144,21 @@ describe('the grant rules', () => {
     expect(v).toMatchObject({ status: 'failed', exercised: 6, violations: [{ seq: reused.seq }] });
     expect(v?.violations[0]?.reason).toMatch(new RegExp(`answer to request #${refresh.seq} issued`));
   });
+
+  it('a refresh answered with the same refresh token replaces nothing: sending it again is right', () => {
+    const same = token('grant_type=refresh_token&refresh_token=s', { refreshToken: 's' });
+    const again = token('grant_type=refresh_token&refresh_token=s', { refreshToken: 's' });
+    expect(judge([same, again])['rfc6749-client-refresh-replaced']).toMatchObject({ status: 'passed', exercised: 2 });
+  });
+
+  it('a replaced refresh token sent again names the answer that first replaced it, every time', () => {
+    const refresh = token('grant_type=refresh_token&refresh_token=old', { refreshToken: 'new' });
+    // The server wrongly accepts the stale token and issues another: the first replacement still counts.
+    const reused = token('grant_type=refresh_token&refresh_token=old', { refreshToken: 'newer' });
+    const reusedAgain = token('grant_type=refresh_token&refresh_token=old', { refreshToken: 'newest' });
+    const v = judge([refresh, reused, reusedAgain])['rfc6749-client-refresh-replaced'];
+    expect(v?.violations.map((violation) => violation.seq)).toEqual([reused.seq, reusedAgain.seq]);
+    for (const violation of v?.violations ?? [])
+      expect(violation.reason).toMatch(new RegExp(`answer to request #${refresh.seq} issued`));
+  });
 });

@@ -39,4 +39,21 @@ describe('ExpiringStore', () => {
     expect(store.add('b', 2, 10, 0)).toEqual({ kind: 'full', retryAfterSeconds: 1 });
     expect(store.live(0)).toEqual([['a', 1]]);
   });
+
+  it('an entry stored again under its key lives until its new expiry, not the old one', () => {
+    const store = new ExpiringStore<string>(10);
+    store.add('a', 'first', 1000, 0);
+    store.add('a', 'second', 5000, 500);
+    expect(store.get('a', 2000)).toBe('second');
+    expect(store.get('a', 5000)).toBeUndefined();
+  });
+
+  it('the expiry of an entry deleted before it passes is swept without trace', () => {
+    const store = new ExpiringStore<string>(10);
+    store.add('gone', 'G', 1000, 0);
+    store.add('kept', 'K', 9000, 0);
+    expect(store.delete('gone')).toBe(true);
+    expect(store.live(2000)).toEqual([['kept', 'K']]);
+    expect(store.size()).toBe(1);
+  });
 });

@@ -30,6 +30,22 @@ describe('der', () => {
     expect(time(new Date('2026-11-22T10:00:00Z')).toString('latin1')).toBe('\x17\x0d261122100000Z');
     expect(time(new Date('2050-01-01T00:00:00Z')).toString('latin1')).toBe('\x18\x0f20500101000000Z');
   });
+
+  it('switches to the long length form at 128 bytes', () => {
+    expect(tlv(0x04, Buffer.alloc(127)).subarray(0, 2).toString('hex')).toBe('047f');
+    expect(tlv(0x04, Buffer.alloc(128)).subarray(0, 3).toString('hex')).toBe('048180');
+  });
+
+  it('keeps an unsigned integer minimal: zeros trimmed to one, never past a non-zero byte, 0x00 before a high bit', () => {
+    const hex = (bytes: number[]): string => unsignedInteger(Buffer.from(bytes)).toString('hex');
+    expect(hex([])).toBe('020100');
+    expect(hex([0x00])).toBe('020100');
+    expect(hex([0x00, 0x00, 0x00])).toBe('020100');
+    expect(hex([0x01, 0x00])).toBe('02020100');
+    expect(hex([0x00, 0x05, 0x01])).toBe('02020501');
+    expect(hex([0x7f, 0x00, 0x00])).toBe('02037f0000');
+    expect(hex([0x00, 0x00, 0xff, 0x01])).toBe('020300ff01');
+  });
 });
 
 describe('generateSelfSignedCertificate', () => {

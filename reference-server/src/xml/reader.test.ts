@@ -87,3 +87,62 @@ describe('readXml with internal entity expansion (expand-entities fault)', () =>
     expect(readXml('<!DOCTYPE a><!DOCTYPE a><a/>', expand)).toMatchObject({ ok: false, code: 'not-well-formed' });
   });
 });
+
+describe('readXml: what a DOCTYPE internal subset refuses, and where', () => {
+  /** The refusal of `xml` with entity expansion on, given the column (line 1) where it is reported. */
+  const refusal = (column: number, message: string) => ({
+    ok: false,
+    code: 'doctype',
+    detail: `XML refused at line 1, column ${column}: ${message}`,
+  });
+
+  it('refuses an internal subset that never ends', () => {
+    expect(readXml('<!DOCTYPE a [', expand)).toEqual(refusal(14, 'unterminated DOCTYPE internal subset'));
+    expect(readXml('<!DOCTYPE a [<!ENTITY x "1"> ', expand)).toEqual(
+      refusal(30, 'unterminated DOCTYPE internal subset'),
+    );
+  });
+
+  it('skips a comment in the subset as a whole, even one holding > or starting <!-->', () => {
+    expect(root('<!DOCTYPE a [<!-- x > y -->]><a/>', expand).name).toBe('a');
+    expect(root('<!DOCTYPE a [<!-->--><!ENTITY e "v">]><a>&e;</a>', expand).children).toEqual(['v']);
+  });
+
+  it('refuses a comment in the subset that never ends', () => {
+    expect(readXml('<!DOCTYPE a [<!-- x ]><a/>', expand)).toEqual(refusal(14, 'unterminated comment in DOCTYPE'));
+  });
+
+  it('refuses <!ENTITY not followed by whitespace', () => {
+    expect(readXml('<!DOCTYPE a [<!ENTITYx "v">]><a/>', expand)).toEqual(
+      refusal(22, 'expected whitespace after <!ENTITY'),
+    );
+  });
+
+  it('refuses a parameter entity by name', () => {
+    expect(readXml('<!DOCTYPE a [<!ENTITY % p "x">]><a/>', expand)).toEqual(
+      refusal(23, 'parameter entities are not supported'),
+    );
+  });
+
+  it('refuses an entity whose name is missing, not a name, or not followed by whitespace', () => {
+    expect(readXml('<!DOCTYPE a [<!ENTITY 1x "v">]><a/>', expand)).toEqual(refusal(23, 'expected an entity name'));
+    expect(readXml('<!DOCTYPE a [<!ENTITY x"v">]><a/>', expand)).toEqual(refusal(24, 'expected an entity name'));
+  });
+});
+
+describe('readXml: what a malformed end tag or CDATA section is told', () => {
+  const malformed = (column: number, message: string) => ({
+    ok: false,
+    code: 'not-well-formed',
+    detail: `XML is not well-formed at line 1, column ${column}: ${message}`,
+  });
+
+  it('names what an end tag lacks', () => {
+    expect(readXml('<a></ a>')).toEqual(malformed(6, "expected a name after '</'"));
+    expect(readXml('<a></a x>')).toEqual(malformed(8, "expected '>' to end the end tag </a>"));
+  });
+
+  it('refuses a CDATA section that never ends', () => {
+    expect(readXml('<a><![CDATA[x</a>')).toEqual(malformed(4, 'unterminated CDATA section'));
+  });
+});
