@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from './server.js';
 import type { RunningServer, ServerOptions } from './server.js';
+import { raw } from '../testkit/raw.js';
 
 let running: RunningServer | undefined;
 
@@ -18,26 +19,6 @@ afterEach(async () => {
 async function start(options: ServerOptions): Promise<RunningServer> {
   running = await startServer({ port: 0, ...options });
   return running;
-}
-
-/** Writes `data` on one socket and resolves with what came back once `done` says so or the server closed. */
-function raw(port: number, data: string, done: (received: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let received = '';
-    const finish = (): void => {
-      socket.destroy();
-      resolve(received);
-    };
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      received += chunk;
-      if (done(received)) finish();
-    });
-    socket.on('end', finish);
-    socket.on('error', reject);
-    socket.write(data);
-  });
 }
 
 /** Polls `probe` every 10 ms until it is true; fails after a bound far above the expected time. */

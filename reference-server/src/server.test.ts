@@ -1,10 +1,10 @@
-import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { Client, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveServerOptions, startServer } from './server.js';
 import type { RunningServer } from './server.js';
 import { articleXml, signAs } from '../testkit/index.js';
+import { raw } from '../testkit/raw.js';
 
 /** Simple-form hmac headers of alice for one request (body hash included for PUT and POST). */
 function alice(method: string, target: string, body = ''): { authentication: string } {
@@ -21,26 +21,6 @@ afterEach(async () => {
 async function start(options: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
   running = await startServer({ port: 0, ...options });
   return running;
-}
-
-/** Writes raw bytes on one socket and collects everything until the server closes it or `done` says so. */
-function raw(port: number, data: string, done: (received: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let received = '';
-    const finish = (): void => {
-      socket.destroy();
-      resolve(received);
-    };
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      received += chunk;
-      if (done(received)) finish();
-    });
-    socket.on('end', finish);
-    socket.on('error', reject);
-    socket.write(data);
-  });
 }
 
 describe('startServer', () => {
