@@ -1,8 +1,13 @@
 // Bench part 5: the default suite against the reference server behind an in-process delay proxy (a round trip of
 // 2 × BENCH_DELAY_MS, default 20 ms), one scenario at a time and at the default concurrency, measured in one run:
 // wall times, their ratio (aim: sequential >= 8 × default), and where the default run's time went (its timeline).
+// The reference server runs in its own process (`conform serve`) and the proxy on a worker thread, as a distant
+// target and a network are: neither shares the harness's event loop. BENCH_LATENCY_SERVER=in-process and
+// BENCH_LATENCY_PROXY=main put them back on the harness's thread (the layout of the figures before 2026-11-28, where
+// the server's work, the proxy's timers and the harness's work queued behind each other).
 // Run alone with `node scripts/lib/latency.mjs` (after `npm run build`), or as part of `npm run bench`.
-import net from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAuthenticator } from '../../dist/harness/src/auth/authenticator.js';
@@ -14,50 +19,19 @@ import { loadRulesSync, loadSuiteSync } from '../../dist/harness/src/suite/load.
 import { EMBEDDED_TOKEN_TTL } from '../../dist/cli/src/embedded.js';
 import { startServer } from '../../dist/reference-server/src/index.js';
 import { timeLines } from '../../dist/harness/src/report/time.js';
+import { startConformServe } from './serve-process.mjs';
+import { startDelayProxy } from './delay-proxy.mjs';
+
+export { startDelayProxy };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/**
- * A TCP proxy on 127.0.0.1 (free port) to `upstream`, delaying every chunk by `delayMs` in each direction, order
- * kept. Counts the connections it accepts.
- */
-export async function startDelayProxy(upstreamPort, delayMs) {
-  const sockets = new Set();
-  let connections = 0;
-  const pipe = (from, to) => {
-    from.on('data', (chunk) => setTimeout(() => to.destroyed || to.write(chunk), delayMs));
-    from.on('end', () => setTimeout(() => to.end(), delayMs));
-    from.on('error', () => to.destroy());
-    from.on('close', () => setTimeout(() => to.destroy(), delayMs));
-  };
-  const server = net.createServer((client) => {
-    connections++;
-    const upstream = net.connect(upstreamPort, '127.0.0.1');
-    for (const s of [client, upstream]) {
-      s.setNoDelay(true);
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-    }
-    pipe(client, upstream);
-    pipe(upstream, client);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: server.address().port,
-    connections: () => connections,
-    close: () =>
-      new Promise((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** Runs the default suite through the proxies at `concurrency`; returns wall time, verdict counts and connections. */
 async function runThroughProxy(suite, concurrency, delayMs, runs) {
-  const server = await startServer({ port: 0, httpsPort: 0, tokenTtl: EMBEDDED_TOKEN_TTL });
-  const plain = await startDelayProxy(Number(new URL(server.url).port), delayMs);
-  const tls = await startDelayProxy(Number(new URL(server.httpsUrl).port), delayMs);
+  const server = await startTarget();
+  const thread = process.env.BENCH_LATENCY_PROXY === 'main' ? 'main' : 'worker';
+  const plain = await startDelayProxy(Number(new URL(server.url).port), delayMs, { thread });
+  const tls = await startDelayProxy(Number(new URL(server.httpsUrl).port), delayMs, { thread });
   const loaded = loadProfileSync(path.join(root, 'reference-server', 'profile.yaml'));
   const http = `http://127.0.0.1:${plain.port}`;
   const https = `https://127.0.0.1:${tls.port}`;
@@ -92,7 +66,7 @@ async function runThroughProxy(suite, concurrency, delayMs, runs) {
       seconds,
       summary: run.summary,
       requests,
-      connections: plain.connections() + tls.connections(),
+      connections: (await plain.connections()) + (await tls.connections()),
       time: timeLines(run),
     };
   } finally {
@@ -100,6 +74,50 @@ async function runThroughProxy(suite, concurrency, delayMs, runs) {
     await plain.close();
     await tls.close();
     await server.close();
+  }
+}
+
+/** The reference server with tokens of EMBEDDED_TOKEN_TTL: its own process, or (BENCH_LATENCY_SERVER=in-process) this one. */
+async function startTarget() {
+  if (process.env.BENCH_LATENCY_SERVER === 'in-process') {
+    return startServer({ port: 0, httpsPort: 0, tokenTtl: EMBEDDED_TOKEN_TTL });
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conform-latency-'));
+  const certFile = path.join(dir, 'cert.pem');
+  let httpsUrl;
+  const served = await startConformServe({
+    serveArgs: [
+      '--quiet',
+      '--port',
+      '0',
+      '--https-port',
+      '0',
+      '--token-ttl',
+      String(EMBEDDED_TOKEN_TTL),
+      '--cert-out',
+      certFile,
+    ],
+    onLine: (line) => {
+      const m = /and (https:\/\/\S+)/.exec(line);
+      if (m) httpsUrl = m[1];
+    },
+  });
+  try {
+    if (!httpsUrl) throw new Error(`conform serve printed no https URL`);
+    const certificate = fs.readFileSync(certFile, 'utf8');
+    return {
+      url: served.url,
+      httpsUrl,
+      certificate,
+      close: async () => {
+        await served.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await served.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
 }
 
@@ -114,7 +132,7 @@ export async function latencyBench({
   const line = (name, r) =>
     `   ${name.padEnd(16)} ${r.seconds.toFixed(1).padStart(6)} s wall   ${r.requests} requests   ${r.connections} TCP connections   ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.errored} errored, ${r.summary.skipped} skipped`;
   console.log(
-    `5. latency: the default suite (${runs} property runs) against the reference server behind a delay proxy, ${2 * delayMs} ms round trip`,
+    `5. latency: the default suite (${runs} property runs) against the reference server (${process.env.BENCH_LATENCY_SERVER === 'in-process' ? 'in this process' : 'its own process'}) behind a delay proxy, ${2 * delayMs} ms round trip`,
   );
   console.log(line('--concurrency 1', sequential));
   console.log(line(`--concurrency ${concurrency}`, concurrent));

@@ -174,11 +174,12 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     priority: (s) => waitsForClock(s, session.profile),
     cost: (s) => estimatedCost(s, options.runs, session.profile),
     first: (s) => s.kind === 'steps' && s.steps.some((step) => step.atRunEnd === true),
-    run: async (scenario, index, _lane, idle, atRunEnd) => {
+    run: async (scenario, index, _lane, idle, atRunEnd, borrowLane) => {
       if (options.signal?.aborted) return notRunResult(scenario, 'skipped', INTERRUPTED_REASON);
       const result = await session.run(scenario, index, runOptions, {
         idle,
         atRunEnd,
+        borrowLane,
         ...(deps.sleep ? { sleep: deps.sleep } : {}),
       });
       if ((result.status === 'failed' || result.status === 'errored') && options.replayCommand)

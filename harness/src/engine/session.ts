@@ -93,14 +93,14 @@ export interface Session {
    */
   scenarioDeps(
     index: number,
-    extras?: Pick<ExecDeps, 'idle' | 'atRunEnd' | 'sleep'>,
+    extras?: Pick<ExecDeps, 'idle' | 'atRunEnd' | 'sleep' | 'borrowLane'>,
   ): { deps: ExecDeps; close(): Promise<void> };
   /** Runs one scenario as `conform run` does: skipped, unreachable, or run on its own connections. */
   run(
     scenario: Scenario,
     index: number,
     options: ScenarioRunOptions,
-    extras?: Pick<ExecDeps, 'idle' | 'atRunEnd' | 'sleep'>,
+    extras?: Pick<ExecDeps, 'idle' | 'atRunEnd' | 'sleep' | 'borrowLane'>,
   ): Promise<ScenarioResult>;
   /**
    * A job deleting one article a scenario that has ended made and left, or undefined when there is none now: for a

@@ -17,6 +17,7 @@ import { createTokenSource } from '../oauth/index.js';
 import { oauth2Actors } from '../profile/oauth2-actors.js';
 import { tokensOf, usableSchemes } from '../runner/credentials.js';
 import { redactExchange } from '../runner/transcript.js';
+import { spreadRuns } from '../runner/spread.js';
 import type { ScenarioResult } from '../runner/types.js';
 import type { ModelScenario } from '../suite/types.js';
 import { chargedLevel } from '../runner/verdict.js';
@@ -113,16 +114,14 @@ export async function runModelScenario(
   let lastPass: Real | undefined;
   let cut: { runs: number; shrinking: boolean } | undefined;
 
-  const property = fc.asyncProperty(commands, async (cmds) => {
-    if (firstError || executions >= limit) return true;
-    // Past its time limit no further sequence starts (runner/scenario.ts: the same rule for written steps).
-    if (executions > 0 && budget.exceeded()) {
-      cut ??= { runs: executions, shrinking: failure !== undefined };
-      return true;
-    }
-    executions++;
+  type Outcome =
+    | { kind: 'pass'; real: Real }
+    | { kind: 'fail'; real: Real; error: ModelFailure }
+    | { kind: 'error'; real: Real; message: string };
+  /** One sequence, on `client`'s connections (the scenario's own, or a lent lane's). */
+  const sequence = async (cmds: Iterable<fc.AsyncCommand<ModelState, Real>>, on: ExecDeps): Promise<Outcome> => {
     const real: Real = {
-      deps: own,
+      deps: on,
       paths: makePaths(deps.profile, `m${deps.uniq()}`, model.slugs ?? 2),
       transcript: [],
       requests: 0,
@@ -133,22 +132,96 @@ export async function runModelScenario(
     const state: ModelState = emptyState();
     try {
       await fc.asyncModelRun(() => ({ model: state, real }), cmds);
+      return { kind: 'pass', real };
     } catch (err) {
+      if (err instanceof ModelFailure) return { kind: 'fail', real, error: err };
+      return {
+        kind: 'error',
+        real,
+        message: err instanceof ModelError ? err.message : `internal error: ${String(err)}`,
+      };
+    } finally {
       requests += real.requests;
       credentialRequests += real.credentialRequests;
-      if (err instanceof ModelFailure) {
-        failure = { error: err, real };
-        return false;
-      }
-      firstError = { message: err instanceof ModelError ? err.message : `internal error: ${String(err)}`, real };
-      return false;
     }
-    requests += real.requests;
-    credentialRequests += real.credentialRequests;
-    lastPass = real;
-    return true;
+  };
+  const take = (outcome: Outcome): boolean => {
+    if (outcome.kind === 'pass') return true;
+    if (outcome.kind === 'fail') failure = { error: outcome.error, real: outcome.real };
+    else firstError = { message: outcome.message, real: outcome.real };
+    return false;
+  };
+
+  const property = fc.asyncProperty(commands, async (cmds) => {
+    if (firstError || executions >= limit) return true;
+    // Past its time limit no further sequence starts (runner/scenario.ts: the same rule for written steps).
+    if (executions > 0 && budget.exceeded()) {
+      cut ??= { runs: executions, shrinking: failure !== undefined };
+      return true;
+    }
+    executions++;
+    const outcome = await sequence(cmds, own);
+    if (outcome.kind === 'pass') lastPass = outcome.real;
+    return take(outcome);
   });
-  const details = await fc.check(property, checkParameters(seed, numRuns, replay.path));
+  // The sequences are independent (each on paths of its own): lanes the run lends go to them (runner/spread.ts),
+  // with the verdict, counterexample and shrinking of a sequential check. A replay is one sequence: no spreading.
+  const details =
+    deps.borrowLane && replay.path === undefined
+      ? await spreadThenShrink()
+      : await fc.check(property, checkParameters(seed, numRuns, replay.path));
+
+  async function spreadThenShrink() {
+    const outcomes = new Map<number, Outcome>();
+    const spread = await spreadRuns({
+      values: fc.sample(commands, { seed, numRuns }),
+      borrow: deps.borrowLane,
+      stop: () => budget.exceeded(),
+      run: async (cmds, index, borrowed) => {
+        executions++;
+        const client = borrowed ? deps.client.session() : undefined;
+        try {
+          const outcome = await sequence(cmds, client ? { ...own, client } : own);
+          outcomes.set(index, outcome);
+          return outcome.kind === 'pass';
+        } finally {
+          await client?.close();
+        }
+      },
+    });
+    const stoppedAt = spread.firstNotPassed;
+    if (spread.started < numRuns && stoppedAt === undefined) cut ??= { runs: spread.started, shrinking: false };
+    if (stoppedAt === undefined) {
+      lastPass = outcomes.get(spread.started - 1)?.real;
+      return {
+        failed: false as const,
+        numRuns: spread.started,
+        counterexample: null,
+        counterexamplePath: null,
+        numShrinks: 0,
+        errorInstance: null,
+      };
+    }
+    const first = outcomes.get(stoppedAt)!;
+    // What ran one after another would have stopped here: the runs before it passed, this one is the verdict.
+    executions = stoppedAt;
+    if (first.kind === 'error') {
+      executions++;
+      take(first);
+      return {
+        failed: true as const,
+        numRuns: stoppedAt + 1,
+        counterexample: null,
+        counterexamplePath: null,
+        numShrinks: 0,
+        errorInstance: null,
+      };
+    }
+    // fast-check replays that run from its index and shrinks it, as it would have at this point of a sequential check.
+    const shrunk = await fc.check(property, checkParameters(seed, numRuns, String(stoppedAt)));
+    if (!failure && !firstError) take(first); // the target answered otherwise on the replay: the run seen stands
+    return { ...shrunk, failed: true as const, numRuns: stoppedAt + 1 };
+  }
   const durationMs = Math.round(performance.now() - started);
   const redacted = (t: RawExchange[]) => t.map((x) => redactExchange(x, deps.redactor));
   // Property runs, not shrink attempts: a failure at run 3 that shrank for 200 more executions is 3 runs.

@@ -39,6 +39,11 @@ export interface ExecDeps {
    * Default (a scenario run alone): at once.
    */
   atRunEnd?: () => Promise<void>;
+  /**
+   * Another lane of the run, lent for part of the scenario's own work (independent property runs side by side) when
+   * one is free that nothing waiting wants: its release function, or undefined. Default: never.
+   */
+  borrowLane?: () => (() => void) | undefined;
   /** How a `wait` step waits `ms` (default a timer): tests pass one that moves their clock instead. */
   sleep?: (ms: number) => Promise<void>;
   /** The out-of-band listener of this iteration (scenarios that require `oob`). */

@@ -40,6 +40,18 @@ export class Lanes {
     });
   }
 
+  /**
+   * A lane now, if one is free that nothing waiting wants (no queued item, no spare job, no exclusive item running):
+   * for an item to run part of its own work beside itself. Undefined otherwise; never waits. Give it back with
+   * {@link release}.
+   */
+  trySpare(): number | undefined {
+    if (this.exclusiveHeld || this.queue.length > 0 || this.spare.length > 0 || this.free.length === 0)
+      return undefined;
+    this.active++;
+    return this.free.pop()!;
+  }
+
   /** Gives back a lane taken with {@link acquire} (from an active item). */
   release(lane: number): void {
     this.active--;

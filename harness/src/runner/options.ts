@@ -38,7 +38,7 @@ export const RUN_OPTION_SPEC = {
   runs: { flag: 'runs', min: 1, max: 100_000, default: 50 },
   timeoutMs: { flag: 'timeout', min: 1, max: 3_600_000, default: 10_000 },
   maxResponseBytes: { flag: 'max-response-bytes', min: 1024, max: 1024 ** 3, default: 1024 * 1024 },
-  concurrency: { flag: 'concurrency', min: 1, max: 64, default: 8 },
+  concurrency: { flag: 'concurrency', min: 1, max: 64, default: 16 },
 } as const satisfies Record<keyof RunOptions, IntSpec>;
 
 /** How to name an option in an error message: `--runs` on the command line, `runs` in an options object. */

@@ -80,6 +80,30 @@ describe('Lanes', () => {
     expect(lanes.running).toBe(0);
   });
 
+  it('lends a spare lane only when nothing waits for one, and never beside an exclusive item', async () => {
+    const lanes = new Lanes(3);
+    const a = await lanes.acquire(false);
+    const lent = lanes.trySpare();
+    expect(lent).toBeDefined();
+    expect(lanes.running).toBe(2);
+    // An item queued for a lane outranks lending: the last free lane goes to it, and nothing is lent meanwhile.
+    const b = await lanes.acquire(false);
+    expect(lanes.trySpare()).toBeUndefined();
+    let queued: number | undefined;
+    void lanes.acquire(false).then((l) => (queued = l));
+    lanes.release(lent!);
+    await tick();
+    expect(queued).toBe(lent);
+    lanes.release(queued!);
+    lanes.release(b);
+    // An exclusive item waiting for the others to end: nothing is lent either.
+    void lanes.acquire(true);
+    expect(lanes.trySpare()).toBeUndefined();
+    lanes.release(a);
+    await tick();
+    expect(lanes.trySpare()).toBeUndefined();
+  });
+
   it('refuses a size that is not a positive integer', () => {
     expect(() => new Lanes(0)).toThrow(RangeError);
     expect(() => new Lanes(1.5)).toThrow(RangeError);
@@ -288,6 +312,39 @@ describe('runAll', () => {
     }
     // The parked item went on after every other had ended.
     expect(byIndex.get(0)!.waits[0]!.endMs).toBe(Math.max(...[1, 2, 3].map((k) => byIndex.get(k)!.endMs)));
+  });
+
+  it('lends an item lanes only when no item waits, never to or beside an exclusive item, within the concurrency', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const lentTo: string[] = [];
+    const work = async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await tick();
+      inFlight--;
+    };
+    await runAll(['long', 'x', 'a', 'b'], {
+      concurrency: 3,
+      exclusive: (i) => i === 'x',
+      cost: (i) => (i === 'long' ? 10 : 1),
+      run: async (item, _index, _lane, _idle, _atEnd, borrow) => {
+        const mine = [work()];
+        for (let k = 0; k < 5; k++) {
+          const release = borrow();
+          if (!release) break;
+          lentTo.push(item);
+          mine.push(work().finally(release));
+        }
+        await Promise.all(mine);
+        for (let k = 0; k < 3; k++) await tick();
+        return item;
+      },
+    });
+    expect(lentTo).not.toContain('x');
+    // Lending never takes the run past its concurrency, and the lanes left idle once nothing is queued are lent.
+    expect(most).toBeLessThanOrEqual(3);
+    expect(lentTo.length).toBeGreaterThan(0);
   });
 
   it('runs spare jobs only in lanes no item wants, never beside an exclusive item, and returns once none is left', async () => {

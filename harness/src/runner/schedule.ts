@@ -48,7 +48,8 @@ export interface RunAllOptions<T, R> {
   /**
    * Runs one item on `lane`; `idle` steps it aside while it only waits for a clock (see {@link Lanes.idle});
    * `atEnd` resolves once every other item has finished (or is itself waiting at the end): the item gives its lane
-   * back meanwhile, so even one lane cannot deadlock.
+   * back meanwhile, so even one lane cannot deadlock. `borrow` lends the item another lane for part of its own work,
+   * when one is free that nothing waiting wants (see {@link Lanes.trySpare}): its release function, or undefined.
    */
   run: (
     item: T,
@@ -56,6 +57,7 @@ export interface RunAllOptions<T, R> {
     lane: number,
     idle: <V>(wait: () => Promise<V>) => Promise<V>,
     atEnd: () => Promise<void>,
+    borrow: () => (() => void) | undefined,
   ) => Promise<R>;
   /** Called when an item starts, with the number running (itself included). */
   onStart?: (index: number, running: number) => void;
@@ -187,8 +189,20 @@ export async function runAll<T, R>(items: readonly T[], options: RunAllOptions<T
         done();
       }
     };
+    // Never beside an exclusive item (it holds every lane), and never for an exclusive item: it runs alone.
+    const borrow = (): (() => void) | undefined => {
+      if (exclusive || failure) return undefined;
+      const extra = lanes.trySpare();
+      if (extra === undefined) return undefined;
+      let given = false;
+      return () => {
+        if (given) return;
+        given = true;
+        lanes.release(extra);
+      };
+    };
     running.push(
-      options.run(item, index, lane, idle, atEnd).then(
+      options.run(item, index, lane, idle, atEnd, borrow).then(
         (raw) => {
           timing.endMs = clock();
           // A wait over at once (a slot free when asked) is no wait.
