@@ -100,6 +100,28 @@ describe('spreadRuns', () => {
     expect(ended.sort()).toEqual([0, 1, 2]);
   });
 
+  it('gives a lent lane back after each run, so an item waiting for a lane gets it before the next run', async () => {
+    const { state, borrow } = lender(1);
+    let someoneWaits = false;
+    const lentRuns: number[] = [];
+    const r = await spreadRuns({
+      values: [0, 1, 2, 3, 4, 5],
+      borrow: () => (someoneWaits ? undefined : borrow()),
+      run: async (_v, index, borrowed) => {
+        if (borrowed) {
+          lentRuns.push(index);
+          // While this lent run is under way an item starts waiting for a lane: the lane is not lent again.
+          someoneWaits = true;
+        }
+        await tick();
+        return true;
+      },
+    });
+    expect(r.started).toBe(6);
+    expect(lentRuns).toEqual([1]);
+    expect(state.lent).toBe(0);
+  });
+
   it('starts no run but the first once told to stop', async () => {
     let calls = 0;
     const r = await spreadRuns({

@@ -45,35 +45,44 @@ export async function spreadRuns<V>(options: SpreadOptions<V>): Promise<SpreadRe
   const mayStart = () =>
     firstNotPassed === undefined && next < values.length && !(started > 0 && options.stop?.() === true);
 
+  const settle = async (index: number, borrowed: boolean): Promise<void> => {
+    const passed = await run(values[index]!, index, borrowed);
+    if (!passed && (firstNotPassed === undefined || index < firstNotPassed)) firstNotPassed = index;
+  };
+  // A lent lane carries one run and is given back: whoever waits for a lane meanwhile (an item resuming after a
+  // wait, an exclusive one) gets it first; nobody, and it is lent again for the next run.
   const grow = () => {
     while (options.borrow && mayStart()) {
       const release = options.borrow();
       if (release === undefined) return;
       inUse++;
       most = Math.max(most, inUse);
+      const index = next++;
+      started++;
       helpers.push(
-        worker(true).finally(() => {
+        settle(index, true).finally(() => {
           inUse--;
           release();
+          grow();
         }),
       );
     }
   };
 
-  async function worker(borrowed: boolean): Promise<void> {
-    while (mayStart()) {
-      const index = next++;
-      started++;
-      const running = run(values[index]!, index, borrowed);
-      // Whoever starts a run looks for more lanes, once it is under way (so runs go out in their order).
-      grow();
-      const passed = await running;
-      if (!passed && (firstNotPassed === undefined || index < firstNotPassed)) firstNotPassed = index;
-    }
+  // The scenario's own lane runs one run after another; each start looks for lanes to lend, once it is under way
+  // (so runs go out in their order).
+  while (mayStart()) {
+    const index = next++;
+    started++;
+    const running = settle(index, false);
+    grow();
+    await running;
   }
-
-  await worker(false);
-  // Helpers started while others ran; wait until none is left (each is bounded by the values left).
-  for (let seen = 0; seen < helpers.length; seen = helpers.length) await Promise.all(helpers);
+  // Lent runs still under way, and those they started as they ended.
+  for (;;) {
+    const count = helpers.length;
+    await Promise.all(helpers);
+    if (helpers.length === count) break;
+  }
   return { started, ...(firstNotPassed !== undefined ? { firstNotPassed } : {}), lanes: most };
 }
