@@ -58,6 +58,8 @@ export const FAULT_MATRIX: Record<ScenarioFaultName, string[]> = {
   'options-204': ['options/item-allow', 'options/collection-allow', 'options/root-allow', 'options/records-allow'],
   'method-405-no-allow': ['methods/405-carries-allow'],
   'unlisted-method-200': ['methods/unlisted-rejected'],
+  'unlisted-method-401-authenticated': ['methods/unlisted-rejected-authenticated'],
+  'oauth-endpoint-405-no-allow': ['auth/oauth2-endpoints-405-allow', 'auth/oauth1-endpoints-405-allow'],
   'expand-entities': ['articles/no-entity-expansion'],
   'xxe-resolved': ['articles/no-external-entities'],
   'xxe-file-read': ['articles/no-external-entities'],

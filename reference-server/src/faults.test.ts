@@ -467,6 +467,32 @@ const CASES: Record<ScenarioFaultName, FaultCase> = {
     correct: 405,
     faulty: 200,
   },
+  'unlisted-method-401-authenticated': {
+    // PATCH on an article without credentials, then with bob's: its status, and whether it carries a challenge.
+    observe: (s) => {
+      const anonymous = s.send({ method: 'PATCH', target: '/articles/x', body: articleXml(), headers: XML_BODY });
+      const authenticated = created(s).call('PATCH', '/articles/x', articleXml(), XML_BODY);
+      return [anonymous.status, authenticated.status, authenticated.headers['www-authenticate'] !== undefined];
+    },
+    correct: [405, 405, false],
+    faulty: [405, 401, true],
+  },
+  'oauth-endpoint-405-no-allow': {
+    // A GET to the OAuth 2 and OAuth 1 token endpoints (the resources' 405s are method-405-no-allow's).
+    observe: (s) =>
+      ['/oauth2/token', '/oauth1/access_token'].map((target) => {
+        const res = s.send({ method: 'GET', target, secure: true });
+        return [res.status, res.headers.allow];
+      }),
+    correct: [
+      [405, 'POST, OPTIONS'],
+      [405, 'POST, OPTIONS'],
+    ],
+    faulty: [
+      [405, undefined],
+      [405, undefined],
+    ],
+  },
   'xxe-resolved': {
     observe: (s, expecting) => {
       const contacted = waitForContact(expecting === 'faulty' ? 5000 : 100);
@@ -1516,6 +1542,11 @@ const OVERLAPS: readonly (readonly [ScenarioFaultName, ScenarioFaultName])[] = [
   ['oauth1-nonce-unchecked', 'oauth1-temporary-replay'],
   ['unlisted-method-200', 'allow-method-401'],
   ['unlisted-method-200', 'allow-method-500'],
+  // Their observations send a method the resource does not allow with credentials: its 405 is what both change.
+  ['unlisted-method-401-authenticated', 'unlisted-method-200'],
+  ['unlisted-method-401-authenticated', 'allow-method-401'],
+  ['unlisted-method-401-authenticated', 'allow-method-500'],
+  ['unlisted-method-401-authenticated', 'method-405-no-allow'],
   ['post-same-id', 'put-generated-405'],
   ['date-ignored', 'date-future-unlimited'],
   ['date-ignored', 'date-past-unlimited'],

@@ -1,11 +1,13 @@
 /**
  * Faults of access: routes whose `Allow` lists a method they do not really handle (route patches, as the variants
  * patch routes in routes/table.ts), `Allow` lists that do not depend on the requester as they should, and writes that
- * go through without credentials — or are carried out while being refused (the `unauthorizedWrite` hook).
+ * go through without credentials — or are carried out while being refused (the `unauthorizedWrite` hook), and a
+ * method refused to valid credentials as if they were wrong.
  */
 import { unauthorized } from '../auth/challenge.js';
-import type { Method } from '../records.js';
-import { problem } from '../responses.js';
+import type { Method, RequestRecord } from '../records.js';
+import { errorFormat, problem } from '../responses.js';
+import { oauthEndpoint } from '../routes/oauth.js';
 import type { Handler, Route } from '../types.js';
 import type { FaultGroup } from './define.js';
 
@@ -109,6 +111,31 @@ export const ACCESS_FAULTS = {
       unauthorizedWrite: (ctx, write) =>
         write.kind === 'item' && write.method === 'PUT' && write.exists() ? write.handler(ctx) : undefined,
     },
+  },
+  // A server that checks credentials before the method, and takes "not allowed to these credentials" for "wrong
+  // credentials": an authenticated request whose method the resource does not allow gets 401 and the challenges
+  // instead of 405 (the mutation survivors of handle.ts's method check). The requests `identified` as a user are
+  // held weakly, for the rewrite of their answer.
+  'unlisted-method-401-authenticated': () => {
+    const authenticated = new WeakSet<RequestRecord>();
+    return {
+      hooks: {
+        identified: (req, _verification, identity) => {
+          if (identity.kind === 'user') authenticated.add(req);
+          return identity;
+        },
+      },
+      rewrite: (req, res, ctx) =>
+        res.status === 405 &&
+        ctx.origin === 'handler' &&
+        authenticated.has(req) &&
+        oauthEndpoint(req.path) === undefined
+          ? errorFormat(
+              unauthorized(req, { reason: `${req.method} is not allowed with these credentials` }, ctx.deps.variants),
+              ctx.deps.variants,
+            )
+          : res,
+    };
   },
   'refused-write-applied': {
     hooks: {

@@ -86,6 +86,13 @@ export const ANSWER_FAULTS = {
         ? { status: 200, headers: {} }
         : res,
   },
+  'oauth-endpoint-405-no-allow': {
+    // Only the OAuth endpoints' own 405s (a method other than the one each takes) lose their Allow.
+    rewrite: (req, res, ctx) =>
+      res.status === 405 && ctx.origin === 'handler' && oauthEndpoint(req.path) !== undefined
+        ? withoutHeaders(res, 'allow')
+        : res,
+  },
   'no-www-authenticate': {
     rewrite: (_req, res) =>
       res.headers['www-authenticate'] === undefined ? res : withoutHeaders(res, 'www-authenticate'),

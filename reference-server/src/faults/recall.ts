@@ -1,8 +1,10 @@
 /**
  * The descriptions of the faults of issue 37 (spread into registry.ts's FAULTS in place): defects that show only
  * with overlap (a nonce recorded after the answer), with a verb mapped to another (HEAD signed as GET), after an
- * earlier success (a digest or token remembered once it verified), or with more digits than a double holds. Their
- * definitions are in concurrency.ts, digests.ts, oauth.ts and articles.ts.
+ * earlier success (a digest or token remembered once it verified), or with more digits than a double holds; and two
+ * the mutation survivors showed (docs/mutation.md, part 1): a 405 turned into 401 for valid credentials, and the
+ * OAuth endpoints' 405 without Allow. Their definitions are in concurrency.ts, digests.ts, oauth.ts, articles.ts,
+ * access.ts and answers.ts.
  */
 export const RECALL_FAULT_TEXTS = {
   'nonce-recorded-late':
@@ -17,4 +19,8 @@ export const RECALL_FAULT_TEXTS = {
   'bearer-scope-cache':
     "A bearer token that opened records once is remembered and spared the owner check afterwards: after opening its own user's records it opens every user's.",
   'price-double': 'Prices are binary doubles: 17+ significant digits, or past 2^53, come back altered.',
+  'unlisted-method-401-authenticated':
+    'A request with valid credentials and a method the resource does not allow is answered 401 with the challenges, as if the credentials were wrong, instead of 405.',
+  'oauth-endpoint-405-no-allow':
+    'The OAuth endpoints answer a method other than the one each takes 405 without Allow (the resources keep theirs).',
 } as const;
