@@ -140,6 +140,8 @@ describe('verdicts do not depend on concurrency', () => {
     expect(model(many).counterexample?.path).toBe(model(one).counterexample?.path);
     // The lanes were lent: the sequences after the failing one were already under way, and sent their requests too.
     expect(model(many).runs).toBeLessThan(8);
+    expect(model(many).lanes).toBeGreaterThan(1);
+    expect(model(one).lanes).toBeUndefined();
     expect(model(many).requests).toBeGreaterThan(model(one).requests);
   });
 });

@@ -113,6 +113,7 @@ export async function runModelScenario(
   let firstError: { message: string; real: Real } | undefined;
   let lastPass: Real | undefined;
   let cut: { runs: number; shrinking: boolean } | undefined;
+  let lanes = 1;
 
   type Outcome =
     | { kind: 'pass'; real: Real }
@@ -189,6 +190,7 @@ export async function runModelScenario(
         }
       },
     });
+    lanes = spread.lanes;
     const stoppedAt = spread.firstNotPassed;
     if (spread.started < numRuns && stoppedAt === undefined) cut ??= { runs: spread.started, shrinking: false };
     if (stoppedAt === undefined) {
@@ -234,6 +236,7 @@ export async function runModelScenario(
     requests,
     ...(credentialRequests > 0 ? { credentialRequests } : {}),
     runs,
+    ...(lanes > 1 ? { lanes } : {}),
     durationMs,
     ...(notes.length > 0 ? { notes } : {}),
   };

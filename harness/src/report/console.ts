@@ -147,7 +147,7 @@ export function createConsoleReporter(options: ConsoleOptions): (event: RunEvent
 
 function describeRuns(r: ScenarioResult): string {
   if (r.status === 'skipped') return 'skipped';
-  return `${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.requests} request${r.requests === 1 ? '' : 's'}, ${r.durationMs} ms`;
+  return `${r.runs} run${r.runs === 1 ? '' : 's'}${r.lanes ? ` on up to ${r.lanes} lanes` : ''}, ${r.requests} request${r.requests === 1 ? '' : 's'}, ${r.durationMs} ms`;
 }
 
 function details(

@@ -94,6 +94,14 @@ export const ScenarioResultSchema = z.object({
       'Of requests, those sent to obtain OAuth credentials; when they go out depends on the clock (a token about to expire is obtained again), not on the seed.',
     ),
   runs: z.number().int().optional(),
+  lanes: z
+    .number()
+    .int()
+    .min(2)
+    .optional()
+    .describe(
+      'Most lanes its property runs used at once, when more than its own: lanes the run lent it while no other scenario wanted them (independent runs side by side). Absent: one.',
+    ),
   durationMs: z.number().optional(),
   failure: z
     .object({

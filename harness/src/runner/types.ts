@@ -90,6 +90,11 @@ interface ResultBase {
   credentialRequests?: number;
   /** Property runs executed (1 for a plain scenario). */
   runs: number;
+  /**
+   * Most lanes its runs used at once, when more than its own: lanes the run lent it while nothing else wanted them
+   * (runner/spread.ts). Absent: one.
+   */
+  lanes?: number;
   durationMs: number;
   /** Exchanges of the failing run, or of the last run when it passed (bounded). */
   transcript: Exchange[];

@@ -41,7 +41,7 @@ function scenarioRow(s: ScenarioResult, critical: CriticalSegment | undefined, t
     ? `<span class="tl-crit" data-testid="timeline-critical" style="${place(critical, total)}" title="${esc(`on the critical path: ${duration(critical.endMs - critical.startMs)}`)}"></span>`
     : '';
   const waited = (t.waits ?? []).reduce((n, w) => n + w.endMs - w.startMs, 0);
-  const title = `${s.id}: ${s.status}, ${duration(t.startMs)} – ${duration(t.endMs)} (${duration(t.endMs - t.startMs)}${waited > 0 ? `, of which ${duration(waited)} waiting` : ''})`;
+  const title = `${s.id}: ${s.status}, ${duration(t.startMs)} – ${duration(t.endMs)} (${duration(t.endMs - t.startMs)}${waited > 0 ? `, of which ${duration(waited)} waiting` : ''}${s.lanes ? `; its runs on up to ${s.lanes} lanes` : ''})`;
   return (
     `<li class="tl-row st-${s.status}${critical ? ' tl-critical' : ''}" data-testid="timeline-bar" data-id="${esc(s.id)}" data-start="${t.startMs}" data-end="${t.endMs}"${critical ? ' data-critical="true"' : ''}>` +
     `<a class="tl-label" href="${href(scenarioAnchor(s.id))}">${esc(s.id)}</a>` +
