@@ -41,6 +41,30 @@ describe('a declared Content-Length above the cap', () => {
     expect(reply).toContain('request body exceeds 1000 bytes');
   });
 
+  it('lingers after the 413: a client still sending its body reads the answer whole and is not reset', async () => {
+    // RFC 9112 §9.6: closing with the body unread would reset the connection, and the answer could be lost.
+    const server = await start({ maxBodyBytes: 1000 });
+    const outcome = await new Promise<{ reply: string; error?: string }>((resolve) => {
+      const socket = connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
+      let reply = '';
+      let more = false;
+      socket.setEncoding('utf8');
+      socket.on('error', (err: NodeJS.ErrnoException) => resolve({ reply, error: err.code ?? err.message }));
+      socket.on('data', (chunk: string) => {
+        reply += chunk;
+        if (more || !reply.endsWith('}')) return;
+        // The whole answer is in, and the server has ended its side: the client goes on with its body (1 MB, more
+        // than a socket buffer holds), then ends. A server that closed at once answers these bytes with a reset.
+        more = true;
+        socket.write('x'.repeat(1 << 20), () => socket.end());
+      });
+      socket.on('close', () => resolve({ reply }));
+      socket.write(put(2_000_000, 'x'.repeat(500)));
+    });
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.reply).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
   it('is not refused when it equals the cap: the body is read and judged', async () => {
     const server = await start({ maxBodyBytes: 1000 });
     const reply = await raw(server.port, put(1000, 'x'.repeat(1000)), (r) => /\r\n\r\n[^]*\}$/.test(r));

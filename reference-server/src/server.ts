@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerOptions as HttpServerOptions, Serve
 import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { ConnectionGate } from './connections.js';
+import { replyTooLarge } from './too-large.js';
 import { faultKit } from './faults/index.js';
 import type { IoFaults } from './faults/index.js';
 import type { ConnectionMemory } from './records.js';
@@ -11,7 +12,7 @@ import { declaredLength, readBody, toRequestRecord, writeResponse } from './io.j
 import { resolveServerOptions } from './options.js';
 import type { ResolvedServerOptions, ServerOptions } from './options.js';
 import { answerConnect, rejectClient } from './parser-errors.js';
-import { byteLength, problem } from './responses.js';
+import { problem } from './responses.js';
 import type { ChangeListener } from './store/changes.js';
 import { closer, hostPart, listen, type Listener } from './listen.js';
 import { openJournal } from './store/journal.js';
@@ -199,7 +200,7 @@ function wire(server: Server, secure: boolean, shared: Shared): Listener {
   };
   server.on('request', onRequest);
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if ((declaredLength(req) ?? 0) > options.maxBodyBytes) return void reply(req, res, tooLarge(options), options);
+    if ((declaredLength(req) ?? 0) > options.maxBodyBytes) return replyTooLarge(req, res, options);
     res.writeContinue();
     onRequest(req, res);
   });
@@ -220,10 +221,10 @@ async function serve(req: IncomingMessage, res: ServerResponse, secure: boolean,
   const { state, deps, options, memory } = shared;
   const at = deps.now().getTime();
   const cap = shared.io.readCap(options.maxBodyBytes);
-  if ((declaredLength(req) ?? 0) > cap) return reply(req, res, tooLarge(options), options);
+  if ((declaredLength(req) ?? 0) > cap) return replyTooLarge(req, res, options);
   const read = await readBody(req, cap);
   if (read.kind === 'aborted') return;
-  if (read.kind === 'too-large') return reply(req, res, tooLarge(options), options);
+  if (read.kind === 'too-large') return replyTooLarge(req, res, options);
   const record = toRequestRecord(
     req,
     read.body,
@@ -277,14 +278,6 @@ function reply(
 ): void {
   options.log(`${req.method ?? '?'} ${req.url ?? ''} ${record.status}`);
   writeResponse(res, record);
-}
-
-/** 413 sent before the body is read; the connection closes because the rest of the body stays unread. */
-function tooLarge(options: ResolvedServerOptions): ResponseRecord {
-  const record = problem(413, `request body exceeds ${options.maxBodyBytes} bytes`, {
-    headers: { connection: 'close' },
-  });
-  return { ...record, headers: { ...record.headers, 'content-length': String(byteLength(record.body)) } };
 }
 
 /** The rules with PLAINTEXT among the OAuth 1 signature methods (the `oauth1Plaintext` option). */
