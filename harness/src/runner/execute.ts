@@ -9,10 +9,12 @@ import { STANDARD_METHODS, chooseScheme } from './credentials.js';
 import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';
 import { instanceNumbers, type BuiltRequest } from './instances.js';
 import { OobListener } from './oob.js';
+import { exchangeOf } from './transcript.js';
 import { render, toList, truthy } from './render.js';
 import { articleSetup, chargedRules, originsOf, setupOf } from './step-checks.js';
 import { Findings, capturedBy, needsAny } from './findings.js';
-import { approveStep, authorizeStep, judgeStep, planStep, sendPlan, tokenStep } from './step-plan.js';
+import { judgeStep, planStep, sendPlan } from './step-plan.js';
+import { approveStep, authorizeStep, tokenStep } from './oauth-steps.js';
 
 /**
  * Waits for the target's clock (a token's lifetime): bounded to 300 s, and 0 for anything not a number; `sleep` is
@@ -251,37 +253,34 @@ async function executeSteps(
           );
           continue steps;
         }
-        const plan = await planStep(step, local, deps, sentByStep, ({ exchanges, instance }) => {
+        const planned = planStep(step, local, deps, sentByStep, ({ exchanges, instance }) => {
           for (const x of exchanges) {
             requests++;
             credentialRequests++;
             keep({ step: at.index, ...named(), ...(instance !== undefined ? { instance } : {}), ...x });
           }
         });
+        // Awaited only when it is a promise (a token was obtained): a microtask less for every request.
+        const plan = planned instanceof Promise ? await planned : planned;
         if ('error' in plan) return error(plan.error);
         if (step.name) sentByStep.set(step.name, plan.primary);
         requests += plan.sends.length;
         const results = await sendPlan(plan, deps);
         for (const [k, sent] of results.entries()) {
           const s = plan.sends[k]!;
-          keep({
-            step: at.index,
-            ...named(),
-            ...(s.built.instance !== undefined ? { instance: s.built.instance } : {}),
-            ...(s.built.credential ? { credential: s.built.credential } : {}),
-            request: s.built.request,
-            ...(sent.ok ? { response: sent.response } : { error: sent.error }),
-          });
+          keep(exchangeOf(at, s.built, sent));
         }
         const broken = results.findIndex((r) => !r.ok);
         if (broken >= 0)
           return error(
-            `${plan.sends[broken]!.name}: ${(results[broken] as Extract<SendResult, { ok: false }>).error.message}`,
+            `${plan.sends[broken]!.name()}: ${(results[broken] as Extract<SendResult, { ok: false }>).error.message}`,
           );
-        const { messages, failedChecks } = await judgeStep(step, plan, results, local, deps, checkContext(local));
+        const judged = judgeStep(step, plan, results, local, deps, checkContext(local));
+        const { messages, failedChecks } = judged instanceof Promise ? await judged : judged;
         if (messages.length > 0) {
-          if (setup) return precondition(setup, plan.prefix, messages);
-          const shown = messages.map((m) => redactor.text(plan.prefix ? `${plan.prefix}: ${m}` : m));
+          const prefix = plan.prefix();
+          if (setup) return precondition(setup, prefix, messages);
+          const shown = messages.map((m) => redactor.text(prefix ? `${prefix}: ${m}` : m));
           findings.add(step, { step: at.index, ...named() }, shown, chargedRules(step, failedChecks));
           continue steps;
         }

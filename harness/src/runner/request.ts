@@ -89,9 +89,12 @@ function sentCredential(
   signed: SignedParts | undefined,
   tampered: boolean,
 ): SentCredential {
-  const altered: string[] = ALTERING.filter((k) => options[k] !== undefined);
+  // Most requests carry the options of a correct client: none (this runs for every signed request).
+  const altered: string[] = Object.keys(options).length === 0 ? [] : ALTERING.filter((k) => options[k] !== undefined);
   if (tampered) altered.push('bodyAfterSigning');
-  return { scheme, user, ...signed, ...(altered.length > 0 ? { altered } : {}) };
+  const credential: SentCredential = { scheme, user, ...signed };
+  if (altered.length > 0) credential.altered = altered;
+  return credential;
 }
 
 type Built = (BuiltRequest | { error: string }) & { obtained?: TokenExchange[] };
@@ -99,9 +102,10 @@ type Built = (BuiltRequest | { error: string }) & { obtained?: TokenExchange[] }
 /**
  * Builds one step's request on the base its transport and credentials call for — or, with `instance`, on that
  * instance's base URL for the same transport, with the target's Host (runner/instances.ts); OAuth tokens it needs
- * are then obtained from that instance too.
+ * are then obtained from that instance too. Synchronous unless a token must be obtained first (a promise then):
+ * this runs for every request, and most need no token.
  */
-export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps, instance?: number): Promise<Built> {
+export function buildRequest(step: StepData, scope: Scope, deps: ExecDeps, instance?: number): Built | Promise<Built> {
   const r = step.request;
   if (!r) return { error: 'the step has neither request nor replayOf' };
   const method = stringify(render(r.method, scope)).toUpperCase();
@@ -232,7 +236,15 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
     };
   }
   if (!user) return { error: 'the profile lists no users to authenticate as' };
-  let obtained: TokenExchange[] | undefined;
+  const signed = (options: AuthOptions, obtained?: TokenExchange[]): Built => {
+    const applied = deps.authenticator.apply(request, scheme!, user, options);
+    if (!applied.ok) return { error: applied.reason, ...(obtained ? { obtained } : {}) };
+    const built: Built = { request: after(applied.request), base: picked.base };
+    if (instance !== undefined) built.instance = instance;
+    built.credential = sentCredential(scheme!, user, options, applied.signed, r.bodyAfterSigning !== undefined);
+    if (obtained) built.obtained = obtained;
+    return built;
+  };
   // No token given: obtain one from the target (kept for the run), as a client of that scheme would. An OAuth 1
   // request with a callback and no token asks for temporary credentials (RFC 5849 §2.1) and is signed as it is.
   if ((scheme === 'oauth2' || (scheme === 'oauth1' && options.callback === undefined)) && options.token === undefined) {
@@ -247,23 +259,20 @@ export async function buildRequest(step: StepData, scope: Scope, deps: ExecDeps,
       scheme === 'oauth2' && auth !== 'auto' && auth.actor !== undefined
         ? (render(auth.actor, scope) as OAuth2Actor | undefined)
         : undefined;
-    const got = await (named !== undefined && typeof named === 'object'
-      ? tokensOf(deps).oauth2As(named, picked.base)
-      : userless
-        ? tokensOf(deps).oauth2As(actor, picked.base)
-        : scheme === 'oauth2'
-          ? tokensOf(deps).oauth2(user, picked.base)
-          : tokensOf(deps).oauth1(user, picked.base));
-    obtained = got.exchanges;
-    if (!got.ok) return { error: got.reason, obtained };
-    options = {
-      ...options,
-      token: got.token,
-      ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}),
-    };
+    const obtaining =
+      named !== undefined && typeof named === 'object'
+        ? tokensOf(deps).oauth2As(named, picked.base)
+        : userless
+          ? tokensOf(deps).oauth2As(actor, picked.base)
+          : scheme === 'oauth2'
+            ? tokensOf(deps).oauth2(user, picked.base)
+            : tokensOf(deps).oauth1(user, picked.base);
+    const given = options;
+    return obtaining.then((got): Built => {
+      if (!got.ok) return { error: got.reason, obtained: got.exchanges };
+      const token = { token: got.token, ...(got.tokenSecret !== undefined ? { tokenSecret: got.tokenSecret } : {}) };
+      return signed({ ...given, ...token }, got.exchanges);
+    });
   }
-  const applied = deps.authenticator.apply(request, scheme!, user, options);
-  if (!applied.ok) return { error: applied.reason, ...(obtained ? { obtained } : {}) };
-  const credential = sentCredential(scheme!, user, options, applied.signed, r.bodyAfterSigning !== undefined);
-  return { request: after(applied.request), base: picked.base, ...at, credential, ...(obtained ? { obtained } : {}) };
+  return signed(options);
 }

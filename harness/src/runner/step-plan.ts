@@ -6,12 +6,9 @@
 import { splitUrl, type SendResult } from '../http/client.js';
 import type { CheckName, ExpectData, StepData } from '../suite/schema.js';
 import { stringify, type Scope } from '../suite/template.js';
-import { tokensOf } from './credentials.js';
 import type { ExecDeps } from './exec-types.js';
 import { checkResponseByCheck, type CheckContext } from './expect.js';
-import { instanceBase, instanceNumber, toInstance, type BuiltRequest } from './instances.js';
-import { authorizeCode } from '../oauth/index.js';
-import type { OAuth2Actor } from '../profile/schema.js';
+import { instanceNumber, toInstance, type BuiltRequest } from './instances.js';
 import { render } from './render.js';
 import { buildRequest } from './request.js';
 import { checkCounts } from './step-checks.js';
@@ -22,7 +19,7 @@ export interface PlannedSend {
   built: BuiltRequest;
   expect: ExpectData | undefined;
   /** How a transport error of this send is named: `METHOD /path` (on instance N) (the group member's name). */
-  name: string;
+  name(): string;
   /** A message about this answer, as the report shows it (before the step's own prefix). */
   label: (message: string) => string;
 }
@@ -31,8 +28,11 @@ export interface PlannedSend {
 export interface Plan {
   sends: PlannedSend[];
   concurrent: boolean;
-  /** How the step's messages are prefixed (`METHOD /path`), or '' when each send names itself (a group). */
-  prefix: string;
+  /**
+   * How the step's messages are prefixed (`METHOD /path`), or '' when each send names itself (a group): built only
+   * when a message needs it (most steps pass, and a passing step needs no name).
+   */
+  prefix(): string;
   /** The request captures and `replayOf` refer to (the step's own, not a copy's). */
   primary: BuiltRequest;
 }
@@ -61,7 +61,11 @@ export function onInstanceText(instance: number | undefined): string {
 
 const where = (b: BuiltRequest) => `${b.request.method} ${pathOf(b.request.url)}${onInstanceText(b.instance)}`;
 
-function instanceOf(value: StepData['instance'], scope: Scope, deps: ExecDeps): number | undefined | { error: string } {
+export function instanceOf(
+  value: StepData['instance'],
+  scope: Scope,
+  deps: ExecDeps,
+): number | undefined | { error: string } {
   return value === undefined
     ? undefined
     : instanceNumber(typeof value === 'number' ? value : render(value, scope), deps);
@@ -72,55 +76,70 @@ function instanceOf(value: StepData['instance'], scope: Scope, deps: ExecDeps): 
  * goes to `obtained`), an earlier step's request for `replayOf`, copies for `repeat` (spread over instances when
  * asked).
  */
-export async function planStep(
+export function planStep(
   step: StepData,
   scope: Scope,
   deps: ExecDeps,
   sentByStep: ReadonlyMap<string, BuiltRequest>,
   obtained: (o: Obtained) => void,
-): Promise<Plan | { error: string }> {
-  if (step.concurrent !== undefined) {
-    const sends: PlannedSend[] = [];
-    for (const [k, sub] of step.concurrent.entries()) {
-      const n = instanceOf(sub.instance, scope, deps);
-      if (typeof n === 'object') return n;
-      const b = await buildRequest({ request: sub.request }, scope, deps, n);
-      obtained({ exchanges: b.obtained ?? [], ...(n !== undefined ? { instance: n } : {}) });
-      if ('error' in b) return b;
-      const name = sub.name ?? `request ${k + 1} of ${step.concurrent.length}`;
-      sends.push({
-        built: b,
-        expect: sub.expect,
-        name: `${where(b)} (${name})`,
-        label: (m) => `${where(b)} (${name}): ${m}`,
-      });
-    }
-    return { sends, concurrent: true, prefix: '', primary: sends[0]!.built };
-  }
+): Plan | { error: string } | Promise<Plan | { error: string }> {
+  if (step.concurrent !== undefined) return planGroup(step.concurrent, scope, deps, obtained);
   const instance = instanceOf(step.instance, scope, deps);
   if (typeof instance === 'object') return instance;
-  let built: BuiltRequest;
   if (step.replayOf !== undefined) {
     const earlier = sentByStep.get(step.replayOf);
     if (!earlier) return { error: `replayOf "${step.replayOf}": that step sent nothing` };
     const moved = instance === undefined ? earlier : toInstance(earlier, instance, deps);
     if ('error' in moved) return moved;
-    built = step.replayAs ? replayedAs(moved, step.replayAs, scope) : moved;
-  } else {
-    const b = await buildRequest(step, scope, deps, instance);
-    obtained({ exchanges: b.obtained ?? [], ...(instance !== undefined ? { instance } : {}) });
-    if ('error' in b) return b;
-    built = b;
+    return planCopies(step, step.replayAs ? replayedAs(moved, step.replayAs, scope) : moved, deps);
   }
+  // Synchronous unless a token must be obtained first: this runs for every request.
+  const then = (b: Awaited<ReturnType<typeof buildRequest>>) => {
+    obtained({ exchanges: b.obtained ?? [], ...(instance !== undefined ? { instance } : {}) });
+    return 'error' in b ? b : planCopies(step, b, deps);
+  };
+  const b = buildRequest(step, scope, deps, instance);
+  return b instanceof Promise ? b.then(then) : then(b);
+}
+
+/** A `concurrent` group's sends, built in order (each with fresh nonces and tokens). */
+async function planGroup(
+  group: NonNullable<StepData['concurrent']>,
+  scope: Scope,
+  deps: ExecDeps,
+  obtained: (o: Obtained) => void,
+): Promise<Plan | { error: string }> {
+  {
+    const sends: PlannedSend[] = [];
+    for (const [k, sub] of group.entries()) {
+      const n = instanceOf(sub.instance, scope, deps);
+      if (typeof n === 'object') return n;
+      const b = await buildRequest({ request: sub.request }, scope, deps, n);
+      obtained({ exchanges: b.obtained ?? [], ...(n !== undefined ? { instance: n } : {}) });
+      if ('error' in b) return b;
+      const name = sub.name ?? `request ${k + 1} of ${group.length}`;
+      sends.push({
+        built: b,
+        expect: sub.expect,
+        name: () => `${where(b)} (${name})`,
+        label: (m) => `${where(b)} (${name}): ${m}`,
+      });
+    }
+    return { sends, concurrent: true, prefix: () => '', primary: sends[0]!.built };
+  }
+}
+
+/** A step's request and its `repeat` copies. */
+function planCopies(step: StepData, built: BuiltRequest, deps: ExecDeps): Plan | { error: string } {
   const times = step.repeat?.times ?? 1;
   const copies = spreadOver(built, times, step.repeat?.spread === true, deps);
   if ('error' in copies) return copies;
-  // How the step's messages name it: built once (a copy sent where the request was built is named the same).
-  const prefix = where(built);
+  // How the step's messages name it (a copy sent where the request was built is named the same).
+  const prefix = () => where(built);
   const sends = copies.map((copy, k): PlannedSend => ({
     built: copy,
     expect: step.expect,
-    name: copy === built ? prefix : where(copy),
+    name: copy === built ? prefix : () => where(copy),
     label: (m) => (times > 1 ? `answer ${k + 1} of ${times}${onInstanceText(copy.instance)}: ${m}` : m),
   }));
   return { sends, concurrent: step.repeat?.concurrent === true, prefix, primary: built };
@@ -136,6 +155,7 @@ export function replayedAs(built: BuiltRequest, as: NonNullable<StepData['replay
 
 /** Sends a plan: all together over separate connections, or one after another (stopping at a transport error). */
 export async function sendPlan(plan: Plan, deps: ExecDeps): Promise<SendResult[]> {
+  if (!plan.concurrent && plan.sends.length === 1) return [await deps.client.send(plan.sends[0]!.built.request)];
   if (plan.concurrent) {
     // Their last bytes together where the client can (last-byte synchronisation), else at once over many connections.
     const requests = plan.sends.map((s) => s.built.request);
@@ -155,14 +175,14 @@ export async function sendPlan(plan: Plan, deps: ExecDeps): Promise<SendResult[]
  * Judges a step's answers: each against its own expectation, then the step's `expectCount` over all of them, then
  * the out-of-band listener. `context` gives each send its check context.
  */
-export async function judgeStep(
+export function judgeStep(
   step: StepData,
   plan: Plan,
   results: readonly SendResult[],
   scope: Scope,
   deps: ExecDeps,
   context: (b: BuiltRequest) => CheckContext,
-): Promise<Judgement> {
+): Judgement | Promise<Judgement> {
   const messages: string[] = [];
   const failedChecks = new Set<CheckName>();
   for (const [k, sent] of results.entries()) {
@@ -178,100 +198,16 @@ export async function judgeStep(
     if (counts.length > 0) failedChecks.add('expectCount');
     messages.push(...counts);
   }
-  if (step.expect?.oob && deps.oob) {
-    const oob = deps.oob;
-    // Waiting for a contact that a correct target never makes: the scenario steps aside meanwhile (its lane goes to
-    // others, its time limit stops), and a contact ends the wait at once.
-    const listen = () => oob.contactedWithin(step.expect!.oob!.within ?? 1);
-    const contacted = await (deps.idle ? deps.idle(listen) : listen());
+  if (!step.expect?.oob || !deps.oob) return { messages, failedChecks };
+  const oob = deps.oob;
+  // Waiting for a contact that a correct target never makes: the scenario steps aside meanwhile (its lane goes to
+  // others, its time limit stops), and a contact ends the wait at once.
+  const listen = () => oob.contactedWithin(step.expect!.oob!.within ?? 1);
+  return (deps.idle ? deps.idle(listen) : listen()).then((contacted) => {
     if (contacted.length > 0) failedChecks.add('oob');
     messages.push(...contacted);
-  }
-  return { messages, failedChecks };
-}
-
-/** What an `approve` step gave: the verifier (empty for a denial's answer without one), or why there is none. */
-export type ApproveStepResult =
-  | { ok: true; verifier: string; exchanges: TokenExchange[] }
-  | { ok: false; reason: string; exchanges: TokenExchange[] };
-
-/**
- * An `approve` step: the owner approves the temporary credentials, the target's way (oauth/approval.ts) — or, with
- * `deny`, denies them, and the verifier is the one the target's answer carried (empty when none).
- */
-export async function approveStep(step: StepData, scope: Scope, deps: ExecDeps): Promise<ApproveStepResult> {
-  const a = step.approve!;
-  const instance = instanceOf(step.instance, scope, deps);
-  if (typeof instance === 'object') return { ok: false, reason: instance.error, exchanges: [] };
-  const token = stringify(render(a.token, scope));
-  const user = a.user !== undefined ? stringify(render(a.user, scope)) : deps.profile.auth.oauth1?.user;
-  if (!deps.profile.auth.oauth1) return { ok: false, reason: 'the profile has no auth.oauth1 settings', exchanges: [] };
-  if (!user)
-    return {
-      ok: false,
-      reason: 'the profile names no resource owner (auth.oauth1.user, or a first user)',
-      exchanges: [],
-    };
-  // Owner credentials (Basic among them) go over TLS when a TLS base URL is known; to one instance, with `instance`.
-  const own = instance === undefined ? undefined : instanceBase(deps, instance, deps.bases.tls !== undefined);
-  if (own !== undefined && 'error' in own) return { ok: false, reason: own.error, exchanges: [] };
-  const base = own?.base ?? deps.bases.tls ?? deps.bases.primary;
-  const { approver } = tokensOf(deps);
-  if (!a.deny) return approver.approve(token, user, base);
-  const denied = await approver.deny(token, user, base);
-  return denied.ok ? { ok: true, verifier: denied.verifier ?? '', exchanges: denied.exchanges } : denied;
-}
-
-/** What an `authorize` or `token` step gave: the names it puts in scope, or why there is nothing. */
-export type OAuth2StepResult =
-  | { ok: true; values: Record<string, unknown>; exchanges: TokenExchange[] }
-  | { ok: false; reason: string; exchanges: TokenExchange[] };
-
-/** An `authorize` step: an OAuth 2 authorization request the owner approves; the code (oauth/code-flow.ts). */
-export async function authorizeStep(step: StepData, scope: Scope, deps: ExecDeps): Promise<OAuth2StepResult> {
-  const a = step.authorize!;
-  const user = a.user !== undefined ? stringify(render(a.user, scope)) : deps.profile.users[0]?.name;
-  if (!user) return { ok: false, reason: 'the profile lists no users', exchanges: [] };
-  const redirectUri = a.redirectUri !== undefined ? stringify(render(a.redirectUri, scope)) : undefined;
-  const got = await authorizeCode(
-    {
-      client: deps.client,
-      profile: deps.profile,
-      authenticator: deps.authenticator,
-      secret: (v) => deps.redactor.add(v),
-    },
-    {
-      clientId: stringify(render(a.client, scope)),
-      user,
-      base: deps.bases.tls ?? deps.bases.primary,
-      ...(redirectUri !== undefined ? { redirectUri } : {}),
-    },
-  );
-  if (!got.ok) return got;
-  return {
-    ok: true,
-    values: { [a.as]: got.code, [`${a.as}Verifier`]: got.verifier, [`${a.as}RedirectUri`]: got.redirectUri ?? '' },
-    exchanges: got.exchanges,
-  };
-}
-
-/** A `token` step: a fresh access token of the actor, any grant (oauth/grants.ts). */
-export async function tokenStep(step: StepData, scope: Scope, deps: ExecDeps): Promise<OAuth2StepResult> {
-  const t = step.token!;
-  const actor = render(t.actor, scope) as OAuth2Actor | undefined;
-  if (typeof actor !== 'object' || actor === null || typeof actor.clientId !== 'string')
-    return { ok: false, reason: 'token.actor is not an OAuth 2 actor ({ clientId, grant, user })', exchanges: [] };
-  const got = await tokensOf(deps).oauth2Fresh(actor, deps.bases.tls ?? deps.bases.primary);
-  if (!got.ok) return got;
-  return {
-    ok: true,
-    values: {
-      [t.as]: got.token,
-      ...(got.expiresIn !== undefined ? { [`${t.as}Ttl`]: got.expiresIn } : {}),
-      [`${t.as}Refresh`]: got.refreshToken ?? '',
-    },
-    exchanges: got.exchanges,
-  };
+    return { messages, failedChecks };
+  });
 }
 
 /** The copies of a repeated request: all to where it was built, or spread round-robin over the instances. */
