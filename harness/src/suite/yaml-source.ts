@@ -1,5 +1,6 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { SourceIssue } from '../errors.js';
+import { cachedYaml, locationKey } from './yaml-cache.js';
 
 /** A parsed YAML file that can locate any path inside it. */
 export interface YamlSource {
@@ -30,8 +31,31 @@ export function quotePathTemplates(text: string): string {
   );
 }
 
-/** Parses YAML text without trusting it: aliases are bounded, duplicate keys are errors. */
+/**
+ * Parses YAML text without trusting it: aliases are bounded, duplicate keys are errors. A text the build parsed
+ * already (a bundled file, unchanged: yaml-cache.ts) comes from the cache, its document parsed only if asked for.
+ */
 export function parseYamlSource(file: string, rawText: string): YamlSource {
+  const hit = cachedYaml(rawText);
+  if (!hit) return parseYamlFresh(file, rawText);
+  let parsed: YamlSource | undefined;
+  const full = () => (parsed ??= parseYamlFresh(file, rawText));
+  return {
+    file,
+    get doc() {
+      return full().doc;
+    },
+    value: hit.value,
+    syntaxIssues: [],
+    locate(path, key) {
+      const at = key === undefined ? hit.at[locationKey(path)] : undefined;
+      return at ? { line: at[0], column: at[1] } : full().locate(path, key);
+    },
+  };
+}
+
+/** {@link parseYamlSource} without the cache: the text parsed now. */
+export function parseYamlFresh(file: string, rawText: string): YamlSource {
   const text = quotePathTemplates(rawText);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
