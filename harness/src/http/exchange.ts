@@ -5,10 +5,43 @@
 import type { Dispatcher } from 'undici';
 import type { SendResult, TransportError, TransportErrorCode } from './types.js';
 
+/** An exchange under way: when it must have ended, and how it ends then. */
+interface Deadline {
+  at: number;
+  expire(): void;
+}
+
+/**
+ * The deadlines of the exchanges under way, checked together every {@link SWEEP_MS}: a Set entry per exchange instead
+ * of a timer each (creating and cancelling a timer for every request was about 2.5 µs of it). A deadline is met
+ * within SWEEP_MS of its time, never before it.
+ */
+const deadlines = new Set<Deadline>();
+const SWEEP_MS = 10;
+let sweeper: ReturnType<typeof setInterval> | undefined;
+
+function sweep(): void {
+  const now = performance.now();
+  for (const d of deadlines)
+    if (d.at <= now) {
+      deadlines.delete(d);
+      d.expire();
+    }
+  if (deadlines.size === 0 && sweeper !== undefined) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
+function watch(d: Deadline): void {
+  deadlines.add(d);
+  sweeper ??= setInterval(sweep, SWEEP_MS);
+}
+
 /**
  * One request through undici's dispatch API, the body collected as it arrives (no stream in between): a hard cap on
- * its size and one timer for the whole exchange, so a body that trickles a byte at a time ends at the deadline like
- * one that stalls. Transport failures are data.
+ * its size and one deadline for the whole exchange, so a body that trickles a byte at a time ends at the deadline
+ * like one that stalls. Transport failures are data.
  */
 export function exchange(
   via: Dispatcher,
@@ -27,21 +60,22 @@ export function exchange(
     const finish = (result: SendResult) => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      deadlines.delete(deadline);
       resolve(result);
     };
     const fail = (error: TransportError) => {
       finish({ ok: false, error });
       if (controller && !controller.aborted) controller.abort(new Error(error.message));
     };
-    const timer = setTimeout(
-      () =>
+    const deadline: Deadline = {
+      at: started + timeoutMs,
+      expire: () =>
         fail({
           code: 'TIMEOUT',
           message: `no complete response within ${timeoutMs} ms` + (status === 0 ? '' : ' (the body did not finish)'),
         }),
-      timeoutMs,
-    );
+    };
+    watch(deadline);
     try {
       via.dispatch(options, {
         onRequestStart: (c) => {
