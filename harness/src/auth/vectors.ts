@@ -6,9 +6,9 @@ import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { z } from 'zod';
 import { ConformError } from '../errors.js';
+import { parseYamlSource } from '../suite/yaml-source.js';
 import { oauth1BaseString, oauth1SignWith, type OAuth1Method } from '../oauth/signature.js';
 import { basicHeader, bodyHash, hmacDigest, hmacHeader, signedMessage } from './signers.js';
 
@@ -57,8 +57,17 @@ export const OAuthVectorsSchema = z.object({
 });
 export type OAuthVectors = z.infer<typeof OAuthVectorsSchema>;
 
+/** A vectors file's data: parsed as every YAML file of the harness is (the bundled ones from the build's cache). */
+function yamlData(file: string, text: string): unknown {
+  const source = parseYamlSource(file, text);
+  const issue = source.syntaxIssues[0];
+  if (issue) throw new ConformError('CONFORM_SELF_TEST', `${file}:${issue.line}:${issue.column}: ${issue.message}`);
+  return source.value;
+}
+
+/** Loads the OAuth known-answer vectors (`specs/vectors/oauth.yaml`) the OAuth 1 signer must reproduce. */
 export async function loadOAuthVectors(file: string): Promise<OAuthVectors> {
-  return OAuthVectorsSchema.parse(parse(await readFile(file, 'utf8')));
+  return OAuthVectorsSchema.parse(yamlData(file, await readFile(file, 'utf8')));
 }
 
 /** Every disagreement of the OAuth 1.0a signer with the vectors (empty when all agree). */
@@ -76,7 +85,7 @@ export function checkOAuthSigner(v: OAuthVectors): string[] {
 
 /** Loads the known-answer vectors (`specs/vectors/auth.yaml`) the signers must reproduce before a run sends anything. */
 export async function loadAuthVectors(file: string): Promise<AuthVectors> {
-  return VectorsSchema.parse(parse(await readFile(file, 'utf8')));
+  return VectorsSchema.parse(yamlData(file, await readFile(file, 'utf8')));
 }
 
 /** Every disagreement between the harness's signers and the vectors, as sentences (empty when all agree). */
