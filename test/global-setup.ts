@@ -1,7 +1,7 @@
 /**
  * Some tests run `conform` as a real process (a `kill -9` cannot be had in-process): they need `dist/`, which
  * is built here once when it is missing (a fresh clone: `npm ci` builds nothing, `prepack` and `npm start` do) or
- * when a source file is newer than the build (while developing).
+ * when a source file is newer than the build (while developing), with the YAML cache `npm run build` makes.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -39,4 +39,7 @@ export default function setup(): void {
     [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')],
     { cwd: root, stdio: 'inherit' },
   );
+  // What `npm run build` does after compiling: the bundled YAML parsed into dist/yaml-cache.json, so the processes the
+  // tests start read the suite as a built package does (and never a cache older than the parser it was made for).
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'yaml-cache.mjs')], { cwd: root, stdio: 'inherit' });
 }
