@@ -16,8 +16,11 @@ import { startConformServe } from './serve-process.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The hand-written flow: N runs against `url`; prints the loop's own milliseconds. */
-async function rawFlow(url, n) {
+/**
+ * The hand-written flow: N runs against `url` from `seed` (the one conform derives for the scenario, given by the
+ * parent so this process loads nothing more of conform than the hand-written flow uses); prints the loop's own ms.
+ */
+async function rawFlow(url, n, seed) {
   const fc = (await import('fast-check')).default;
   const { Client } = await import('undici');
   const { createAuthenticator } = await import('../../dist/harness/src/auth/authenticator.js');
@@ -59,7 +62,8 @@ async function rawFlow(url, n) {
       await del.body.dump();
       return del.statusCode >= 200 && del.statusCode < 300;
     }),
-    { numRuns: n, seed: 1 },
+    // Both sides draw the same values and send the same bytes.
+    { numRuns: n, seed },
   );
   const ms = performance.now() - t0;
   await client.close();
@@ -82,6 +86,9 @@ export async function flowBench({
   runs = Number(process.env.BENCH_FLOW_RUNS ?? 1000),
   rounds = Number(process.env.BENCH_FLOW_ROUNDS ?? 5),
 } = {}) {
+  // The seed conform derives for the flow's scenario from `--seed 1`, for the hand-written side.
+  const { scenarioSeed } = await import('../../dist/harness/src/runner/scenario.js');
+  const seed = scenarioSeed(1, 'bench/four-request-flow');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'conform-flow-'));
   const profileFile = path.join(dir, 'profile.yaml');
   const server = await startConformServe({
@@ -99,7 +106,7 @@ export async function flowBench({
     return { wall: r.ms, inRun: s.durationMs };
   };
   const raw = async () => {
-    const r = await timed([fileURLToPath(import.meta.url), '--raw', server.url, String(runs)]);
+    const r = await timed([fileURLToPath(import.meta.url), '--raw', server.url, String(runs), String(seed)]);
     if (r.code !== 0) throw new Error(`raw flow: exit ${r.code}`);
     return { wall: r.ms, inRun: JSON.parse(r.out).ms };
   };
@@ -134,5 +141,5 @@ export async function flowBench({
   }
 }
 
-if (process.argv[2] === '--raw') await rawFlow(process.argv[3], Number(process.argv[4]));
+if (process.argv[2] === '--raw') await rawFlow(process.argv[3], Number(process.argv[4]), Number(process.argv[5] ?? 1));
 else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await flowBench();

@@ -144,6 +144,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions, deps: Run
     bases: options.bases,
     seed: options.seed,
     requires: new Set(selected.flatMap((s) => s.requires)),
+    prepare: selected,
     ...(options.credentialCheck === false ? { credentialCheck: false } : {}),
     // A failed or errored scenario's articles wait for the end of the run, where what its reported run made is kept.
     ...(options.keepFailed && !options.keep ? { keepFailed: true } : {}),

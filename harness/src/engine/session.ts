@@ -19,7 +19,7 @@ import type { Bases, ExecDeps } from '../runner/exec-types.js';
 import { createApprover, createTokenSource, type TokenSource } from '../oauth/index.js';
 import { oobUnreachable } from '../runner/oob.js';
 import { createRedactor, type Redactor } from '../runner/redact.js';
-import { notRunResult, type ScenarioRunOptions } from '../runner/scenario.js';
+import { drawnGiven, notRunResult, type ScenarioRunOptions } from '../runner/scenario.js';
 import { CREDENTIALS_REFUSED_REASON } from '../runner/verdict.js';
 import { SESSION_INDEX, learnSilent, scenarioUniq } from './learning.js';
 import { runScenario } from './run-scenario.js';
@@ -53,6 +53,12 @@ export interface SessionOptions {
    * stops the run (`credentialsRefused`). `--no-credential-check` runs the scenarios anyway.
    */
   credentialCheck?: boolean;
+  /**
+   * The scenarios the run will run: the arbitraries of their `given:` entries are built while the credential check's
+   * requests are out (building one takes milliseconds: `fc.string` of graphemes, `fc.stringMatching`), once for the
+   * run, so no scenario's time and no request waits on it. Default: none (each is built when first drawn from).
+   */
+  prepare?: readonly Scenario[];
   /**
    * `--keep-failed`: a failed or errored scenario's articles are not deleted as the run goes ({@link
    * Session.nextDeletion}), so `finish` can keep what its reported run created (and is `finish`'s default).
@@ -177,10 +183,22 @@ export async function openSession(deps: SessionDeps, options: SessionOptions): P
     ...(learning?.approval ? { known: learning.approval } : {}),
   });
   const tokens: TokenSource = createTokenSource({ client: deps.client, profile, authenticator, secret, approver });
-  const refusals =
+  const checking =
     unreachable === undefined && options.credentialCheck !== false
-      ? await checkCredentials({ client: deps.client, bases: options.bases, profile, authenticator, tokens })
-      : [];
+      ? checkCredentials({ client: deps.client, bases: options.bases, profile, authenticator, tokens })
+      : undefined;
+  // Its requests are under way: the generators are built meanwhile (of the scenarios this profile does not skip).
+  // One that cannot be built is left to its scenario, which reports why.
+  if (unreachable === undefined)
+    for (const s of options.prepare ?? [])
+      if (missingCapability(s.requires, profile) === null)
+        for (const g of s.given)
+          try {
+            drawnGiven(g, profile);
+          } catch {
+            // reported by the scenario
+          }
+  const refusals = checking ? await checking : [];
   const credentialsRefused = refusals.map((r) => redactor.text(describeRefusal(r)));
   // Every article the scenarios create is noted, to be deleted as the run goes or when it ends (engine/tidy.ts).
   const tidy = createTidy(profile, options.bases, options.keepFailed === true, () => scenarioDeps(SESSION_INDEX));
