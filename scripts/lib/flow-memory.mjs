@@ -5,6 +5,10 @@
 //          after one warm-up round each; the median of ROUNDS rounds of RUNS runs. Deterministic enough to compare
 //          two builds where the loopback bench (part 6) drowns a few microseconds in the noise of a shared machine.
 // Run with `node scripts/lib/flow-memory.mjs` after `npm run build` (FLOW_RUNS, FLOW_ROUNDS to change the defaults).
+// `--cold`: each side ×1000 in a fresh process instead, FLOW_ROUNDS pairs alternated (default 9), so what warming up
+// costs counts as it does in `conform run` (V8 optimizes a function only once enough of it has run): the median of
+// each side and of the per-pair ratios.
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -124,16 +128,47 @@ async function byHand() {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-await conform();
-await byHand();
-const c = [];
-const h = [];
-for (let i = 0; i < ROUNDS; i++) {
-  c.push(await conform());
-  h.push(await byHand());
+const us = (ms, runs) => ((ms / runs) * 1000).toFixed(1);
+if (process.argv[2] === '--one') {
+  // One side, once, in this fresh process (for --cold).
+  console.log(JSON.stringify({ ms: process.argv[3] === 'conform' ? await conform() : await byHand() }));
+} else if (process.argv[2] === '--cold') {
+  const runs = process.env.FLOW_RUNS ?? '1000';
+  const pairs = Number(process.env.FLOW_ROUNDS ?? 9);
+  const one = (side) => {
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--one', side], {
+      env: { ...process.env, FLOW_RUNS: runs },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    if (r.status !== 0) throw new Error(`flow-memory --one ${side}: exit ${r.status}`);
+    return JSON.parse(r.stdout).ms;
+  };
+  const c = [];
+  const h = [];
+  const ratios = [];
+  for (let i = 0; i < pairs; i++) {
+    // Alternate which goes first, so neither always meets the other's leftovers.
+    const [a, b] = i % 2 === 0 ? [one('conform'), one('hand')] : [one('hand'), one('conform')].reverse();
+    c.push(a);
+    h.push(b);
+    ratios.push(b / a);
+  }
+  console.log(
+    `flow in memory, cold (a fresh process each, ${runs} runs), median of ${pairs} pairs: conform ${us(median(c), Number(runs))} µs a run, ` +
+      `by hand ${us(median(h), Number(runs))} µs, ratio by hand / conform = ${median(ratios).toFixed(3)}`,
+  );
+} else {
+  await conform();
+  await byHand();
+  const c = [];
+  const h = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    c.push(await conform());
+    h.push(await byHand());
+  }
+  console.log(
+    `flow in memory, ${RUNS} runs, median of ${ROUNDS}: conform ${us(median(c), RUNS)} µs a run, by hand ${us(median(h), RUNS)} µs, ` +
+      `ratio by hand / conform = ${(median(h) / median(c)).toFixed(3)}`,
+  );
 }
-const us = (ms) => ((ms / RUNS) * 1000).toFixed(1);
-console.log(
-  `flow in memory, ${RUNS} runs, median of ${ROUNDS}: conform ${us(median(c))} µs a run, by hand ${us(median(h))} µs, ` +
-    `ratio by hand / conform = ${(median(h) / median(c)).toFixed(3)}`,
-);

@@ -1,7 +1,7 @@
 /** Executes a scenario's steps once, for one set of generated values: the unit a property run repeats. */
 import type { SendResult } from '../http/client.js';
 import { recordsPathOf } from '../profile/schema.js';
-import type { CheckName } from '../suite/schema.js';
+import type { CheckName, StepData } from '../suite/schema.js';
 import type { Scope } from '../suite/template.js';
 import type { StepScenario } from '../suite/types.js';
 import { capture } from './capture.js';
@@ -9,12 +9,12 @@ import { STANDARD_METHODS, chooseScheme } from './credentials.js';
 import type { ExecDeps, IterationOutcome, RawExchange } from './exec-types.js';
 import { instanceNumbers, type BuiltRequest } from './instances.js';
 import { OobListener } from './oob.js';
-import { exchangeOf } from './transcript.js';
+import { exchangeOf, tokenExchangeOf } from './transcript.js';
 import { render, toList, truthy } from './render.js';
 import { articleSetup, chargedRules, originsOf, setupOf } from './step-checks.js';
 import { Findings, capturedBy, needsAny } from './findings.js';
-import { judgeStep, planStep, sendPlan } from './step-plan.js';
-import { approveStep, authorizeStep, tokenStep } from './oauth-steps.js';
+import { judgeStep, planStep, sendPlan, type Obtained } from './step-plan.js';
+import { oauthStep } from './oauth-steps.js';
 
 /**
  * Waits for the target's clock (a token's lifetime): bounded to 300 s, and 0 for anything not a number; `sleep` is
@@ -34,12 +34,19 @@ interface StepContext {
  * Runs every step for one set of values. Never throws for target behaviour. A scenario that requires `oob` gets its
  * own out-of-band listener for the iteration (`{{ oob.url }}`, `{{ oob.file }}`, `{{ oob.marker }}`), closed after.
  */
-export async function executeOnce(
+export function executeOnce(
   scenario: StepScenario,
   values: Record<string, unknown>,
   deps: ExecDeps,
 ): Promise<IterationOutcome> {
-  if (!scenario.requires.includes('oob')) return executeSteps(scenario, values, deps);
+  return scenario.requires.includes('oob') ? withOob(scenario, values, deps) : executeSteps(scenario, values, deps);
+}
+
+async function withOob(
+  scenario: StepScenario,
+  values: Record<string, unknown>,
+  deps: ExecDeps,
+): Promise<IterationOutcome> {
   let oob: OobListener;
   try {
     oob = await OobListener.start({ ...deps.profile.oob, token: deps.uniq() });
@@ -87,6 +94,29 @@ function constantScope(deps: ExecDeps): Readonly<Record<string, unknown>> {
     byBase.set(key, scope);
   }
   return scope;
+}
+
+/**
+ * What a step runs for: undefined when its `when` is false, else its `each` items (one undefined item without
+ * `each`), once the run's end or a declared wait it asks for has come (a promise only then).
+ */
+function itemsOf(
+  written: StepData,
+  scope: Scope,
+  deps: ExecDeps,
+): unknown[] | undefined | Promise<unknown[] | undefined> {
+  if (written.when !== undefined && !truthy(render(written.when, scope))) return undefined;
+  const items = () => (written.each !== undefined ? toList(render(written.each, scope)) : [undefined]);
+  if (!(written.atRunEnd && deps.atRunEnd) && written.wait === undefined) return items();
+  return (async () => {
+    if (written.atRunEnd && deps.atRunEnd) await deps.atRunEnd();
+    if (written.wait !== undefined) {
+      const seconds = Number(render(written.wait, scope));
+      const wait = () => waitSeconds(seconds, deps.sleep);
+      await (deps.idle ? deps.idle(wait) : wait());
+    }
+    return items();
+  })();
 }
 
 async function executeSteps(
@@ -160,6 +190,18 @@ async function executeSteps(
     return errored(message, setup);
   };
 
+  /** A step's failed checks, as findings charged to the rules they check. */
+  const finding = (step: StepData, shown: string[], checks: Set<CheckName>) =>
+    findings.add(step, { step: at.index, ...named() }, shown, chargedRules(step, checks));
+  /** What obtaining a step's credentials sent (OAuth tokens), kept with the step's exchanges. */
+  const obtained = ({ exchanges, instance }: Obtained) => {
+    for (const x of exchanges) {
+      requests++;
+      credentialRequests++;
+      keep({ step: at.index, ...named(), ...(instance !== undefined ? { instance } : {}), ...x });
+    }
+  };
+
   const origins = originsOf(deps);
   const checkContext = (local: Scope) => (built: BuiltRequest) => ({
     requestUrl: built.request.url,
@@ -172,104 +214,57 @@ async function executeSteps(
   });
 
   try {
-    for (const l of scenario.let) scope[l.name] = render(l.template, scope);
+    for (let k = 0; k < scenario.let.length; k++)
+      scope[scenario.let[k]!.name] = render(scenario.let[k]!.template, scope);
     let created = 0;
-    steps: for (const [i, written] of scenario.steps.entries()) {
+    // Indexed loops, not for-of: the iterator protocol inside an async function is a good part of its bytecode, and
+    // V8 optimizes a function later the longer its bytecode is (this one runs for every property run).
+    steps: for (let i = 0; i < scenario.steps.length; i++) {
+      const written = scenario.steps[i]!;
       at.index = i + 1;
       at.name = written.name;
       if (findings.unavailable.size > 0 && needsAny(written, findings.unavailable)) {
         for (const name of capturedBy(written)) findings.unavailable.add(name);
         continue;
       }
-      if (written.when !== undefined && !truthy(render(written.when, scope))) continue;
-      if (written.atRunEnd && deps.atRunEnd) await deps.atRunEnd();
-      if (written.wait !== undefined) {
-        const seconds = Number(render(written.wait, scope));
-        const wait = () => waitSeconds(seconds, deps.sleep);
-        await (deps.idle ? deps.idle(wait) : wait());
-      }
-      const items = written.each !== undefined ? toList(render(written.each, scope)) : [undefined];
+      const pending = itemsOf(written, scope, deps);
+      const items = pending instanceof Promise ? await pending : pending;
+      if (items === undefined) continue;
       if (items.length === 0)
         emptyEach ??= {
           step: written.name !== undefined ? `'${written.name}'` : String(at.index),
           each: written.each!,
         };
-      for (const item of items) {
+      for (let n = 0; n < items.length; n++) {
+        const item = items[n];
         const local = written.each !== undefined ? { ...scope, item } : scope;
         const made = written.createArticle
           ? articleSetup(written, profile, `c${String(scope['uniq'])}${created++}`)
           : undefined;
         const step = made?.step ?? written;
         const setup = setupOf(step, scenario.id);
-        if (step.approve !== undefined) {
-          const approval = await approveStep(step, local, deps);
-          for (const x of approval.exchanges) {
-            requests++;
-            keep({
-              step: at.index,
-              ...named(),
-              request: x.request,
-              ...(x.response ? { response: x.response } : {}),
-              ...(x.error ? { error: x.error } : {}),
-            });
-          }
-          if (approval.ok || step.approve.optional) {
-            scope[step.approve.as] = approval.ok ? approval.verifier : '';
-            continue;
-          }
-          if (setup) return precondition(setup, '', [approval.reason]);
-          findings.add(
-            step,
-            { step: at.index, ...named() },
-            [redactor.text(approval.reason)],
-            chargedRules(step, new Set<CheckName>(['status'])),
-          );
-          continue steps;
-        }
-        if (step.authorize !== undefined || step.token !== undefined) {
-          const got = await (step.authorize !== undefined
-            ? authorizeStep(step, local, deps)
-            : tokenStep(step, local, deps));
+        if (step.approve !== undefined || step.authorize !== undefined || step.token !== undefined) {
+          const got = await oauthStep(step, local, deps);
           for (const x of got.exchanges) {
             requests++;
-            keep({
-              step: at.index,
-              ...named(),
-              request: x.request,
-              ...(x.response ? { response: x.response } : {}),
-              ...(x.error ? { error: x.error } : {}),
-            });
+            keep(tokenExchangeOf(at, x));
           }
           if (got.ok) {
             Object.assign(scope, got.values);
             continue;
           }
           if (setup) return precondition(setup, '', [got.reason]);
-          findings.add(
-            step,
-            { step: at.index, ...named() },
-            [redactor.text(got.reason)],
-            chargedRules(step, new Set<CheckName>(['status'])),
-          );
+          finding(step, [redactor.text(got.reason)], new Set<CheckName>(['status']));
           continue steps;
         }
-        const planned = planStep(step, local, deps, sentByStep, ({ exchanges, instance }) => {
-          for (const x of exchanges) {
-            requests++;
-            credentialRequests++;
-            keep({ step: at.index, ...named(), ...(instance !== undefined ? { instance } : {}), ...x });
-          }
-        });
+        const planned = planStep(step, local, deps, sentByStep, obtained);
         // Awaited only when it is a promise (a token was obtained): a microtask less for every request.
         const plan = planned instanceof Promise ? await planned : planned;
         if ('error' in plan) return error(plan.error);
         if (step.name) sentByStep.set(step.name, plan.primary);
         requests += plan.sends.length;
         const results = await sendPlan(plan, deps);
-        for (const [k, sent] of results.entries()) {
-          const s = plan.sends[k]!;
-          keep(exchangeOf(at, s.built, sent));
-        }
+        for (let k = 0; k < results.length; k++) keep(exchangeOf(at, plan.sends[k]!.built, results[k]!));
         const broken = results.findIndex((r) => !r.ok);
         if (broken >= 0)
           return error(
@@ -280,8 +275,11 @@ async function executeSteps(
         if (messages.length > 0) {
           const prefix = plan.prefix();
           if (setup) return precondition(setup, prefix, messages);
-          const shown = messages.map((m) => redactor.text(prefix ? `${prefix}: ${m}` : m));
-          findings.add(step, { step: at.index, ...named() }, shown, chargedRules(step, failedChecks));
+          finding(
+            step,
+            messages.map((m) => redactor.text(prefix ? `${prefix}: ${m}` : m)),
+            failedChecks,
+          );
           continue steps;
         }
         const last = results[results.length - 1];

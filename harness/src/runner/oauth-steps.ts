@@ -92,3 +92,19 @@ export async function tokenStep(step: StepData, scope: Scope, deps: ExecDeps): P
     exchanges: got.exchanges,
   };
 }
+
+/**
+ * An `approve`, `authorize` or `token` step, whichever `step` is: the names it puts in scope (an `approve` the
+ * verifier under its `as`, empty for an optional approval that failed), or why there is nothing.
+ */
+export async function oauthStep(step: StepData, scope: Scope, deps: ExecDeps): Promise<OAuth2StepResult> {
+  if (step.approve === undefined)
+    return step.authorize !== undefined ? authorizeStep(step, scope, deps) : tokenStep(step, scope, deps);
+  const approval = await approveStep(step, scope, deps);
+  if (!approval.ok && !step.approve.optional) return approval;
+  return {
+    ok: true,
+    values: { [step.approve.as]: approval.ok ? approval.verifier : '' },
+    exchanges: approval.exchanges,
+  };
+}

@@ -185,12 +185,14 @@ export function judgeStep(
 ): Judgement | Promise<Judgement> {
   const messages: string[] = [];
   const failedChecks = new Set<CheckName>();
-  for (const [k, sent] of results.entries()) {
+  for (let k = 0; k < results.length; k++) {
+    const sent = results[k]!;
     if (!sent.ok) continue;
     const s = plan.sends[k]!;
-    for (const f of checkResponseByCheck(sent.response, s.expect, context(s.built))) {
-      failedChecks.add(f.check);
-      messages.push(s.label(f.message));
+    const found = checkResponseByCheck(sent.response, s.expect, context(s.built));
+    for (let n = 0; n < found.length; n++) {
+      failedChecks.add(found[n]!.check);
+      messages.push(s.label(found[n]!.message));
     }
   }
   if (step.expectCount !== undefined) {
@@ -199,14 +201,24 @@ export function judgeStep(
     messages.push(...counts);
   }
   if (!step.expect?.oob || !deps.oob) return { messages, failedChecks };
-  const oob = deps.oob;
-  // Waiting for a contact that a correct target never makes: the scenario steps aside meanwhile (its lane goes to
-  // others, its time limit stops), and a contact ends the wait at once.
-  const listen = () => oob.contactedWithin(step.expect!.oob!.within ?? 1);
+  return listenForOob(step.expect.oob.within ?? 1, deps.oob, deps, { messages, failedChecks });
+}
+
+/**
+ * Waiting for a contact that a correct target never makes: the scenario steps aside meanwhile (its lane goes to
+ * others, its time limit stops), and a contact ends the wait at once.
+ */
+function listenForOob(
+  within: number,
+  oob: NonNullable<ExecDeps['oob']>,
+  deps: ExecDeps,
+  judged: Judgement,
+): Promise<Judgement> {
+  const listen = () => oob.contactedWithin(within);
   return (deps.idle ? deps.idle(listen) : listen()).then((contacted) => {
-    if (contacted.length > 0) failedChecks.add('oob');
-    messages.push(...contacted);
-    return { messages, failedChecks };
+    if (contacted.length > 0) judged.failedChecks.add('oob');
+    judged.messages.push(...contacted);
+    return judged;
   });
 }
 

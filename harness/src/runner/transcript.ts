@@ -69,3 +69,16 @@ export function exchangeOf(at: { index: number; name?: string }, built: BuiltReq
   else x.error = sent.error;
   return x;
 }
+
+/** An exchange a step sent to obtain credentials or an approval (OAuth steps), for the transcript. */
+export function tokenExchangeOf(
+  at: { index: number; name?: string },
+  x: { request: RawExchange['request']; response?: RawExchange['response']; error?: RawExchange['error'] },
+): RawExchange {
+  const out: RawExchange = { step: at.index } as RawExchange;
+  if (at.name) out.stepName = at.name;
+  out.request = x.request;
+  if (x.response) out.response = x.response;
+  if (x.error) out.error = x.error;
+  return out;
+}
