@@ -84,7 +84,7 @@ function timed(args) {
 
 export async function flowBench({
   runs = Number(process.env.BENCH_FLOW_RUNS ?? 1000),
-  rounds = Number(process.env.BENCH_FLOW_ROUNDS ?? 5),
+  rounds = Number(process.env.BENCH_FLOW_ROUNDS ?? 9),
 } = {}) {
   // The seed conform derives for the flow's scenario from `--seed 1`, for the hand-written side.
   const { scenarioSeed } = await import('../../dist/harness/src/runner/scenario.js');
