@@ -114,7 +114,7 @@ export function buildRequest(step: StepData, scope: Scope, deps: ExecDeps, insta
   const needed = auth === 'auto' && needsCredentials(method, path, deps.profile);
   const placed = placeRequest(deps, r.via, explicit, needed, instance, headers);
   if ('error' in placed) return placed;
-  const request: HttpRequest = { method, url: joinUrl(placed.url, path), headers };
+  const request: HttpRequest = { method, url: joinUrl(placed.base, path), headers };
   if (body !== undefined) request.body = body;
   if (auth === 'none' || (auth === 'auto' && !needed))
     return unsigned(finish(request, r, scope), placed.base, instance);
@@ -153,9 +153,9 @@ function renderHeaders(given: NonNullable<NonNullable<StepData['request']>['head
 }
 
 /**
- * Where a request goes: the base its transport calls for (`url`, an instance's when `instance` is given, the
- * target's Host then set in `headers`), the base it was built on (`base`), and the scheme `auto` signs with when
- * `needed` — over TLS when the plain listener carries none of the profile's schemes and a TLS base URL is known.
+ * Where a request goes: the base its transport calls for (an instance's when `instance` is given, the target's Host
+ * then set in `headers`), and the scheme `auto` signs with when `needed` — over TLS when the plain listener carries
+ * none of the profile's schemes and a TLS base URL is known.
  */
 function placeRequest(
   deps: ExecDeps,
@@ -164,7 +164,7 @@ function placeRequest(
   needed: boolean,
   instance: number | undefined,
   headers: Record<string, string | string[]>,
-): { url: string; base: string; scheme?: Scheme } | { error: string } {
+): { base: string; scheme?: Scheme } | { error: string } {
   const picked = pickBase(deps, via, explicit);
   if ('error' in picked) return picked;
   let base = picked.base;
@@ -178,11 +178,11 @@ function placeRequest(
       if (scheme) base = deps.bases.tls;
     }
   }
-  if (instance === undefined) return { url: base, base, ...(scheme ? { scheme } : {}) };
+  if (instance === undefined) return { base, ...(scheme ? { scheme } : {}) };
   const own = instanceBase(deps, instance, base.startsWith('https:'));
   if ('error' in own) return own;
   headers['host'] ??= targetHost(base);
-  return { url: own.base, base: own.base, ...(scheme ? { scheme } : {}) };
+  return { base: own.base, ...(scheme ? { scheme } : {}) };
 }
 
 /** The request as it goes out once signed: `bodyAfterSigning` and `addHeaders` applied (most steps have neither). */
