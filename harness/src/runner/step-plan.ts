@@ -136,12 +136,18 @@ function planCopies(step: StepData, built: BuiltRequest, deps: ExecDeps): Plan |
   if ('error' in copies) return copies;
   // How the step's messages name it (a copy sent where the request was built is named the same).
   const prefix = () => where(built);
-  const sends = copies.map((copy, k): PlannedSend => ({
-    built: copy,
-    expect: step.expect,
-    name: copy === built ? prefix : () => where(copy),
-    label: (m) => (times > 1 ? `answer ${k + 1} of ${times}${onInstanceText(copy.instance)}: ${m}` : m),
-  }));
+  // Pushed, not `copies.map(...)`: map gives a packed array in the interpreter but a holey one once TurboFan has
+  // inlined it, and that change of map deoptimized every function reading `plan.sends` (executeSteps, sendPlan).
+  const sends: PlannedSend[] = [];
+  for (let k = 0; k < copies.length; k++) {
+    const copy = copies[k]!;
+    sends.push({
+      built: copy,
+      expect: step.expect,
+      name: copy === built ? prefix : () => where(copy),
+      label: (m) => (times > 1 ? `answer ${k + 1} of ${times}${onInstanceText(copy.instance)}: ${m}` : m),
+    });
+  }
   return { sends, concurrent: step.repeat?.concurrent === true, prefix, primary: built };
 }
 

@@ -170,7 +170,14 @@ export function renderTemplate(
   filters: Readonly<Record<string, FilterFn>> = FILTERS,
 ): unknown {
   if (t.whole) return evalExpr((t.parts[0] as { expr: Expr }).expr, scope, filters);
-  return t.parts.map((p) => (p.kind === 'text' ? p.text : stringify(evalExpr(p.expr, scope, filters)))).join('');
+  // A loop, not `parts.map(...).join('')`: no array between, and none whose map changes once TurboFan inlines `map`
+  // (a packed array in the interpreter, a holey one inlined: the change deoptimized the callers).
+  let out = '';
+  for (let i = 0; i < t.parts.length; i++) {
+    const p = t.parts[i]!;
+    out += p.kind === 'text' ? p.text : stringify(evalExpr(p.expr, scope, filters));
+  }
+  return out;
 }
 
 export function stringify(v: unknown): string {

@@ -11,10 +11,11 @@ export const escapeXml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC
 
 /** Serializes an article; optional fields follow `price` in name order. */
 export function serializeArticle(a: ArticleValue): string {
-  const fields = Object.keys(a.fields)
-    .sort()
-    .map((name) => `<${name}>${escapeXml(a.fields[name] ?? '')}</${name}>`)
-    .join('');
+  // A loop, not `.map(...).join('')` (see renderTemplate in suite/template.ts).
+  const names = Object.keys(a.fields).sort();
+  let fields = '';
+  for (let i = 0; i < names.length; i++)
+    fields += `<${names[i]!}>${escapeXml(a.fields[names[i]!] ?? '')}</${names[i]!}>`;
   return `<?xml version="1.0" encoding="UTF-8"?><article><title>${escapeXml(a.title)}</title><price currency="${escapeXml(a.currency)}">${escapeXml(a.price)}</price>${fields}</article>`;
 }
 
