@@ -1,5 +1,11 @@
 #!/usr/bin/env node
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm run build`, which `npm start` and `npm pack` run first).
+import module from 'node:module';
+
+// Node 22.1 and later keep V8's compiled code of the modules on disk (os.tmpdir()/node-compile-cache, or
+// NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), as TypeScript's tsc does: a later start skips
+// compiling them again. It never throws; on Node 20 the function is absent and nothing happens.
+module.enableCompileCache?.();
 let main;
 try {
   ({ main } = await import('../dist/cli/src/main.js'));
