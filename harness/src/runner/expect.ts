@@ -100,7 +100,15 @@ const CHECKS: Checks = {
   location: checkLocation,
   allow: checkAllow,
   article: (res, exp, ctx) => {
-    const articles = [exp].flat().map((t) => ctx.render(t) as ArticleValue);
+    // One article (most steps): no lists built for it; this runs for every answer that returns one.
+    if (!Array.isArray(exp)) {
+      const article = ctx.render(exp) as ArticleValue;
+      const text = bodyText(res.body);
+      if (text.trim() === '') return ['the body is empty, expected the article'];
+      const diffs = compareArticle(article, text, ctx.optionalFields, ctx.textNormalization);
+      return diffs.length === 0 ? [] : diffs.map((d) => `article: ${d}`);
+    }
+    const articles = exp.map((t) => ctx.render(t) as ArticleValue);
     const text = bodyText(res.body);
     if (text.trim() === '') return ['the body is empty, expected the article'];
     const diffs = articles.map((a) => compareArticle(a, text, ctx.optionalFields, ctx.textNormalization));
