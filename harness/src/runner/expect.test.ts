@@ -108,3 +108,31 @@ describe('json', () => {
     ]);
   });
 });
+
+describe('article', () => {
+  const one = { title: 'T', price: '1.50', currency: 'EUR', fields: {} };
+  const two = { title: 'U', price: '2.00', currency: 'EUR', fields: {} };
+  const articles: Record<string, typeof one> = { '{{ one }}': one, '{{ two }}': two };
+  const ctx = { requestUrl: 'http://h/x', baseUrl: 'http://h', optionalFields: [], render: (t: string) => articles[t] };
+  const xml = (a: typeof one) =>
+    `<?xml version="1.0"?><article><title>${a.title}</title><price currency="${a.currency}">${a.price}</price></article>`;
+
+  it('compares the body with the one article expected, or with each of a list', () => {
+    expect(checkResponse(answer(200, {}, xml(one)), { article: '{{ one }}' }, ctx)).toEqual([]);
+    expect(checkResponse(answer(200, {}, xml(two)), { article: '{{ one }}' }, ctx)).toEqual([
+      expect.stringMatching(/^article: .*title/),
+      expect.stringMatching(/^article: .*price/),
+    ]);
+    expect(checkResponse(answer(200, {}, xml(two)), { article: ['{{ one }}', '{{ two }}'] }, ctx)).toEqual([]);
+    expect(checkResponse(answer(200, {}, xml(two)), { article: ['{{ one }}'] }, ctx)).toEqual(
+      checkResponse(answer(200, {}, xml(two)), { article: '{{ one }}' }, ctx),
+    );
+    const none = checkResponse(answer(200, {}, xml(one)), { article: ['{{ two }}', '{{ two }}'] }, ctx);
+    expect(none).toEqual([
+      expect.stringMatching(/^article: equal to none of the 2 expected, not the first: .*; not the second/),
+    ]);
+    expect(checkResponse(answer(200, {}, ' \n'), { article: '{{ one }}' }, ctx)).toEqual([
+      'the body is empty, expected the article',
+    ]);
+  });
+});

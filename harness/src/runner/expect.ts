@@ -100,18 +100,14 @@ const CHECKS: Checks = {
   location: checkLocation,
   allow: checkAllow,
   article: (res, exp, ctx) => {
-    // One article (most steps): no lists built for it; this runs for every answer that returns one.
-    if (!Array.isArray(exp)) {
-      const article = ctx.render(exp) as ArticleValue;
-      const text = bodyText(res.body);
-      if (text.trim() === '') return ['the body is empty, expected the article'];
-      const diffs = compareArticle(article, text, ctx.optionalFields, ctx.textNormalization);
-      return diffs.length === 0 ? [] : diffs.map((d) => `article: ${d}`);
-    }
-    const articles = exp.map((t) => ctx.render(t) as ArticleValue);
+    const wanted = Array.isArray(exp)
+      ? exp.map((t) => ctx.render(t) as ArticleValue)
+      : (ctx.render(exp) as ArticleValue);
     const text = bodyText(res.body);
     if (text.trim() === '') return ['the body is empty, expected the article'];
-    const diffs = articles.map((a) => compareArticle(a, text, ctx.optionalFields, ctx.textNormalization));
+    const compare = (a: ArticleValue) => compareArticle(a, text, ctx.optionalFields, ctx.textNormalization);
+    // One article (most steps): no list of articles is built for it (this runs for every answer that returns one).
+    const diffs = Array.isArray(wanted) ? wanted.map(compare) : [compare(wanted)];
     if (diffs.length === 1) return (diffs[0] ?? []).map((d) => `article: ${d}`);
     if (diffs.some((d) => d.length === 0)) return [];
     return [
