@@ -2,7 +2,7 @@
  * The reporters of a client report (`conform check-client`): the console summary, Markdown, JUnit XML and a single
  * self-contained HTML page. Each renders a {@link ClientReport} already redacted; none adds anything from elsewhere.
  */
-import { junitBuilder } from '../junit.js';
+import { buildJunitXml } from '../junit.js';
 import type { ClientReport, ClientRuleResult } from './schema.js';
 
 const MARK: Record<ClientRuleResult['status'], string> = { passed: '✓', failed: '✗', 'not exercised': '·' };
@@ -164,7 +164,7 @@ export function renderClientJunit(report: ClientReport, strict = false): string 
     '@timestamp': report.startedAt.replace(/\.\d+Z$/, ''),
     testcase: cases,
   };
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${String(junitBuilder.build({ testsuites: { testsuite: suite } }))}`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${buildJunitXml({ testsuites: { testsuite: suite } })}`;
 }
 
 const esc = (s: string) =>
